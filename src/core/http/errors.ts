@@ -1,0 +1,26 @@
+/**
+ * An answer in a service's own error format. Handlers throw these (through their service's
+ * catalogue); the server writes them out unchanged, so clients see the upstream's status and body.
+ */
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+  constructor(
+    readonly status: number,
+    readonly body: string | Buffer | object,
+    readonly contentType: string = 'application/json; charset=utf-8',
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(typeof body === 'string' ? body : `HTTP ${status}`);
+  }
+}
+
+/** The errors the platform itself raises for a service, in that service's format. */
+export interface ErrorCatalogue {
+  routeNotFound(method: string, path: string): ServiceError;
+  methodNotAllowed?(method: string, path: string): ServiceError;
+  rateLimited(retryAfterSeconds: number): ServiceError;
+  /** A request the framework could not read (malformed body, unsupported content type). */
+  badRequest(message: string, status: number): ServiceError;
+  /** An unexpected failure; the message never carries internals, only the request id. */
+  internal(requestId: string): ServiceError;
+}

@@ -1,0 +1,9 @@
+/** The input is not the format the dataset reads: the load stops at once and nothing changes. */
+export class FormatError extends Error {
+  override readonly name = 'FormatError';
+}
+
+/** The load was stopped (Ctrl-C, SIGTERM) before it switched: nothing changes. */
+export class LoadAborted extends Error {
+  override readonly name = 'LoadAborted';
+}

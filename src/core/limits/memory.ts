@@ -1,0 +1,39 @@
+import type { Draw, LimitDecision, LimitStore } from './policy.js';
+import { gcra } from './policy.js';
+
+/** Budgets of one process. */
+export class MemoryLimitStore implements LimitStore {
+  private readonly tats = new Map<string, number>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly clock: () => number = Date.now) {
+    // Keys whose time has passed hold no information; drop them so memory follows active clients.
+    this.sweeper = setInterval(() => {
+      const now = this.clock();
+      for (const [k, t] of this.tats) if (t < now) this.tats.delete(k);
+    }, 30_000);
+    this.sweeper.unref();
+  }
+
+  async take(draws: readonly Draw[]): Promise<LimitDecision> {
+    const now = this.clock();
+    const nexts: number[] = [];
+    let wait = 0;
+    let rule: string | undefined;
+    for (const d of draws) {
+      const r = gcra(this.tats.get(d.key), now, d);
+      nexts.push(r.next);
+      if (r.wait > wait) {
+        wait = r.wait;
+        rule = d.key;
+      }
+    }
+    if (wait > 0) return { allowed: false, retryAfterMs: wait, ...(rule ? { rule } : {}) };
+    draws.forEach((d, i) => this.tats.set(d.key, nexts[i] as number));
+    return { allowed: true, retryAfterMs: 0 };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+  }
+}

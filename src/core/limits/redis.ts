@@ -1,0 +1,82 @@
+import { Redis } from 'ioredis';
+import type { Draw, LimitDecision, LimitStore } from './policy.js';
+
+// The same GCRA as the memory store, atomic in Redis and on Redis's clock, so every process that
+// shares the server shares the budgets. Returns 0 when allowed, else the wait in ms and the key index.
+const SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local n = #KEYS
+local nexts = {}
+local wait = 0
+local worst = 0
+for i = 1, n do
+  local window = tonumber(ARGV[(i - 1) * 3 + 1])
+  local limit = tonumber(ARGV[(i - 1) * 3 + 2])
+  local cost = tonumber(ARGV[(i - 1) * 3 + 3])
+  local interval = window / limit
+  local tat = tonumber(redis.call('GET', KEYS[i]))
+  if tat == nil or tat < now then tat = now end
+  local nxt = tat + interval * cost
+  local allow_at = nxt - window
+  if allow_at > now and allow_at - now > wait then
+    wait = allow_at - now
+    worst = i
+  end
+  nexts[i] = nxt
+end
+if wait > 0 then return {math.ceil(wait), worst} end
+for i = 1, n do
+  redis.call('SET', KEYS[i], tostring(nexts[i]), 'PX', math.ceil(nexts[i] - now) + 1000)
+end
+return {0, 0}
+`;
+
+export class RedisLimitStore implements LimitStore {
+  private readonly redis: Redis;
+  private warnedAt = 0;
+
+  constructor(
+    url: string,
+    private readonly prefix = 'biomirror:limit:',
+    private readonly warn: (msg: string) => void = () => undefined,
+  ) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+    this.redis.on('error', (err: Error) => this.complain(`redis: ${err.message}`));
+    this.redis.defineCommand('bmTake', { lua: SCRIPT });
+  }
+
+  private complain(msg: string): void {
+    if (Date.now() - this.warnedAt > 30_000) {
+      this.warnedAt = Date.now();
+      this.warn(msg);
+    }
+  }
+
+  async ready(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async take(draws: readonly Draw[]): Promise<LimitDecision> {
+    if (draws.length === 0) return { allowed: true, retryAfterMs: 0 };
+    const keys = draws.map((d) => this.prefix + d.key);
+    const args = draws.flatMap((d) => [d.windowMs, d.limit, d.cost]);
+    try {
+      const cmd = (this.redis as unknown as { bmTake(n: number, ...a: (string | number)[]): Promise<[number, number]> }).bmTake;
+      const [wait, worst] = await cmd.call(this.redis, keys.length, ...keys, ...args);
+      if (wait > 0) {
+        const rule = draws[worst - 1]?.key;
+        return { allowed: false, retryAfterMs: wait, ...(rule ? { rule } : {}) };
+      }
+      return { allowed: true, retryAfterMs: 0 };
+    } catch (err) {
+      // A rate limiter that is down must not take the mirror down with it: allow, and say so in the log.
+      this.complain(`rate limits not enforced, redis unavailable: ${(err as Error).message}`);
+      return { allowed: true, retryAfterMs: 0 };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The one database interface every service store is written against. SQL is written once with `?`
+ * placeholders; each driver adapts it (PostgreSQL gets `$n`). Dialect-specific fragments (full-text
+ * search, upserts) are chosen by the service store from `db.dialect`.
+ */
+export type Dialect = 'sqlite' | 'postgres';
+export type SqlValue = string | number | bigint | boolean | null | Buffer;
+export type Row = Record<string, unknown>;
+
+export interface Db {
+  readonly dialect: Dialect;
+  /** Rows of a read. Outside a transaction this never sees uncommitted writes. */
+  query<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  one<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  /** A write; resolves to the number of affected rows. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+  /** Several statements without parameters (DDL). */
+  exec(sql: string): Promise<void>;
+  /** Runs `fn` in one transaction on one connection; transactions are serialized per process. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /** Inserts many rows into one table; fastest path of each driver. Call inside a transaction. */
+  insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Quotes an identifier built by the project (table names carry a generation number). */
+export function ident(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe SQL identifier: ${name}`);
+  return `"${name}"`;
+}

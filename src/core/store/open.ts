@@ -1,0 +1,45 @@
+import { join, resolve } from 'node:path';
+import type { Db } from './db.js';
+import { PostgresDb } from './postgres.js';
+import { SqliteDb } from './sqlite.js';
+import { migratePlatform } from './platform-schema.js';
+
+export interface StoreOptions {
+  /** PostgreSQL when set; otherwise the embedded SQLite file under `dataDir`. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** PostgreSQL schema to use (created when missing). */
+  schema?: string | undefined;
+  /** SQLite file name inside dataDir, or ':memory:'. */
+  sqliteFile?: string | undefined;
+}
+
+export function sqlitePath(opts: StoreOptions): string {
+  if (opts.sqliteFile === ':memory:') return ':memory:';
+  return resolve(join(opts.dataDir, opts.sqliteFile ?? 'biomirror.sqlite'));
+}
+
+/** Opens the configured database and brings the platform's own tables up to date. */
+export async function openStore(opts: StoreOptions): Promise<Db> {
+  const db: Db = opts.databaseUrl
+    ? await PostgresDb.open({ url: opts.databaseUrl, schema: opts.schema })
+    : new SqliteDb(sqlitePath(opts));
+  try {
+    await migratePlatform(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** A description of where the data lives, for logs and `status` (never the password). */
+export function describeStore(opts: StoreOptions): string {
+  if (!opts.databaseUrl) return `sqlite ${sqlitePath(opts)}`;
+  try {
+    const u = new URL(opts.databaseUrl);
+    return `postgres ${u.hostname}${u.port ? ':' + u.port : ''}${u.pathname}${opts.schema ? ` schema ${opts.schema}` : ''}`;
+  } catch {
+    return 'postgres';
+  }
+}

@@ -1,0 +1,201 @@
+import pg from 'pg';
+import type { Db, SqlValue } from './db.js';
+import { ident } from './db.js';
+import { Mutex } from './mutex.js';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+// Counts and ids fit in a double; the project never stores integers beyond 2^53.
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format ?? 'text');
+  },
+};
+
+const converted = new Map<string, string>();
+
+/** Rewrites `?` placeholders to `$1..$n`, leaving quoted strings and identifiers alone. */
+export function toPgPlaceholders(sql: string): string {
+  const hit = converted.get(sql);
+  if (hit !== undefined) return hit;
+  let out = '';
+  let n = 0;
+  let quote: string | null = null;
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === '?') {
+      out += `$${++n}`;
+    } else {
+      out += ch;
+    }
+  }
+  if (converted.size > 2000) converted.clear();
+  converted.set(sql, out);
+  return out;
+}
+
+function values(params: readonly SqlValue[] | undefined): unknown[] {
+  return params ? [...params] : [];
+}
+
+// Multi-row INSERT is bounded by PostgreSQL's 65535 parameters per statement.
+const MAX_PARAMS = 60000;
+
+class PgHandle implements Db {
+  readonly dialect = 'postgres' as const;
+  constructor(private readonly client: pg.PoolClient) {}
+
+  async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    const r = await this.client.query(toPgPlaceholders(sql), values(params));
+    return r.rows as T[];
+  }
+
+  async one<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return (await this.query<T>(sql, params))[0];
+  }
+
+  async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    const r = await this.client.query(toPgPlaceholders(sql), values(params));
+    return r.rowCount ?? 0;
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.client.query(sql);
+  }
+
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    return fn(this);
+  }
+
+  async insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[]): Promise<void> {
+    if (rows.length === 0) return;
+    const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+    const head = `INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES `;
+    for (let start = 0; start < rows.length; start += per) {
+      const chunk = rows.slice(start, start + per);
+      const params: unknown[] = [];
+      const tuples: string[] = [];
+      for (const row of chunk) {
+        const marks: string[] = [];
+        for (const v of row) {
+          params.push(v);
+          marks.push(`$${params.length}`);
+        }
+        tuples.push(`(${marks.join(', ')})`);
+      }
+      await this.client.query(head + tuples.join(', '), params);
+    }
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+export interface PgOptions {
+  url: string;
+  /** A schema of its own (tests use one per run); created when missing. */
+  schema?: string;
+  max?: number;
+}
+
+export class PostgresDb implements Db {
+  readonly dialect = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  private readonly lock = new Mutex();
+  private closed = false;
+
+  private constructor(pool: pg.Pool) {
+    this.pool = pool;
+  }
+
+  static async open(opts: PgOptions): Promise<PostgresDb> {
+    const schema = opts.schema;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
+    if (schema) {
+      const setup = new pg.Client({ connectionString: opts.url });
+      await setup.connect();
+      try {
+        await setup.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
+      } finally {
+        await setup.end();
+      }
+    }
+    // The schema goes in the connection's startup options, so every pooled connection uses it.
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.max ?? 10,
+      types,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    // An idle client that loses its server must not take the process down.
+    pool.on('error', () => undefined);
+    // Fail now, with the server's message, rather than on the first request.
+    try {
+      await pool.query('SELECT 1');
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw err;
+    }
+    return new PostgresDb(pool);
+  }
+
+  private async withClient<T>(fn: (h: PgHandle) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      return await fn(new PgHandle(client));
+    } finally {
+      client.release();
+    }
+  }
+
+  query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return this.pool.query(toPgPlaceholders(sql), values(params)).then((r) => r.rows as T[]);
+  }
+
+  async one<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return (await this.query<T>(sql, params))[0];
+  }
+
+  async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    const r = await this.pool.query(toPgPlaceholders(sql), values(params));
+    return r.rowCount ?? 0;
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pool.query(sql);
+  }
+
+  insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[]): Promise<void> {
+    return this.transaction((tx) => tx.insertMany(table, columns, rows));
+  }
+
+  /** Serialized per process like SQLite's, so both databases behave alike under the same code. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    return this.lock.run(() =>
+      this.withClient(async (h) => {
+        await h.exec('BEGIN');
+        try {
+          const out = await fn(h);
+          await h.exec('COMMIT');
+          return out;
+        } catch (err) {
+          await h.exec('ROLLBACK').catch(() => undefined);
+          throw err;
+        }
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.lock.run(() => this.pool.end());
+  }
+}

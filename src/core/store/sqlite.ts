@@ -1,0 +1,162 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Db, SqlValue } from './db.js';
+import { ident } from './db.js';
+import { Mutex } from './mutex.js';
+
+type Statement = Database.Statement<unknown[]>;
+
+function bind(params: readonly SqlValue[] | undefined): unknown[] {
+  if (!params) return [];
+  return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+}
+
+/** Prepared statements are cached per connection: the hot read paths run the same few queries. */
+class Connection {
+  readonly raw: Database.Database;
+  private readonly cache = new Map<string, Statement>();
+
+  constructor(file: string, readonly: boolean) {
+    this.raw = new Database(file, { readonly, fileMustExist: readonly });
+    this.raw.pragma('busy_timeout = 30000');
+    if (!readonly) {
+      this.raw.pragma('journal_mode = WAL');
+      this.raw.pragma('synchronous = NORMAL');
+    }
+    this.raw.pragma('cache_size = -65536');
+  }
+
+  stmt(sql: string): Statement {
+    let s = this.cache.get(sql);
+    if (!s) {
+      s = this.raw.prepare(sql);
+      if (this.cache.size > 500) this.cache.clear();
+      this.cache.set(sql, s);
+    }
+    return s;
+  }
+
+  /** DDL changes invalidate prepared statements of dropped tables. */
+  forget(): void {
+    this.cache.clear();
+  }
+}
+
+class SqliteHandle implements Db {
+  readonly dialect = 'sqlite' as const;
+  constructor(
+    private readonly conn: Connection,
+    private readonly owner: SqliteDb,
+  ) {}
+
+  async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    const s = this.conn.stmt(sql);
+    return (s.reader ? s.all(...bind(params)) : (s.run(...bind(params)), [])) as T[];
+  }
+
+  async one<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return this.conn.stmt(sql).get(...bind(params)) as T | undefined;
+  }
+
+  async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.conn.stmt(sql).run(...bind(params)).changes;
+  }
+
+  async exec(sql: string): Promise<void> {
+    this.conn.raw.exec(sql);
+    this.owner.forgetStatements();
+  }
+
+  /** Handles are only handed out inside a transaction, so a nested one simply joins it. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    return fn(this);
+  }
+
+  async insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[]): Promise<void> {
+    if (rows.length === 0) return;
+    const sql = `INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    const s = this.conn.stmt(sql);
+    for (const row of rows) s.run(...bind(row));
+  }
+
+  close(): Promise<void> {
+    return this.owner.close();
+  }
+}
+
+/**
+ * better-sqlite3 is synchronous, so a transaction spanning `await`s must not share its connection
+ * with concurrent readers: reads go to a second connection (WAL lets it see only committed data),
+ * writes and transactions to the writer, one transaction at a time.
+ */
+export class SqliteDb implements Db {
+  readonly dialect = 'sqlite' as const;
+  private readonly writer: Connection;
+  private readonly reader: Connection;
+  private readonly readHandle: SqliteHandle;
+  private readonly writeHandle: SqliteHandle;
+  private readonly lock = new Mutex();
+  private closed = false;
+
+  constructor(readonly file: string) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.writer = new Connection(file, false);
+    this.reader = file === ':memory:' ? this.writer : new Connection(file, true);
+    this.readHandle = new SqliteHandle(this.reader, this);
+    this.writeHandle = new SqliteHandle(this.writer, this);
+  }
+
+  query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return this.readHandle.query<T>(sql, params);
+  }
+
+  one<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return this.readHandle.one<T>(sql, params);
+  }
+
+  run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.lock.run(() => this.writeHandle.run(sql, params));
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.lock.run(() => this.writeHandle.exec(sql));
+  }
+
+  insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[]): Promise<void> {
+    return this.transaction((tx) => tx.insertMany(table, columns, rows));
+  }
+
+  forgetStatements(): void {
+    this.writer.forget();
+    this.reader.forget();
+  }
+
+  async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    return this.lock.run(async () => {
+      this.writer.raw.exec('BEGIN IMMEDIATE');
+      try {
+        const out = await fn(this.writeHandle);
+        this.writer.raw.exec('COMMIT');
+        return out;
+      } catch (err) {
+        if (this.writer.raw.inTransaction) this.writer.raw.exec('ROLLBACK');
+        throw err;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.lock.run(async () => {
+      if (this.reader !== this.writer) this.reader.raw.close();
+      try {
+        this.writer.raw.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // another process may hold the database; the checkpoint then happens later
+      }
+      this.writer.raw.close();
+    });
+  }
+}
