@@ -1,0 +1,76 @@
+import { resolve } from 'node:path';
+import { FormatError, LoadAborted } from '../core/ingest/errors.js';
+import { runLoad } from '../core/ingest/load.js';
+import { progressFor } from '../core/ingest/progress.js';
+import { SERVICES, findService } from '../services/registry.js';
+import { createLogger, openRuntime } from '../server/serve.js';
+import { configFrom, type CommonFlags } from './flags.js';
+
+export interface IngestFlags extends CommonFlags {
+  dataset?: string | undefined;
+  release?: string | undefined;
+  'batch-size'?: string | undefined;
+}
+
+const SHOW_SKIPS = 50;
+
+export async function ingestCommand(args: string[], flags: IngestFlags): Promise<number> {
+  const [serviceId, input, ...extra] = args;
+  if (!serviceId || !input || extra.length) {
+    process.stderr.write('usage: biomirror ingest <service> <file-or-folder> [--dataset name] [--release date]\n');
+    return 2;
+  }
+  const service = findService(serviceId);
+  if (!service) {
+    process.stderr.write(`unknown service "${serviceId}"; services: ${SERVICES.map((s) => s.id).join(', ')}\n`);
+    return 2;
+  }
+  const ds = flags.dataset ? service.datasets.find((d) => d.name === flags.dataset) : service.datasets[0];
+  if (!ds || (!flags.dataset && service.datasets.length > 1)) {
+    process.stderr.write(`${service.id} has datasets ${service.datasets.map((d) => d.name).join(', ')}; choose one with --dataset\n`);
+    return 2;
+  }
+  const batchSize = flags['batch-size'] ? Number(flags['batch-size']) : undefined;
+  if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1)) {
+    process.stderr.write('--batch-size must be a positive integer\n');
+    return 2;
+  }
+
+  const config = configFrom(flags);
+  const log = createLogger('warn');
+  const rt = await openRuntime(config, [service], log);
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\nstopping: the new data is being discarded, the data served before stays\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let shown = 0;
+  try {
+    await runLoad(rt.db, rt.generations, ds, input, {
+      source: resolve(input),
+      progress: progressFor(process.stderr),
+      signal: controller.signal,
+      ...(batchSize ? { batchSize } : {}),
+      ...(flags.release ? { release: flags.release } : {}),
+      onSkip: (place, reason) => {
+        if (shown++ < SHOW_SKIPS) process.stderr.write(`\nskipped ${place.file} at ${place.position}: ${reason}\n`);
+        else if (shown === SHOW_SKIPS + 1) process.stderr.write('\n(further skipped records are counted, not listed)\n');
+      },
+    });
+    return 0;
+  } catch (err) {
+    if (err instanceof FormatError || err instanceof LoadAborted) {
+      process.stderr.write(`\nbiomirror ingest: ${err.message}\n`);
+      return err instanceof FormatError ? 2 : 130;
+    }
+    process.stderr.write(`\nbiomirror ingest failed, the data served before is unchanged: ${(err as Error).message}\n`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await rt.close();
+  }
+}

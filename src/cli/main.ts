@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../server/config.js';
+import { ingestCommand } from './ingest.js';
+import { serveCommand } from './serve.js';
+import { servicesCommand, statusCommand } from './status.js';
+
+export const USAGE = `biomirror: biomedical reference services served from local data
+
+Usage:
+  biomirror serve [--port 8080] [--host 127.0.0.1] [--port-per-service] [--limits on|off]
+                  [--data-dir ./data] [--no-demo] [--config file.json] [--log-level info]
+  biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n]
+  biomirror status [--json]
+  biomirror services
+
+Environment: DATABASE_URL (PostgreSQL instead of the embedded SQLite), REDIS_URL (shared rate-limit
+budgets), PORT, HOST, DATA_DIR, BIOMIRROR_LIMITS=on|off, BIOMIRROR_CONFIG, LOG_LEVEL.
+`;
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'port-per-service': { type: 'boolean' },
+  limits: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'no-demo': { type: 'boolean' },
+  config: { type: 'string' },
+  'log-level': { type: 'string' },
+  dataset: { type: 'string' },
+  release: { type: 'string' },
+  'batch-size': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export type ParsedFlags = ReturnType<typeof parse>['values'];
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parse(argv);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.values.help || !command || command === 'help') {
+    process.stdout.write(USAGE);
+    return command || parsed.values.help ? 0 : 2;
+  }
+  try {
+    switch (command) {
+      case 'serve':
+        return await serveCommand(parsed.values);
+      case 'ingest':
+        return await ingestCommand(rest, parsed.values);
+      case 'status':
+        return await statusCommand(parsed.values);
+      case 'services':
+        return servicesCommand(parsed.values);
+      default:
+        process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`biomirror: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`biomirror: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

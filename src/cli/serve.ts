@@ -1,0 +1,38 @@
+import { SERVICES } from '../services/registry.js';
+import { startServer } from '../server/serve.js';
+import { configFrom, type CommonFlags } from './flags.js';
+
+export async function serveCommand(flags: CommonFlags): Promise<number> {
+  const config = configFrom(flags);
+  const server = await startServer(config, SERVICES);
+  const log = server.runtime.log;
+  for (const a of server.apps) log.info({ url: a.url, service: a.service ?? 'all' }, 'listening');
+  const main = server.apps[0];
+  if (main) {
+    const lines = SERVICES.filter((s) => config.services[s.id]?.enabled !== false).flatMap((s) =>
+      Object.entries(s.baseUrls).map(([k, v]) => `  {${k}} = ${main.url}${s.mount}${v}`),
+    );
+    process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})\n${lines.join('\n')}\n`);
+  }
+
+  // First signal: finish in-flight requests and close the database. A second one exits at once.
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        log.warn({ signal }, 'second signal, exiting now');
+        process.exit(130);
+      }
+      stopping = true;
+      log.info({ signal }, 'shutting down: finishing in-flight requests');
+      server.close().then(resolve, (err: unknown) => {
+        log.error({ err }, 'error while shutting down');
+        resolve();
+      });
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  });
+  log.info('stopped');
+  return 0;
+}

@@ -1,0 +1,47 @@
+import { SERVICES } from '../services/registry.js';
+import { createLogger, openRuntime } from '../server/serve.js';
+import { statusReport } from '../server/status.js';
+import { configFrom, type CommonFlags } from './flags.js';
+
+export async function statusCommand(flags: CommonFlags & { json?: boolean | undefined }): Promise<number> {
+  const config = configFrom(flags);
+  const rt = await openRuntime(config, SERVICES, createLogger('warn'));
+  try {
+    const origin = `http://${config.host}:${config.port}`;
+    const report = await statusReport(rt, SERVICES, origin, true);
+    if (flags.json) {
+      process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+      return 0;
+    }
+    process.stdout.write(`database: ${report.database}\n`);
+    for (const s of report.services) {
+      process.stdout.write(`\n${s.id} — ${s.title}\n`);
+      for (const [k, v] of Object.entries(s.baseUrls)) process.stdout.write(`  {${k}} ${v}\n`);
+      for (const d of s.datasets) {
+        if (d.generation === null) {
+          process.stdout.write(`  ${d.dataset}: not loaded\n`);
+          continue;
+        }
+        const l = d as { records: number; skipped?: number; source?: string; release?: string | null; loadedAt?: string | null };
+        process.stdout.write(
+          `  ${d.dataset}: ${l.records.toLocaleString('en-US')} records (generation ${d.generation}), loaded ${l.loadedAt ?? '?'}\n` +
+            `    source ${l.source ?? '?'}${l.release ? `, release ${l.release}` : ''}${l.skipped ? `, ${l.skipped} skipped` : ''}\n`,
+        );
+      }
+    }
+    return 0;
+  } finally {
+    await rt.close();
+  }
+}
+
+export function servicesCommand(flags: CommonFlags): number {
+  const config = configFrom(flags);
+  const origin = `http://${config.host}:${config.port}`;
+  for (const s of SERVICES) {
+    process.stdout.write(`${s.id}\t${s.title}\n`);
+    for (const [k, v] of Object.entries(s.baseUrls)) process.stdout.write(`  {${k}} = ${origin}${s.mount}${v}\n`);
+    process.stdout.write(`  own port with --port-per-service: ${config.services[s.id]?.port ?? s.defaultPort}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { ServiceError } from '../core/http/errors.js';
+import { Limiter, configureRules } from '../core/limits/limiter.js';
+import type { LimitStore } from '../core/limits/policy.js';
+import type { Db } from '../core/store/db.js';
+import type { Generations } from '../core/store/generations.js';
+import type { ServiceModule } from '../services/types.js';
+import type { Config } from './config.js';
+import { statusReport } from './status.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  generations: Generations;
+  limitStore: LimitStore;
+  log: Logger;
+  /** Where the data lives, for /health and /status. */
+  storeDescription: string;
+}
+
+export function sendServiceError(reply: FastifyReply, e: ServiceError): FastifyReply {
+  reply.code(e.status).type(e.contentType);
+  for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+  const body = typeof e.body === 'string' || Buffer.isBuffer(e.body) ? e.body : JSON.stringify(e.body);
+  return reply.send(body);
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function baseUrl(req: FastifyRequest): string {
+  return `${req.protocol}://${req.host}`;
+}
+
+/** Mounts one service: its limits, its own error and not-found answers, then its routes. */
+async function mountService(scope: FastifyInstance, service: ServiceModule, deps: AppDeps): Promise<void> {
+  const settings = configureRules(service.limits, deps.config.services[service.id]?.limits, deps.config.limits);
+  const limiter = new Limiter(service.id, settings, deps.limitStore);
+  const prefix = scope.prefix;
+
+  if (limiter.enabled) {
+    scope.addHook('onRequest', async (req, reply) => {
+      const path = (req.url.split('?')[0] ?? '').slice(prefix.length) || '/';
+      const decision = await limiter.check({
+        ip: req.ip,
+        path,
+        method: req.method,
+        query: (req.query ?? {}) as Record<string, unknown>,
+        headers: req.headers,
+      });
+      if (!decision.allowed) {
+        const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+        const e = service.errors.rateLimited(seconds);
+        reply.header('Retry-After', String(seconds));
+        return sendServiceError(reply, e);
+      }
+      return undefined;
+    });
+  }
+
+  scope.setNotFoundHandler((req, reply) => {
+    sendServiceError(reply, service.errors.routeNotFound(req.method, req.url.split('?')[0] ?? req.url));
+  });
+
+  scope.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof ServiceError) return sendServiceError(reply, err);
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) return sendServiceError(reply, service.errors.badRequest(err.message, status));
+    req.log.error({ err, reqId: req.id, service: service.id }, 'request failed');
+    return sendServiceError(reply, service.errors.internal(String(req.id)));
+  });
+
+  await service.routes(scope, { db: deps.db, generations: deps.generations, log: deps.log.child({ service: service.id }) });
+}
+
+/**
+ * The HTTP app. With `prefixed`, every service sits under its mount path on one port; without, the
+ * single given service answers at the root, exactly as its upstream does.
+ */
+export async function buildApp(deps: AppDeps, services: readonly ServiceModule[], prefixed: boolean): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log as unknown as FastifyBaseLogger,
+    // One line per request is written by the onResponse hook below, with what this project needs.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: deps.config.trustProxy,
+    bodyLimit: 16 * 1024 * 1024,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // Identifiers in paths can be long (lists of ids, SMILES strings).
+    routerOptions: { maxParamLength: 8192 },
+  });
+
+  // Answers given while shutting down close their connection, so a keep-alive client does not
+  // hold the server open after its in-flight request is done.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  // One structured line per request, with the id the client can quote back.
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', String(req.id));
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info(
+      {
+        method: req.method,
+        url: req.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+        ip: req.ip,
+      },
+      'request',
+    );
+  });
+
+  const health = async () => ({
+    status: 'ok',
+    database: deps.db.dialect,
+    services: services.map((s) => s.id),
+  });
+  const status = async (req: FastifyRequest) => statusReport(deps, services, prefixed ? baseUrl(req) : baseUrl(req), prefixed);
+
+  app.get('/_biomirror/health', health);
+  app.get('/_biomirror/status', status);
+  if (prefixed) {
+    app.get('/health', health);
+    app.get('/status', status);
+    app.get('/', status);
+  }
+
+  for (const service of services) {
+    await app.register(async (scope) => mountService(scope, service, deps), { prefix: prefixed ? service.mount : '' });
+  }
+
+  // On a service's own port its not-found answer covers every path; on the shared port, paths
+  // outside every mount get this one.
+  if (prefixed) {
+    app.setNotFoundHandler((req, reply) => {
+      const path = req.url.split('?')[0];
+      reply.code(404).send({ error: 'not found', message: `No service answers ${req.method} ${path}`, path });
+    });
+  }
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof ServiceError) return sendServiceError(reply, err);
+    const code = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
+    if (code === 500) req.log.error({ err, reqId: req.id }, 'request failed');
+    return reply.code(code).send({ error: code === 500 ? 'internal error' : 'bad request', message: code === 500 ? `request ${req.id} failed` : err.message });
+  });
+  return app;
+}

@@ -1,0 +1,110 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { RuleOverride } from '../core/limits/limiter.js';
+
+export interface ServiceSettings {
+  enabled?: boolean;
+  port?: number;
+  limits?: 'on' | 'off' | Record<string, RuleOverride>;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Also give every service a port of its own, with the upstream paths at its root. */
+  portPerService: boolean;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** Master switch of the rate limits (`--limits off`). */
+  limits: boolean;
+  /** Load each service's demo data when its dataset is empty. */
+  demo: boolean;
+  logLevel: string;
+  /** Honour X-Forwarded-For when biomirror runs behind a proxy (rate limits are per client IP). */
+  trustProxy: boolean;
+  services: Record<string, ServiceSettings>;
+}
+
+export const DEFAULT_CONFIG: Config = {
+  host: '127.0.0.1',
+  port: 8080,
+  portPerService: false,
+  dataDir: './data',
+  databaseUrl: undefined,
+  redisUrl: undefined,
+  limits: true,
+  demo: true,
+  logLevel: 'info',
+  trustProxy: false,
+  services: {},
+};
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function onOff(value: string, what: string): boolean {
+  if (['on', 'true', '1', 'yes'].includes(value.toLowerCase())) return true;
+  if (['off', 'false', '0', 'no'].includes(value.toLowerCase())) return false;
+  throw new ConfigError(`${what} must be on or off, not "${value}"`);
+}
+
+function port(value: unknown, what: string): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${what} must be a port number, not "${String(value)}"`);
+  return n;
+}
+
+/** Reads a JSON config file; its keys are those of Config. */
+export function readConfigFile(path: string): Partial<Config> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError(`config file ${path} must hold a JSON object`);
+  const c = raw as Record<string, unknown>;
+  const known = new Set(Object.keys(DEFAULT_CONFIG));
+  for (const k of Object.keys(c)) if (!known.has(k)) throw new ConfigError(`config file ${path}: unknown setting "${k}"`);
+  const out: Partial<Config> = { ...(c as Partial<Config>) };
+  if (c.port !== undefined) out.port = port(c.port, 'port');
+  if (typeof c.limits === 'string') out.limits = onOff(c.limits, 'limits');
+  return out;
+}
+
+export interface Flags {
+  host?: string | undefined;
+  port?: string | undefined;
+  portPerService?: boolean | undefined;
+  dataDir?: string | undefined;
+  limits?: string | undefined;
+  demo?: boolean | undefined;
+  config?: string | undefined;
+  logLevel?: string | undefined;
+}
+
+/** Defaults, then the config file, then the environment, then command-line flags. */
+export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv = process.env): Config {
+  const file = flags.config ?? env.BIOMIRROR_CONFIG ?? (existsSync('biomirror.config.json') ? 'biomirror.config.json' : undefined);
+  const c: Config = { ...DEFAULT_CONFIG, services: {} };
+  if (file) Object.assign(c, readConfigFile(file));
+  if (env.HOST) c.host = env.HOST;
+  if (env.PORT) c.port = port(env.PORT, 'PORT');
+  if (env.DATA_DIR) c.dataDir = env.DATA_DIR;
+  if (env.DATABASE_URL) c.databaseUrl = env.DATABASE_URL;
+  if (env.REDIS_URL) c.redisUrl = env.REDIS_URL;
+  if (env.BIOMIRROR_LIMITS) c.limits = onOff(env.BIOMIRROR_LIMITS, 'BIOMIRROR_LIMITS');
+  if (env.LOG_LEVEL) c.logLevel = env.LOG_LEVEL;
+  if (flags.host) c.host = flags.host;
+  if (flags.port !== undefined) c.port = port(flags.port, '--port');
+  if (flags.portPerService) c.portPerService = true;
+  if (flags.dataDir) c.dataDir = flags.dataDir;
+  if (flags.limits !== undefined) c.limits = onOff(flags.limits, '--limits');
+  if (flags.demo === false) c.demo = false;
+  if (flags.logLevel) c.logLevel = flags.logLevel;
+  for (const [id, s] of Object.entries(c.services)) {
+    if (s.port !== undefined) s.port = port(s.port, `services.${id}.port`);
+  }
+  return c;
+}

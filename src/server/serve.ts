@@ -1,0 +1,130 @@
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { runLoad } from '../core/ingest/load.js';
+import { MemoryLimitStore } from '../core/limits/memory.js';
+import type { LimitStore } from '../core/limits/policy.js';
+import { RedisLimitStore } from '../core/limits/redis.js';
+import type { Db } from '../core/store/db.js';
+import { Generations } from '../core/store/generations.js';
+import { migrate } from '../core/store/migrations.js';
+import { describeStore, openStore, type StoreOptions } from '../core/store/open.js';
+import type { ServiceModule } from '../services/types.js';
+import { buildApp, type AppDeps } from './app.js';
+import type { Config } from './config.js';
+
+export interface Runtime {
+  db: Db;
+  generations: Generations;
+  limitStore: LimitStore;
+  log: Logger;
+  storeDescription: string;
+  close(): Promise<void>;
+}
+
+export function createLogger(level: string): Logger {
+  return pino({ level, base: { app: 'biomirror' }, timestamp: pino.stdTimeFunctions.isoTime });
+}
+
+/** Opens the database, applies every service's migrations and connects the rate-limit store. */
+export async function openRuntime(
+  config: Config,
+  services: readonly ServiceModule[],
+  log: Logger,
+  store: Partial<StoreOptions> = {},
+): Promise<Runtime> {
+  const storeOpts: StoreOptions = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...store };
+  const db = await openStore(storeOpts);
+  try {
+    for (const s of services) await migrate(db, s.id, s.migrations);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const generations = new Generations(db);
+  let limitStore: LimitStore;
+  if (config.redisUrl) {
+    const r = new RedisLimitStore(config.redisUrl, 'biomirror:limit:', (m) => log.warn(m));
+    limitStore = r;
+  } else {
+    limitStore = new MemoryLimitStore();
+  }
+  return {
+    db,
+    generations,
+    limitStore,
+    log,
+    storeDescription: describeStore(storeOpts),
+    async close() {
+      await limitStore.close();
+      await db.close();
+    },
+  };
+}
+
+/** Loads the demo input of every dataset that has never been loaded, through the normal ingest path. */
+export async function loadDemoData(rt: Runtime, services: readonly ServiceModule[]): Promise<void> {
+  for (const s of services) {
+    for (const ds of s.datasets) {
+      if (!ds.demo) continue;
+      if ((await rt.generations.active(s.id, ds.name)) !== undefined) continue;
+      const r = await runLoad(rt.db, rt.generations, ds, ds.demo, { source: `demo:${s.id}/${ds.name}` });
+      rt.log.info({ service: s.id, dataset: ds.name, records: r.records, generation: r.gen }, 'demo data loaded');
+    }
+  }
+}
+
+export interface RunningServer {
+  apps: { service: string | null; url: string; app: FastifyInstance }[];
+  runtime: Runtime;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export function enabledServices(config: Config, all: readonly ServiceModule[]): ServiceModule[] {
+  return all.filter((s) => config.services[s.id]?.enabled !== false);
+}
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export async function startServer(config: Config, all: readonly ServiceModule[], log = createLogger(config.logLevel)): Promise<RunningServer> {
+  const services = enabledServices(config, all);
+  const runtime = await openRuntime(config, services, log);
+  const apps: RunningServer['apps'] = [];
+  const closeAll = async () => {
+    // In-flight requests get a grace period; then whatever is left is cut.
+    await Promise.all(
+      apps.map(async (a) => {
+        const timer = setTimeout(() => a.app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        try {
+          await a.app.close();
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
+    await runtime.close();
+  };
+  try {
+    if (config.demo) await loadDemoData(runtime, services);
+    const deps: AppDeps = { ...runtime, config };
+    const main = await buildApp(deps, services, true);
+    const url = await main.listen({ host: config.host, port: config.port });
+    apps.push({ service: null, url, app: main });
+    if (config.portPerService) {
+      for (const s of services) {
+        const app = await buildApp(deps, [s], false);
+        const p = config.services[s.id]?.port ?? s.defaultPort;
+        apps.push({ service: s.id, url: await app.listen({ host: config.host, port: p }), app });
+      }
+    }
+  } catch (err) {
+    await closeAll().catch(() => undefined);
+    throw err;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    apps,
+    runtime,
+    close: () => (closing ??= closeAll()),
+  };
+}

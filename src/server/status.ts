@@ -1,0 +1,39 @@
+import type { ServiceModule } from '../services/types.js';
+import type { AppDeps } from './app.js';
+
+/** The provenance of what is served: per service, its base URLs and each dataset's current load. */
+export async function statusReport(
+  deps: Pick<AppDeps, 'generations' | 'storeDescription' | 'db'>,
+  services: readonly ServiceModule[],
+  origin: string,
+  prefixed: boolean,
+) {
+  const out = [];
+  for (const s of services) {
+    const served = await deps.generations.served(s.id);
+    const datasets = s.datasets.map((d) => {
+      const l = served.find((x) => x.dataset === d.name);
+      return l
+        ? {
+            dataset: d.name,
+            generation: l.id,
+            source: l.source,
+            release: l.release,
+            records: l.records,
+            skipped: l.skipped,
+            loadedAt: l.finishedAt,
+            startedAt: l.startedAt,
+            seconds: l.details?.seconds ?? null,
+          }
+        : { dataset: d.name, generation: null, records: 0, note: 'not loaded' };
+    });
+    const base = prefixed ? s.mount : '';
+    out.push({
+      id: s.id,
+      title: s.title,
+      baseUrls: Object.fromEntries(Object.entries(s.baseUrls).map(([k, v]) => [k, `${origin}${base}${v}`])),
+      datasets,
+    });
+  }
+  return { database: deps.storeDescription, services: out };
+}

@@ -1,0 +1,9 @@
+import { clinicaltrials } from './clinicaltrials/index.js';
+import type { ServiceModule } from './types.js';
+
+/** Every finished service, in the order they are listed and given ports. */
+export const SERVICES: readonly ServiceModule[] = [clinicaltrials];
+
+export function findService(id: string): ServiceModule | undefined {
+  return SERVICES.find((s) => s.id === id);
+}

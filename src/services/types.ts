@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { ErrorCatalogue } from '../core/http/errors.js';
+import type { Dataset } from '../core/ingest/dataset.js';
+import type { Sourced } from '../core/ingest/load.js';
+import type { LimitRule } from '../core/limits/policy.js';
+import type { Db } from '../core/store/db.js';
+import type { Generations } from '../core/store/generations.js';
+import type { Migration } from '../core/store/migrations.js';
+
+/** What a service's routes and handlers get from the platform. */
+export interface ServiceContext {
+  db: Db;
+  generations: Generations;
+  log: Logger;
+}
+
+/**
+ * A service as the registry lists it. The server mounts `routes` under `mount` (or at the root of a
+ * port of its own) with the real upstream paths, so a client swaps only its base URL.
+ */
+export interface ServiceModule {
+  id: string;
+  title: string;
+  /** Path prefix on the shared port, e.g. `/clinicaltrials`. */
+  mount: string;
+  /** The spec's base-URL placeholders and their paths below the mount, e.g. trials_base_url -> /api/v2. */
+  baseUrls: Readonly<Record<string, string>>;
+  /** Port used by `serve --port-per-service` unless configured otherwise. */
+  defaultPort: number;
+  /** The spec's Limits table for this service. */
+  limits: readonly LimitRule[];
+  migrations: readonly Migration[];
+  // Datasets differ in record type; the loader is generic over it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  datasets: readonly Dataset<Sourced<any>>[];
+  errors: ErrorCatalogue;
+  routes(app: FastifyInstance, ctx: ServiceContext): void | Promise<void>;
+}
