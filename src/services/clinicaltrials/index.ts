@@ -1,0 +1,39 @@
+import { fileURLToPath } from 'node:url';
+import { perIp } from '../../core/limits/limiter.js';
+import type { ServiceModule } from '../types.js';
+import { ctCatalogue } from './errors.js';
+import { DATASET, SERVICE } from './handlers.js';
+import { readStudies } from './ingest.js';
+import { registerRoutes } from './routes.js';
+import { TABLES, TABLE_PREFIX, countStudies, createTables, finishTables, writeBatch } from './store.js';
+
+// Demo studies ship as source files next to this module (copied to dist by the build).
+const demo = fileURLToPath(new URL('../../../src/services/clinicaltrials/demo/', import.meta.url));
+
+export const clinicaltrials: ServiceModule = {
+  id: SERVICE,
+  title: 'ClinicalTrials.gov API v2',
+  mount: '/clinicaltrials',
+  baseUrls: { trials_base_url: '/api/v2' },
+  defaultPort: 8081,
+  // The spec: "about 50 requests per minute per IP address".
+  limits: [perIp('per-ip', 50, 60_000)],
+  migrations: [],
+  datasets: [
+    {
+      service: SERVICE,
+      name: DATASET,
+      tablePrefix: TABLE_PREFIX,
+      tables: TABLES,
+      batchSize: 500,
+      demo,
+      read: readStudies,
+      create: createTables,
+      write: writeBatch,
+      finish: finishTables,
+      count: countStudies,
+    },
+  ],
+  errors: ctCatalogue,
+  routes: registerRoutes,
+};

@@ -1,0 +1,60 @@
+/** The registry's HTTP surface: read the request, call a handler, write JSON or CSV. */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Query } from '../../core/http/params.js';
+import type { ServiceContext } from '../types.js';
+import { csvColumns, csvHeader, csvStudy } from './csv.js';
+import { buildTrie, prune } from './fields.js';
+import { getStudy, searchStudies, version } from './handlers.js';
+import { parseFields, parseFormat, parseMarkup, parseNctId, parseSearch } from './params.js';
+
+const JSON_TYPE = 'application/json';
+const CSV_TYPE = 'text/csv';
+
+/** Studies as stored are sent as stored; `fields` re-reads them to keep only the asked branches. */
+function studyJson(doc: string, fields: string[] | undefined): string {
+  if (!fields) return doc;
+  const kept = prune(JSON.parse(doc), buildTrie(fields));
+  return JSON.stringify(kept ?? {});
+}
+
+export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.get('/api/v2/studies', async (req, reply) => {
+    const input = parseSearch(req.query as Query);
+    const page = await searchStudies(ctx, input);
+    if (input.format === 'csv') {
+      const cols = csvColumns(input.fields);
+      let body = page.firstPage ? csvHeader(cols) : '';
+      for (const d of page.docs) body += csvStudy(JSON.parse(d), cols);
+      if (page.nextPageToken) reply.header('x-next-page-token', page.nextPageToken);
+      reply.header('x-total-count', String(page.totalCount));
+      return reply.type(CSV_TYPE).send(body);
+    }
+    const studies = page.docs.map((d) => studyJson(d, input.fields)).join(',');
+    // The next page's token under the registry's name and under the spec's.
+    const token = page.nextPageToken ? `,"nextPageToken":${JSON.stringify(page.nextPageToken)},"pageToken":${JSON.stringify(page.nextPageToken)}` : '';
+    return reply.type(JSON_TYPE).send(`{"studies":[${studies}],"totalCount":${page.totalCount}${token}}`);
+  });
+
+  app.get<{ Params: { nctId: string } }>('/api/v2/studies/:nctId', async (req, reply) => {
+    const q = req.query as Query;
+    const nctId = parseNctId(req.params.nctId);
+    const format = parseFormat(q);
+    parseMarkup(q);
+    const fields = parseFields(q, format);
+    const found = await getStudy(ctx, nctId);
+    if (found.kind === 'moved') return redirect(reply, req.url, req.params.nctId, found.nctId);
+    if (format === 'csv') {
+      const cols = csvColumns(fields);
+      return reply.type(CSV_TYPE).send(csvHeader(cols) + csvStudy(JSON.parse(found.doc), cols));
+    }
+    return reply.type(JSON_TYPE).send(studyJson(found.doc, fields));
+  });
+
+  app.get('/api/v2/version', async () => version(ctx));
+}
+
+function redirect(reply: FastifyReply, url: string, given: string, target: string): FastifyReply {
+  const [path = '', qs] = url.split('?');
+  const to = path.slice(0, path.length - encodeURIComponent(given).length) + target + (qs ? `?${qs}` : '');
+  return reply.code(301).header('location', to).send();
+}
