@@ -1,0 +1,179 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { LineProgress, TerminalProgress } from '../src/core/ingest/progress.js';
+import { syntheticFile } from './helpers/app.js';
+import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: npm test builds it first (npm run build)');
+
+function envFor(s: OpenedStore): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: s.options.dataDir, BIOMIRROR_PROGRESS_MS: '50' };
+  delete env.DATABASE_URL;
+  if (s.options.databaseUrl) {
+    const sep = s.options.databaseUrl.includes('?') ? '&' : '?';
+    env.DATABASE_URL = `${s.options.databaseUrl}${sep}options=${encodeURIComponent(`-c search_path=${s.options.schema as string}`)}`;
+  }
+  return env;
+}
+
+function cli(args: string[], env: NodeJS.ProcessEnv) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function statusJson(env: NodeJS.ProcessEnv) {
+  const r = cli(['status', '--json'], env);
+  expect(r.code, r.err).toBe(0);
+  return JSON.parse(r.out) as { services: { id: string; datasets: { records: number; generation: number | null; source?: string }[] }[] };
+}
+
+for (const target of STORES) {
+  describe(`biomirror command on ${target.name}`, () => {
+    it('ingests with progress lines off a terminal, and status shows the load', async () => {
+      const s = await target.open();
+      try {
+        const env = envFor(s);
+        const file = syntheticFile(3000);
+        const r = cli(['ingest', 'clinicaltrials', file, '--batch-size', '100', '--release', '2026-11-01'], env);
+        expect(r.code, r.err).toBe(0);
+        expect(r.err).toMatch(/clinicaltrials\/studies: \d+% [\d,]+ records, 0 skipped, [\d,]+\/s, ETA/);
+        expect(r.err).toMatch(/loaded 3,000 records as generation \d+ \(release 2026-11-01\)/);
+        const st = statusJson(env).services.find((x) => x.id === 'clinicaltrials');
+        expect(st?.datasets[0]).toMatchObject({ records: 3000, source: file });
+        const text = cli(['status'], env);
+        expect(text.out).toMatch(/studies: 3,000 records \(generation \d+\)/);
+        expect(text.out).toMatch(/release 2026-11-01/);
+      } finally {
+        await s.cleanup();
+      }
+    });
+
+    it('exits 2 with a clear message on a file of the wrong format, and lists skipped records', async () => {
+      const s = await target.open();
+      try {
+        const env = envFor(s);
+        const dir = tempDir();
+        const bad = join(dir, 'table.csv');
+        writeFileSync(bad, 'a,b\n1,2\n');
+        const r = cli(['ingest', 'clinicaltrials', bad], env);
+        expect(r.code).toBe(2);
+        expect(r.err).toMatch(/table\.csv: not ClinicalTrials\.gov study JSON/);
+        const mixed = join(dir, 'mixed.jsonl');
+        writeFileSync(mixed, `${JSON.stringify({ protocolSection: { identificationModule: { nctId: 'NCT01234567' } } })}\nnot json\n`);
+        const m = cli(['ingest', 'clinicaltrials', mixed], env);
+        expect(m.code).toBe(0);
+        expect(m.err).toMatch(/skipped .*mixed\.jsonl at line 2: invalid JSON/);
+        expect(m.err).toMatch(/loaded 1 records, skipped 1/);
+        expect(cli(['ingest', 'nosuchservice', mixed], env).code).toBe(2);
+      } finally {
+        await s.cleanup();
+      }
+    });
+
+    it('keeps serving the old data when a load is killed, and the next load clears what it left', async () => {
+      const s = await target.open();
+      try {
+        const env = envFor(s);
+        expect(cli(['ingest', 'clinicaltrials', syntheticFile(50, { seed: 9 })], env).code).toBe(0);
+        const before = statusJson(env).services[0]?.datasets[0];
+        const big = syntheticFile(40_000, { seed: 4 });
+        const child = spawn(process.execPath, [CLI, 'ingest', 'clinicaltrials', big, '--batch-size', '200'], { env });
+        await new Promise<void>((resolve, reject) => {
+          let seen = '';
+          child.stderr.on('data', (d: Buffer) => {
+            seen += d.toString();
+            // Kill it mid-load: once it has written some batches.
+            if (/ [1-9][\d,]* records/.test(seen)) {
+              child.kill('SIGKILL');
+              resolve();
+            }
+          });
+          child.on('exit', () => reject(new Error(`ingest ended before it could be killed: ${seen}`)));
+        });
+        await new Promise((r) => child.once('exit', r));
+        const after = statusJson(env).services[0]?.datasets[0];
+        expect(after).toEqual(before);
+        const leftovers = await loadingTables(s);
+        expect(leftovers.length).toBeGreaterThan(0);
+        expect(cli(['ingest', 'clinicaltrials', syntheticFile(7, { seed: 5 })], env).code).toBe(0);
+        expect(await loadingTables(s, leftovers)).toEqual([]);
+        expect(statusJson(env).services[0]?.datasets[0]?.records).toBe(7);
+      } finally {
+        await s.cleanup();
+      }
+    }, 120_000);
+
+    it('serves, and stops cleanly on SIGTERM', async () => {
+      const s = await target.open();
+      try {
+        const env = { ...envFor(s), PORT: '0', BIOMIRROR_LIMITS: 'off' };
+        const child = spawn(process.execPath, [CLI, 'serve'], { env });
+        const url = await new Promise<string>((resolve, reject) => {
+          let seen = '';
+          child.stderr.on('data', (d: Buffer) => {
+            seen += d.toString();
+            const m = /serving on (http:\/\/[\d.:]+)/.exec(seen);
+            if (m) resolve(m[1] as string);
+          });
+          child.on('exit', () => reject(new Error(seen)));
+        });
+        const r = await fetch(`${url}/clinicaltrials/api/v2/studies/NCT02710084?fields=NCTId`);
+        expect(r.status).toBe(200);
+        const out: string[] = [];
+        child.stdout.on('data', (d: Buffer) => out.push(d.toString()));
+        child.kill('SIGTERM');
+        const code = await new Promise<number | null>((res) => child.once('exit', (c) => res(c)));
+        expect(code).toBe(0);
+        expect(out.join('')).toMatch(/"msg":"stopped"/);
+      } finally {
+        await s.cleanup();
+      }
+    });
+  });
+}
+
+/** Generation tables of loads still marked `loading` (or, given names, which of them remain). */
+async function loadingTables(s: OpenedStore, names?: string[]): Promise<string[]> {
+  if (s.db.dialect === 'sqlite') {
+    const db = new Database(join(s.options.dataDir, 'biomirror.sqlite'), { readonly: true });
+    try {
+      const ids = names
+        ? []
+        : (db.prepare("SELECT id FROM bm_loads WHERE state = 'loading'").all() as { id: number }[]).map((r) => r.id);
+      const all = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'ct_%'").all() as { name: string }[]).map((r) => r.name);
+      return names ? all.filter((n) => names.includes(n)) : all.filter((n) => ids.some((id) => n.endsWith(`_g${id}`)));
+    } finally {
+      db.close();
+    }
+  }
+  const ids = names ? [] : (await s.db.query<{ id: number }>("SELECT id FROM bm_loads WHERE state = 'loading'")).map((r) => Number(r.id));
+  const all = (
+    await s.db.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE 'ct_%'")
+  ).map((r) => r.name);
+  return names ? all.filter((n) => names.includes(n)) : all.filter((n) => ids.some((id) => n.endsWith(`_g${id}`)));
+}
+
+describe('progress display', () => {
+  it('draws a bar with records, rate and ETA on a terminal', () => {
+    let written = '';
+    const fake = { write: (s: string) => ((written += s), true), isTTY: true } as unknown as NodeJS.WriteStream;
+    const p = new TerminalProgress(fake);
+    p.update({ label: 'x/y', records: 5000, skipped: 2, fraction: 0.5, startedAt: Date.now() - 2000 });
+    // The line is redrawn in place: carriage return, then "erase line".
+    expect(written.startsWith('\r\u001b[2K')).toBe(true);
+    expect(written).toMatch(/x\/y █{12}░{12} {2}50% 5,000 records, 2 skipped · 2,[45]\d\d\/s · ETA 0:0[12]/);
+    p.done({ label: 'x/y', records: 10000, skipped: 2, fraction: 1, startedAt: Date.now() - 4000 }, 'finished');
+    expect(written).toMatch(/100% 10,000 records.*in 0:04\nfinished\n$/);
+  });
+
+  it('writes plain lines at an interval elsewhere', () => {
+    const lines: string[] = [];
+    const p = new LineProgress((l) => lines.push(l), 0);
+    p.update({ label: 'x/y', records: 10, skipped: 0, fraction: undefined, startedAt: Date.now() - 1000 });
+    expect(lines[0]).toMatch(/^x\/y: 10 records, 0 skipped, 10\/s, ETA unknown$/);
+  });
+});

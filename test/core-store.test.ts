@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toPgPlaceholders } from '../src/core/store/postgres.js';
+import { Generations } from '../src/core/store/generations.js';
+import { migrate } from '../src/core/store/migrations.js';
+import { STORES, type OpenedStore } from './helpers/stores.js';
+
+describe('placeholder rewriting for PostgreSQL', () => {
+  it('numbers ? marks outside quotes', () => {
+    expect(toPgPlaceholders(`SELECT ? , '?' , "a?" , ?`)).toBe(`SELECT $1 , '?' , "a?" , $2`);
+  });
+});
+
+for (const target of STORES) {
+  describe(`store on ${target.name}`, () => {
+    let s: OpenedStore;
+    beforeEach(async () => {
+      s = await target.open();
+    });
+    afterEach(async () => {
+      await s.cleanup();
+    });
+
+    it('reads, writes and inserts many rows', async () => {
+      await s.db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, n INTEGER)');
+      await s.db.insertMany('t', ['id', 'name', 'n'], [
+        [1, 'a', 10],
+        [2, 'b', null],
+      ]);
+      expect(await s.db.run('UPDATE t SET n = ? WHERE id = ?', [5, 2])).toBe(1);
+      expect(await s.db.query('SELECT id, name, n FROM t ORDER BY id')).toEqual([
+        { id: 1, name: 'a', n: 10 },
+        { id: 2, name: 'b', n: 5 },
+      ]);
+      expect(await s.db.one<{ c: number }>('SELECT COUNT(*) AS c FROM t')).toEqual({ c: 2 });
+    });
+
+    it('rolls a failed transaction back whole', async () => {
+      await s.db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+      await expect(
+        s.db.transaction(async (tx) => {
+          await tx.run('INSERT INTO t (id) VALUES (?)', [1]);
+          await tx.run('INSERT INTO t (id) VALUES (?)', [1]); // duplicate key
+        }),
+      ).rejects.toThrow();
+      expect(await s.db.query('SELECT id FROM t')).toEqual([]);
+    });
+
+    it('does not show uncommitted writes to readers', async () => {
+      await s.db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+      let seenInside: unknown[] = [];
+      await s.db.transaction(async (tx) => {
+        await tx.run('INSERT INTO t (id) VALUES (?)', [7]);
+        seenInside = await s.db.query('SELECT id FROM t');
+      });
+      expect(seenInside).toEqual([]);
+      expect(await s.db.query('SELECT id FROM t')).toEqual([{ id: 7 }]);
+    });
+
+    it('applies each migration once', async () => {
+      const m = [{ id: '001', sql: { sqlite: 'CREATE TABLE m1 (x TEXT)', postgres: 'CREATE TABLE m1 (x TEXT)' } }];
+      expect(await migrate(s.db, 'svc', m)).toEqual(['001']);
+      expect(await migrate(s.db, 'svc', m)).toEqual([]);
+      const more = [...m, { id: '002', sql: { sqlite: 'ALTER TABLE m1 ADD COLUMN y TEXT', postgres: 'ALTER TABLE m1 ADD COLUMN y TEXT' } }];
+      expect(await migrate(s.db, 'svc', more)).toEqual(['002']);
+    });
+
+    it('switches generations and keeps the one before', async () => {
+      const g = new Generations(s.db, 0);
+      expect(await g.active('svc', 'd')).toBeUndefined();
+      const a = await g.begin('svc', 'd', 'file-a');
+      expect(await g.activate('svc', 'd', a, { records: 3, skipped: 0, release: '2024-01-01', details: {} })).toEqual([]);
+      const b = await g.begin('svc', 'd', 'file-b');
+      expect(await g.active('svc', 'd')).toBe(a);
+      expect(await g.activate('svc', 'd', b, { records: 4, skipped: 1, release: null, details: {} })).toEqual([]);
+      expect(await g.active('svc', 'd')).toBe(b);
+      expect(await g.servable('svc', 'd', a)).toBe(true);
+      const c = await g.begin('svc', 'd', 'file-c');
+      expect(await g.activate('svc', 'd', c, { records: 5, skipped: 0, release: null, details: {} })).toEqual([a]);
+      expect(await g.servable('svc', 'd', a)).toBe(false);
+      const served = await g.served('svc');
+      expect(served).toHaveLength(1);
+      expect(served[0]).toMatchObject({ id: c, source: 'file-c', records: 5, state: 'active' });
+      const all = await g.list('svc');
+      expect(all.map((l) => l.state)).toEqual(['retired', 'previous', 'active']);
+    });
+  });
+}

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureRules, perIp } from '../src/core/limits/limiter.js';
+import { MemoryLimitStore } from '../src/core/limits/memory.js';
+import type { Draw, LimitStore } from '../src/core/limits/policy.js';
+import { RedisLimitStore } from '../src/core/limits/redis.js';
+import { DEMO, getJson, loadStudies, makeApp, type TestApp } from './helpers/app.js';
+import { REDIS_URL, STORES, type OpenedStore } from './helpers/stores.js';
+
+const draw = (key: string, limit: number, windowMs: number): Draw => ({ key, limit, windowMs, cost: 1 });
+
+interface StoreKind {
+  name: string;
+  make(): LimitStore;
+  /** A second process's view of the same budgets. */
+  peer?(): LimitStore;
+}
+
+const prefix = `biomirror-test:${randomBytes(4).toString('hex')}:`;
+const KINDS: StoreKind[] = [{ name: 'memory', make: () => new MemoryLimitStore() }];
+if (REDIS_URL) {
+  const url = REDIS_URL;
+  KINDS.push({
+    name: 'redis',
+    make: () => new RedisLimitStore(url, prefix),
+    peer: () => new RedisLimitStore(url, prefix),
+  });
+}
+
+for (const kind of KINDS) {
+  describe(`rate-limit store: ${kind.name}`, () => {
+    let store: LimitStore;
+    beforeAll(() => {
+      store = kind.make();
+    });
+    afterAll(async () => {
+      await store.close();
+    });
+
+    it('allows a burst of the limit, then refuses with the wait until the next slot', async () => {
+      const key = `burst-${Math.random()}`;
+      for (let i = 0; i < 5; i++) expect((await store.take([draw(key, 5, 1000)])).allowed).toBe(true);
+      const refused = await store.take([draw(key, 5, 1000)]);
+      expect(refused.allowed).toBe(false);
+      expect(refused.retryAfterMs).toBeGreaterThan(0);
+      expect(refused.retryAfterMs).toBeLessThanOrEqual(200);
+      await new Promise((r) => setTimeout(r, refused.retryAfterMs + 30));
+      expect((await store.take([draw(key, 5, 1000)])).allowed).toBe(true);
+    });
+
+    it('takes several budgets together or not at all', async () => {
+      const perSecond = `s-${Math.random()}`;
+      const perMinute = `m-${Math.random()}`;
+      for (let i = 0; i < 3; i++) expect((await store.take([draw(perSecond, 10, 1000), draw(perMinute, 3, 60_000)])).allowed).toBe(true);
+      const refused = await store.take([draw(perSecond, 10, 1000), draw(perMinute, 3, 60_000)]);
+      expect(refused.allowed).toBe(false);
+      expect(refused.retryAfterMs).toBeGreaterThan(15_000);
+      // The refused request did not use the per-second budget: 7 more fit in it.
+      for (let i = 0; i < 7; i++) expect((await store.take([draw(perSecond, 10, 1000)])).allowed).toBe(true);
+      expect((await store.take([draw(perSecond, 10, 1000)])).allowed).toBe(false);
+    });
+
+    if (kind.peer) {
+      it('shares one budget between processes', async () => {
+        const other = kind.peer?.() as LimitStore;
+        try {
+          const key = `shared-${Math.random()}`;
+          for (let i = 0; i < 4; i++) {
+            expect((await store.take([draw(key, 8, 60_000)])).allowed).toBe(true);
+            expect((await other.take([draw(key, 8, 60_000)])).allowed).toBe(true);
+          }
+          expect((await other.take([draw(key, 8, 60_000)])).allowed).toBe(false);
+          expect((await store.take([draw(key, 8, 60_000)])).allowed).toBe(false);
+        } finally {
+          await other.close();
+        }
+      });
+    }
+  });
+}
+
+describe('rate limits when Redis is unreachable', () => {
+  it('let requests through rather than fail them', async () => {
+    const warnings: string[] = [];
+    const store = new RedisLimitStore('redis://127.0.0.1:1', prefix, (m) => warnings.push(m));
+    try {
+      const d = await store.take([draw('x', 1, 1000)]);
+      expect(d.allowed).toBe(true);
+      expect(warnings.join(' ')).toMatch(/not enforced|redis/);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('limit configuration', () => {
+  const defaults = [perIp('per-ip', 50, 60_000)];
+  it('is on by default, can be switched off globally or per service, and numbers overridden', () => {
+    expect(configureRules(defaults, undefined, true)).toMatchObject({ enabled: true, rules: [{ limit: 50, windowMs: 60_000 }] });
+    expect(configureRules(defaults, undefined, false).enabled).toBe(false);
+    expect(configureRules(defaults, 'off', true).enabled).toBe(false);
+    expect(configureRules(defaults, { 'per-ip': { limit: 5, windowSeconds: 1 } }, true).rules[0]).toMatchObject({ limit: 5, windowMs: 1000 });
+  });
+});
+
+const B = '/clinicaltrials/api/v2';
+
+for (const kind of KINDS) {
+  const target = STORES[0] as (typeof STORES)[number];
+  describe(`ClinicalTrials.gov limit of ~50 requests per minute per IP (${kind.name})`, () => {
+    let s: OpenedStore;
+    let t: TestApp;
+    beforeAll(async () => {
+      s = await target.open();
+      t = await makeApp(s, { config: { limits: true }, limitStore: kind.make() });
+      await loadStudies(s, t.generations, DEMO);
+    });
+    afterAll(async () => {
+      await t.close();
+      await s.cleanup();
+    });
+
+    it('answers the 51st request in a minute with 429, Retry-After and the registry error body', async () => {
+      const ip = `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+      for (let i = 0; i < 50; i++) {
+        const r = await t.app.inject({ url: `${B}/studies/NCT02710084?fields=NCTId`, remoteAddress: ip });
+        expect(r.statusCode, `request ${i + 1}`).toBe(200);
+      }
+      const r = await t.app.inject({ url: `${B}/studies?pageSize=1`, remoteAddress: ip });
+      expect(r.statusCode).toBe(429);
+      expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(r.json()).toEqual({ error: { code: 429, message: expect.stringMatching(/Too many requests.*50 requests per minute/) } });
+      // Another client is not affected.
+      const other = await t.app.inject({ url: `${B}/studies?pageSize=1`, remoteAddress: '10.9.9.9' });
+      expect(other.statusCode).toBe(200);
+    });
+  });
+}
+
+describe('limits switched off', () => {
+  it('never answer 429', async () => {
+    const s = await (STORES[0] as (typeof STORES)[number]).open();
+    const t = await makeApp(s, { config: { limits: false } });
+    try {
+      for (let i = 0; i < 70; i++) expect((await getJson(t.app, `${B}/studies?pageSize=1`)).status).toBe(200);
+    } finally {
+      await t.close();
+      await s.cleanup();
+    }
+  });
+
+  it('per service by configuration, with other numbers for a rule', async () => {
+    const s = await (STORES[0] as (typeof STORES)[number]).open();
+    const t = await makeApp(s, { config: { limits: true, services: { clinicaltrials: { limits: { 'per-ip': { limit: 2, windowSeconds: 60 } } } } } });
+    try {
+      expect((await getJson(t.app, `${B}/studies?pageSize=1`)).status).toBe(200);
+      expect((await getJson(t.app, `${B}/studies?pageSize=1`)).status).toBe(200);
+      expect((await getJson(t.app, `${B}/studies?pageSize=1`)).status).toBe(429);
+    } finally {
+      await t.close();
+      await s.cleanup();
+    }
+  });
+});

@@ -1,0 +1,172 @@
+import { Writable } from 'node:stream';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../src/core/http/errors.js';
+import { clinicaltrials } from '../src/services/clinicaltrials/index.js';
+import type { ServiceModule } from '../src/services/types.js';
+import { ConfigError, DEFAULT_CONFIG, resolveConfig, type Config } from '../src/server/config.js';
+import { startServer } from '../src/server/serve.js';
+import { PG_URL, tempDir } from './helpers/stores.js';
+
+function captureLogs() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
+      cb();
+    },
+  });
+  return { lines, log: pino({ level: 'info' }, stream) };
+}
+
+/** A service whose one route waits until released: to watch a request in flight during shutdown. */
+function slowService(gate: Promise<void>, started: () => void): ServiceModule {
+  const body = (code: number, message: string) => new ServiceError(code, { message });
+  return {
+    id: 'slow',
+    title: 'test service',
+    mount: '/slow',
+    baseUrls: { slow_url: '' },
+    defaultPort: 0,
+    limits: [],
+    migrations: [],
+    datasets: [],
+    errors: {
+      routeNotFound: () => body(404, 'no'),
+      rateLimited: () => body(429, 'slow down'),
+      badRequest: (m, s) => body(s, m),
+      internal: () => body(500, 'oops'),
+    },
+    routes(app) {
+      app.get('/wait', async () => {
+        started();
+        await gate;
+        return { done: true };
+      });
+      app.get('/boom', async () => {
+        throw new Error('secret internal detail');
+      });
+    },
+  };
+}
+
+function config(over: Partial<Config> = {}): Config {
+  return { ...DEFAULT_CONFIG, port: 0, dataDir: tempDir(), databaseUrl: undefined, limits: false, ...over, services: { ...over.services } };
+}
+
+describe('server', () => {
+  it('serves health and status, echoes or creates request ids, and logs one line per request', async () => {
+    const { lines, log } = captureLogs();
+    const server = await startServer(config(), [clinicaltrials], log);
+    try {
+      const base = server.apps[0]?.url as string;
+      const health = await fetch(`${base}/health`);
+      expect(await health.json()).toEqual({ status: 'ok', database: 'sqlite', services: ['clinicaltrials'] });
+      const generated = health.headers.get('x-request-id');
+      expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+      const mine = await fetch(`${base}/clinicaltrials/api/v2/studies/NCT02710084`, { headers: { 'x-request-id': 'trace-42' } });
+      expect(mine.status).toBe(200);
+      expect(mine.headers.get('x-request-id')).toBe('trace-42');
+      const status = (await (await fetch(`${base}/status`)).json()) as { services: { datasets: { records: number }[] }[] };
+      expect(status.services[0]?.datasets[0]?.records).toBe(18);
+      const line = lines.find((l) => l.reqId === 'trace-42' && l.msg === 'request');
+      expect(line).toMatchObject({ method: 'GET', url: '/clinicaltrials/api/v2/studies/NCT02710084', status: 200 });
+      expect(typeof line?.ms).toBe('number');
+      expect(lines.some((l) => l.msg === 'demo data loaded')).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives each service its own port with the upstream paths at the root', async () => {
+    const server = await startServer(config({ portPerService: true, services: { clinicaltrials: { port: 0 } } }), [clinicaltrials], pino({ level: 'silent' }));
+    try {
+      const own = server.apps.find((a) => a.service === 'clinicaltrials')?.url as string;
+      expect(own).toBeDefined();
+      const r = await fetch(`${own}/api/v2/studies?query.intr=oxytocin&fields=NCTId`);
+      expect(r.status).toBe(200);
+      expect(((await r.json()) as { totalCount: number }).totalCount).toBe(1);
+      const shared = server.apps[0]?.url as string;
+      expect((await fetch(`${shared}/clinicaltrials/api/v2/studies/NCT02710084`)).status).toBe(200);
+      expect((await fetch(`${own}/_biomirror/health`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('lets in-flight requests finish on shutdown, then closes the database', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const inFlight = new Promise<void>((r) => (started = r));
+    const server = await startServer(config({ demo: false }), [slowService(gate, () => started()), clinicaltrials], pino({ level: 'silent' }));
+    const base = server.apps[0]?.url as string;
+    const pending = fetch(`${base}/slow/wait`);
+    await inFlight;
+    const closing = server.close();
+    // New connections are refused while the old request is still being answered.
+    await new Promise((r) => setTimeout(r, 50));
+    await expect(fetch(`${base}/health`)).rejects.toThrow();
+    release();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await closing;
+    await expect(server.runtime.db.query('SELECT 1')).rejects.toThrow();
+  });
+
+  it('never lets an internal error message reach the client', async () => {
+    const { lines, log } = captureLogs();
+    const server = await startServer(config({ demo: false }), [slowService(Promise.resolve(), () => undefined)], log);
+    try {
+      const r = await fetch(`${server.apps[0]?.url as string}/slow/boom`);
+      expect(r.status).toBe(500);
+      const text = await r.text();
+      expect(text).not.toContain('secret');
+      expect(JSON.parse(text)).toEqual({ message: 'oops' });
+      const err = lines.find((l) => l.msg === 'request failed');
+      expect(err?.reqId).toBe(r.headers.get('x-request-id'));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.skipIf(!PG_URL)('runs on PostgreSQL when DATABASE_URL is set', async () => {
+    const server = await startServer(config({ databaseUrl: PG_URL }), [clinicaltrials], pino({ level: 'silent' }));
+    try {
+      const health = (await (await fetch(`${server.apps[0]?.url as string}/health`)).json()) as { database: string };
+      expect(health.database).toBe('postgres');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('configuration', () => {
+  it('layers defaults, file, environment and flags', () => {
+    const dir = tempDir();
+    const file = join(dir, 'biomirror.config.json');
+    writeFileSync(file, JSON.stringify({ port: 9000, limits: 'off', services: { clinicaltrials: { port: 9100 } } }));
+    const c = resolveConfig({ config: file }, { PORT: '9001' });
+    expect(c.port).toBe(9001);
+    expect(c.limits).toBe(false);
+    expect(c.services.clinicaltrials?.port).toBe(9100);
+    expect(resolveConfig({ config: file, port: '9002', limits: 'on' }, {}).port).toBe(9002);
+    expect(resolveConfig({ config: file, limits: 'on' }, {}).limits).toBe(true);
+    expect(resolveConfig({}, { DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://z' })).toMatchObject({
+      databaseUrl: 'postgres://x/y',
+      redisUrl: 'redis://z',
+    });
+  });
+
+  it('refuses what it cannot use, saying what is wrong', () => {
+    expect(() => resolveConfig({ port: 'eighty' }, {})).toThrow(ConfigError);
+    expect(() => resolveConfig({ limits: 'sometimes' }, {})).toThrow(/--limits must be on or off/);
+    const dir = tempDir();
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ prot: 1 }));
+    expect(() => resolveConfig({ config: file }, {})).toThrow(/unknown setting "prot"/);
+  });
+});
