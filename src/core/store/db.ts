@@ -7,11 +7,20 @@ export type Dialect = 'sqlite' | 'postgres';
 export type SqlValue = string | number | bigint | boolean | null | Buffer;
 export type Row = Record<string, unknown>;
 
+/**
+ * `hot`: a fixed lookup run on most requests (a record by its key). PostgreSQL then keeps it as a
+ * named prepared statement per connection; SQLite prepares every statement anyway. Not for
+ * searches, whose best plan depends on the values.
+ */
+export interface QueryHint {
+  hot?: boolean;
+}
+
 export interface Db {
   readonly dialect: Dialect;
   /** Rows of a read. Outside a transaction this never sees uncommitted writes. */
-  query<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
-  one<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  query<T = Row>(sql: string, params?: readonly SqlValue[], hint?: QueryHint): Promise<T[]>;
+  one<T = Row>(sql: string, params?: readonly SqlValue[], hint?: QueryHint): Promise<T | undefined>;
   /** A write; resolves to the number of affected rows. */
   run(sql: string, params?: readonly SqlValue[]): Promise<number>;
   /** Several statements without parameters (DDL). */

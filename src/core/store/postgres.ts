@@ -1,5 +1,6 @@
 import pg from 'pg';
-import type { Db, SqlValue } from './db.js';
+import { createHash } from 'node:crypto';
+import type { Db, QueryHint, SqlValue } from './db.js';
 import { ident } from './db.js';
 import { Mutex } from './mutex.js';
 
@@ -44,6 +45,21 @@ function values(params: readonly SqlValue[] | undefined): unknown[] {
   return params ? [...params] : [];
 }
 
+const names = new Map<string, string>();
+
+/** A query config; hot lookups get a stable name so each connection parses and plans them once. */
+function config(sql: string, params: readonly SqlValue[] | undefined, hint: QueryHint | undefined): pg.QueryConfig {
+  const text = toPgPlaceholders(sql);
+  if (!hint?.hot) return { text, values: values(params) };
+  let name = names.get(text);
+  if (!name) {
+    name = `bm_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (names.size > 2000) names.clear();
+    names.set(text, name);
+  }
+  return { name, text, values: values(params) };
+}
+
 // Multi-row INSERT is bounded by PostgreSQL's 65535 parameters per statement.
 const MAX_PARAMS = 60000;
 
@@ -51,13 +67,13 @@ class PgHandle implements Db {
   readonly dialect = 'postgres' as const;
   constructor(private readonly client: pg.PoolClient) {}
 
-  async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    const r = await this.client.query(toPgPlaceholders(sql), values(params));
+  async query<T>(sql: string, params?: readonly SqlValue[], hint?: QueryHint): Promise<T[]> {
+    const r = await this.client.query(config(sql, params, hint));
     return r.rows as T[];
   }
 
-  async one<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return (await this.query<T>(sql, params))[0];
+  async one<T>(sql: string, params?: readonly SqlValue[], hint?: QueryHint): Promise<T | undefined> {
+    return (await this.query<T>(sql, params, hint))[0];
   }
 
   async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
@@ -155,12 +171,12 @@ export class PostgresDb implements Db {
     }
   }
 
-  query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    return this.pool.query(toPgPlaceholders(sql), values(params)).then((r) => r.rows as T[]);
+  query<T>(sql: string, params?: readonly SqlValue[], hint?: QueryHint): Promise<T[]> {
+    return this.pool.query(config(sql, params, hint)).then((r) => r.rows as T[]);
   }
 
-  async one<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return (await this.query<T>(sql, params))[0];
+  async one<T>(sql: string, params?: readonly SqlValue[], hint?: QueryHint): Promise<T | undefined> {
+    return (await this.query<T>(sql, params, hint))[0];
   }
 
   async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
