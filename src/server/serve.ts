@@ -21,8 +21,14 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/**
+ * JSON lines on stdout. Writes are buffered (a line per request would otherwise cost a write
+ * system call each); the buffer is flushed on shutdown and when the process exits.
+ */
 export function createLogger(level: string): Logger {
-  return pino({ level, base: { app: 'biomirror' }, timestamp: pino.stdTimeFunctions.isoTime });
+  const dest = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  process.once('exit', () => dest.flushSync());
+  return pino({ level, base: { app: 'biomirror' }, timestamp: pino.stdTimeFunctions.isoTime }, dest);
 }
 
 /** Opens the database, applies every service's migrations and connects the rate-limit store. */
