@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveArea } from '../src/services/clinicaltrials/areas.js';
 import { csvColumns, csvHeader, csvStudy } from '../src/services/clinicaltrials/csv.js';
 import { enumValue } from '../src/services/clinicaltrials/enums.js';
-import { EssieError, parseEssie, type Node } from '../src/services/clinicaltrials/essie.js';
+import { EssieError, parseEssie, type Area, type Node } from '../src/services/clinicaltrials/essie.js';
 import { ageDays } from '../src/services/clinicaltrials/extract.js';
 import { buildTrie, prune, resolveFields, UnknownFieldError } from '../src/services/clinicaltrials/fields.js';
 import { SearchCompiler, normalizeNctId } from '../src/services/clinicaltrials/search.js';
@@ -69,8 +69,10 @@ describe('text normalisation', () => {
 });
 
 describe('compiling searches', () => {
-  const sqlite = new SearchCompiler('sqlite', { studies: 'ct_studies_g1', phases: 'ct_phases_g1', text: 'ct_text_g1' });
-  const pg = new SearchCompiler('postgres', { studies: 'ct_studies_g1', phases: 'ct_phases_g1', text: 'ct_text_g1' });
+  const tables = { studies: 'ct_studies_g1', docs: 'ct_docs_g1', phases: 'ct_phases_g1', text: 'ct_text_g1' };
+  const areaText = Object.fromEntries(['all', 'cond', 'intr', 'locn', 'spons', 'lead', 'titles', 'outc', 'ids', 'other'].map((a) => [a, `ct_text_${a}_g1`]));
+  const sqlite = new SearchCompiler('sqlite', tables);
+  const pg = new SearchCompiler('postgres', { ...tables, areaText: areaText as Record<Area, string> });
 
   it('makes one FTS5 MATCH of text-only expressions, with binary NOT', () => {
     expect(sqlite.ftsExpression(parse('AREA[Condition]melanoma NOT AREA[InterventionName]"placebo pill"'))).toBe(
@@ -80,11 +82,17 @@ describe('compiling searches', () => {
     expect(sqlite.ftsExpression(parse('melanoma AREA[Phase]PHASE2'))).toBeNull();
   });
 
-  it('makes tsqueries with phrases and prefixes, and a GIN prefilter implied by the expression', () => {
-    const n = parse('"lung cancer" OR onco*');
-    expect(pg.prefilter(n)).toBe("(('lung' <-> 'cancer')) | ('onco':*)");
-    expect(pg.prefilter(parse('NOT x'))).toBeNull();
-    expect(pg.prefilter(parse('a NOT b'))).toBe("('a')");
+  it('makes tsqueries with phrases and prefixes, one per area table', () => {
+    expect(pg.predicate(parse('"lung cancer" OR AREA[Condition]onco*'))).toEqual({
+      sql: '(s.id IN (SELECT a.id FROM "ct_text_all_g1" a WHERE a.v @@ to_tsquery(\'simple\', ?)) OR s.id IN (SELECT a.id FROM "ct_text_cond_g1" a WHERE a.v @@ to_tsquery(\'simple\', ?)))',
+      params: ["('lung' <-> 'cancer')", "'onco':*"],
+    });
+    expect(pg.singleAreaQuery(parse('AREA[Condition]melanoma NOT AREA[Condition]"uveal melanoma"'))).toEqual({
+      area: 'cond',
+      query: "('melanoma') & (!(('uveal' <-> 'melanoma')))",
+    });
+    expect(pg.singleAreaQuery(parse('AREA[Condition]melanoma AREA[InterventionName]placebo'))).toBeNull();
+    expect(pg.pgRelevance(parse('NOT x'))).toBeUndefined();
   });
 
   it('checks structured values', () => {

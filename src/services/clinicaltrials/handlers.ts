@@ -9,7 +9,7 @@ import type { ServiceContext } from '../types.js';
 import { ctErrors } from './errors.js';
 import type { SearchInput } from './params.js';
 import { FieldValueError, SearchCompiler, planSearch, type SqlPart } from './search.js';
-import { TABLE_PREFIX, aliasTarget, latestVersion, studyDoc, tablesOf } from './store.js';
+import { TABLE_PREFIX, aliasTarget, studyDoc, tablesOf } from './store.js';
 
 export const SERVICE = 'clinicaltrials';
 export const DATASET = 'studies';
@@ -119,12 +119,10 @@ export async function getStudy(ctx: ServiceContext, nctId: string): Promise<Stud
 
 export const API_VERSION = '2.0.5';
 
-/** API version, and the data timestamp: the newest version date of the loaded studies. */
+/** API version, and the data timestamp: the release the served load carries (its newest study version date). */
 export async function version(ctx: ServiceContext): Promise<{ apiVersion: string; dataTimestamp?: string }> {
-  const t = await generation(ctx);
-  const loads = await ctx.generations.served(SERVICE);
-  const v = t ? await latestVersion(ctx.db, t) : undefined;
-  const stamp = v ?? loads[0]?.release ?? loads[0]?.finishedAt ?? undefined;
+  const [load] = await ctx.generations.served(SERVICE);
+  const stamp = load?.release ?? load?.finishedAt ?? undefined;
   if (!stamp) return { apiVersion: API_VERSION };
   const iso = /^\d{4}-\d{2}-\d{2}$/.test(stamp) ? `${stamp}T00:00:00` : stamp.replace(/\.\d+Z$|Z$/, '');
   return { apiVersion: API_VERSION, dataTimestamp: iso };

@@ -91,9 +91,17 @@ export async function* readStudies(input: string, ctx: ReadContext): AsyncGenera
         if (kindOf(entry.name) !== 'json' || entry.name.endsWith('.gz')) {
           throw new FormatError(`${f.path}: entry ${entry.name}: the bulk archive holds one .json study per entry`);
         }
+        let text: string;
+        try {
+          text = (await entry.read()).toString('utf8');
+        } catch (err) {
+          guard.reject();
+          ctx.skip({ file: f.path, position: entry.name }, `unreadable archive entry: ${(err as Error).message}`);
+          continue;
+        }
         let value: unknown;
         try {
-          value = JSON.parse((await entry.read()).toString('utf8'));
+          value = JSON.parse(text);
         } catch (err) {
           guard.reject();
           ctx.skip({ file: f.path, position: entry.name }, `invalid JSON: ${(err as Error).message}`);

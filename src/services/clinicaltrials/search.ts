@@ -17,7 +17,11 @@ export interface SqlPart {
 }
 
 export interface SearchTables {
+  /** PostgreSQL: a narrow (id, v tsvector) table per area, so an area's matches sit on few pages. */
+  areaText?: Readonly<Record<Area, string>>;
   studies: string;
+  /** The documents, apart from the narrow studies table so that scans and sorts stay small. */
+  docs: string;
   phases: string;
   /** FTS5 table (SQLite) or tsvector table (PostgreSQL). */
   text: string;
@@ -195,8 +199,10 @@ export class SearchCompiler {
     return words.length === 1 ? (words[0] as string) : `(${words.join(' <-> ')})`;
   }
 
-  private tsColumn(area: Area): string {
-    return area === 'all' ? 'x.all_tsv' : `x.${area}`;
+  areaTable(area: Area): string {
+    const t = this.t.areaText?.[area];
+    if (!t) throw new Error(`no text table for area ${area}`);
+    return ident(t);
   }
 
   /** Any expression as a SQL predicate (text terms through the text index). */
@@ -220,7 +226,7 @@ export class SearchCompiler {
           const fts = ident(this.t.text);
           return { sql: `s.id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`, params: [this.ftsLeaf(n)] };
         }
-        return { sql: `${this.tsColumn(n.area)} @@ to_tsquery('simple', ?)`, params: [this.tsLeaf(n)] };
+        return { sql: `s.id IN (SELECT a.id FROM ${this.areaTable(n.area)} a WHERE a.v @@ to_tsquery('simple', ?))`, params: [this.tsLeaf(n)] };
     }
   }
 
@@ -269,22 +275,41 @@ export class SearchCompiler {
     return false;
   }
 
-  /** A tsquery on all text implied by the expression, so PostgreSQL can start from the GIN index. */
-  prefilter(n: Node): string | null {
-    switch (n.t) {
-      case 'text':
-        return this.tsLeaf(n);
-      case 'and': {
-        const parts = n.c.map((c) => this.prefilter(c)).filter((p): p is string => p !== null);
-        return parts.length ? parts.map((p) => `(${p})`).join(' & ') : null;
+  /** PostgreSQL relevance, ascending is best: each positive term ranked on its own area's vector. */
+  pgRelevance(n: Node): SqlPart | undefined {
+    const leaves = this.positiveLeaves(n);
+    if (!leaves.length) return undefined;
+    const ranks = leaves.map(
+      (l) => `COALESCE((SELECT ts_rank(a.v, to_tsquery('simple', ?)) FROM ${this.areaTable(l.area)} a WHERE a.id = s.id), 0)`,
+    );
+    return { sql: `(-(${ranks.join(' + ')}))`, params: leaves.map((l) => this.tsLeaf(l)) };
+  }
+
+  /** A text-only expression whose terms all search one area, as one tsquery on that area's table. */
+  singleAreaQuery(n: Node): { area: Area; query: string } | null {
+    const areas = new Set<Area>();
+    const walk = (x: Node): string | null => {
+      switch (x.t) {
+        case 'text':
+          areas.add(x.area);
+          return this.tsLeaf(x);
+        case 'not': {
+          const inner = walk(x.c);
+          return inner === null ? null : `!(${inner})`;
+        }
+        case 'and':
+        case 'or': {
+          const parts = x.c.map(walk);
+          if (parts.some((p) => p === null)) return null;
+          return parts.map((p) => `(${p as string})`).join(x.t === 'and' ? ' & ' : ' | ');
+        }
+        default:
+          return null;
       }
-      case 'or': {
-        const parts = n.c.map((c) => this.prefilter(c));
-        return parts.every((p) => p !== null) ? parts.map((p) => `(${p})`).join(' | ') : null;
-      }
-      default:
-        return null;
-    }
+    };
+    const query = walk(n);
+    const [area] = [...areas];
+    return query !== null && areas.size === 1 && area ? { area, query } : null;
   }
 }
 
@@ -336,6 +361,20 @@ export function planSearch(c: SearchCompiler, input: PlanInput): Plan {
         params: [pure],
       };
       const match = { sql: `${text} MATCH ?`, params: [pure] };
+      if (input.sort.every((k) => k.field === '@relevance')) {
+        return topRanked({
+          from: text,
+          id: `${text}.rowid`,
+          match: { sql: `${text} MATCH ?`, params: [pure] },
+          rel: { sql: `bm25(${text}, ${BM25_WEIGHTS})`, params: [] },
+          studies,
+          docs: ident(c.t.docs),
+          dir: input.sort[0]?.dir ?? 'desc',
+          filter: where.length ? andAll(where) : undefined,
+          // "rowid + 0" keeps SQLite from handing the id list to FTS5 as lookups (one MATCH per id).
+          filterId: `(${text}.rowid + 0)`,
+        });
+      }
       // Counting needs no ranking, and no join at all when nothing else filters.
       const count = where.length
         ? { from: { sql: `${text} JOIN ${studies} s ON s.id = ${text}.rowid`, params: [] }, where: [match, ...where] }
@@ -357,20 +396,30 @@ export function planSearch(c: SearchCompiler, input: PlanInput): Plan {
     return finish(c, from, where, { from: { sql: `${studies} s`, params: [] }, where }, rel, input.sort, hasText);
   }
 
-  // PostgreSQL: one row of tsvectors per study; the GIN index on all_tsv finds the candidates.
-  where.unshift(c.predicate(input.query));
-  if (hasText) {
-    from = { sql: `${studies} s JOIN ${text} x ON x.id = s.id`, params: [] };
-    const pre = c.prefilter(input.query);
-    if (pre) where.unshift({ sql: `x.all_tsv @@ to_tsquery('simple', ?)`, params: [pre] });
-    const leaves = c.positiveLeaves(input.query);
-    if (leaves.length) {
-      rel = { sql: `(-ts_rank(x.all_tsv, to_tsquery('simple', ?)))`, params: [leaves.map((l) => `(${c.tsLeaf(l)})`).join(' | ')] };
-    }
-  } else {
-    from = { sql: `${studies} s`, params: [] };
+  // PostgreSQL: a narrow tsvector table per area, each with its GIN index.
+  const single = hasText ? c.singleAreaQuery(input.query) : null;
+  if (single && input.sort.every((k) => k.field === '@relevance')) {
+    // The common case: every term in one area (one query parameter) is one tsquery on one table.
+    const ts = `to_tsquery('simple', ?)`;
+    return topRanked({
+      from: `${c.areaTable(single.area)} x`,
+      id: 'x.id',
+      match: { sql: `x.v @@ ${ts}`, params: [single.query] },
+      rel: { sql: `(-ts_rank(x.v, ${ts}))`, params: [single.query] },
+      studies,
+      docs: ident(c.t.docs),
+      dir: input.sort[0]?.dir ?? 'desc',
+      filter: where.length ? andAll(where) : undefined,
+      filterId: 'x.id',
+    });
   }
-  return finish(c, from, where, { from, where }, rel, input.sort, hasText);
+  where.unshift(c.predicate(input.query));
+  from = { sql: `${studies} s`, params: [] };
+  return finish(c, from, where, { from, where }, c.pgRelevance(input.query), input.sort, hasText);
+}
+
+function andAll(parts: SqlPart[]): SqlPart {
+  return { sql: parts.map((p) => p.sql).join(' AND '), params: parts.flatMap((p) => p.params) };
 }
 
 function finish(
@@ -390,7 +439,8 @@ function finish(
       if (rel) keys.push({ expr: rel.sql, params: rel.params, dir: k.dir === 'desc' ? 'asc' : 'desc', nullable: false });
     } else keys.push({ expr: `s.${SORT_FIELDS[k.field].column}`, params: [], dir: k.dir, nullable: true });
   }
-  keys.push({ expr: 's.nct_id', params: [], dir: 'asc', nullable: false });
+  // Ties (and unsorted searches) go by row id: load order, the same on both databases.
+  keys.push({ expr: 's.id', params: [], dir: 'asc', nullable: false });
 
   const whereSql = (base: SqlPart[], extra?: SqlPart): SqlPart => {
     const all = extra ? [...base, extra] : base;
@@ -408,14 +458,24 @@ function finish(
 
   const select = keys.map((k, i) => `${k.expr} AS k${i}`).join(', ');
   const selectParams = keys.flatMap((k) => k.params);
+  // The page is chosen on the narrow tables; only its rows fetch their documents.
+  const outerOrder = keys
+    .map((k, i) => {
+      const e = `q.k${i}`;
+      if (!k.nullable) return `${e} ${k.dir.toUpperCase()}`;
+      return c.dialect === 'sqlite' ? `(${e} IS NULL), ${e} ${k.dir.toUpperCase()}` : `${e} ${k.dir.toUpperCase()} NULLS LAST`;
+    })
+    .join(', ');
+  const docs = ident(c.t.docs);
 
   return {
     keyCount: keys.length,
     page(after, limit) {
       const keyset = after ? afterPredicate(keys, after) : undefined;
       const w = whereSql(where, keyset);
+      const inner = `SELECT s.id AS id, ${select} FROM ${from.sql}${w.sql} ORDER BY ${order} LIMIT ?`;
       return {
-        sql: `SELECT s.doc AS doc, ${select} FROM ${from.sql}${w.sql} ORDER BY ${order} LIMIT ?`,
+        sql: `SELECT d.doc AS doc, q.* FROM (${inner}) q JOIN ${docs} d ON d.id = q.id ORDER BY ${outerOrder}`,
         params: [...selectParams, ...from.params, ...w.params, ...orderParams, limit],
       };
     },
@@ -423,6 +483,48 @@ function finish(
       const w = whereSql(count.where);
       return { sql: `SELECT COUNT(*) AS n FROM ${count.from.sql}${w.sql}`, params: [...count.from.params, ...w.params] };
     },
+  };
+}
+
+/**
+ * A text-only search ranked by relevance alone: the text index finds, ranks and cuts the page
+ * itself, and only the page's rows fetch their documents (ranking every match and joining them
+ * all first costs several times more on broad terms). Filters on study columns become one set of
+ * ids that the matches are checked against.
+ */
+interface Ranked {
+  from: string;
+  id: string;
+  match: SqlPart;
+  /** Relevance, ascending is best. */
+  rel: SqlPart;
+  studies: string;
+  docs: string;
+  dir: 'asc' | 'desc';
+  filter: SqlPart | undefined;
+  filterId: string;
+}
+
+function topRanked(r: Ranked): Plan {
+  const d = r.dir === 'desc' ? 'ASC' : 'DESC';
+  const cmp = r.dir === 'desc' ? '>' : '<';
+  const within = r.filter
+    ? { sql: ` AND ${r.filterId} IN (SELECT s.id FROM ${r.studies} s WHERE ${r.filter.sql})`, params: r.filter.params }
+    : { sql: '', params: [] };
+  return {
+    keyCount: 2,
+    page(after, limit) {
+      const keyset = after ? ` AND (${r.rel.sql} ${cmp} ? OR (${r.rel.sql} = ? AND ${r.id} > ?))` : '';
+      const inner = `SELECT ${r.id} AS rid, ${r.rel.sql} AS rel FROM ${r.from} WHERE ${r.match.sql}${within.sql}${keyset} ORDER BY rel ${d}, rid ASC LIMIT ?`;
+      const params: SqlValue[] = [...r.rel.params, ...r.match.params, ...within.params];
+      if (after) params.push(...r.rel.params, after[0] ?? null, ...r.rel.params, after[0] ?? null, after[1] ?? null);
+      params.push(limit);
+      return {
+        sql: `SELECT d.doc AS doc, q.rel AS k0, q.rid AS k1 FROM (${inner}) q JOIN ${r.docs} d ON d.id = q.rid ORDER BY q.rel ${d}, q.rid ASC`,
+        params,
+      };
+    },
+    count: () => ({ sql: `SELECT COUNT(*) AS n FROM ${r.from} WHERE ${r.match.sql}${within.sql}`, params: [...r.match.params, ...within.params] }),
   };
 }
 

@@ -1,17 +1,21 @@
 /**
- * The registry's tables, one set per generation: studies (the document as loaded plus the columns
- * searched and sorted on), phases (many per study), aliases (old NCT numbers), and the text index
- * (an FTS5 table on SQLite, a table of tsvectors with a GIN index on PostgreSQL).
+ * The registry's tables, one set per generation: studies (the columns searched and sorted on,
+ * narrow so that scans and sorts stay small), docs (each study exactly as loaded), phases (many
+ * per study), aliases (old NCT numbers), and the text index (an FTS5 table on SQLite, a table of
+ * tsvectors with a GIN index on PostgreSQL).
  */
 import type { Db, SqlValue } from '../../core/store/db.js';
 import { ident } from '../../core/store/db.js';
 import type { TableSet } from '../../core/ingest/dataset.js';
 import type { Sourced } from '../../core/ingest/load.js';
+import type { Area } from './essie.js';
 import { AREAS, areaTexts, type Study, type StudyColumns } from './extract.js';
 import { normalizeText } from './text.js';
 
 export const TABLE_PREFIX = 'ct';
-export const TABLES = ['studies', 'phases', 'aliases', 'text'] as const;
+// `text` is the FTS5 index on SQLite, and all text (query.term) on PostgreSQL; text_<area> are
+// PostgreSQL's per-area tables.
+export const TABLES = ['studies', 'docs', 'phases', 'aliases', 'text', ...AREAS.map((a) => `text_${a}`)];
 
 export interface StudyRecord {
   study: Study;
@@ -22,7 +26,6 @@ export interface StudyRecord {
 const STUDY_COLUMNS = [
   'id',
   'nct_id',
-  'doc',
   'overall_status',
   'study_type',
   'sex',
@@ -43,13 +46,47 @@ const STUDY_COLUMNS = [
 
 export const SORT_COLUMNS = ['last_update_post_date', 'enrollment_count', 'start_date', 'study_first_post_date'] as const;
 
-export function tablesOf(t: TableSet) {
-  return {
+export interface Tables {
+  studies: string;
+  docs: string;
+  phases: string;
+  aliases: string;
+  text: string;
+  areaText: Record<Area, string>;
+  /** The single-study lookup of this generation, built once. */
+  docById: string;
+  aliasByNct: string;
+}
+
+const byGeneration = new Map<number, Tables>();
+
+/** The table names (and hot queries) of a generation; every request needs them, so they are kept. */
+export function tablesOf(t: TableSet): Tables {
+  const hit = byGeneration.get(t.gen);
+  if (hit) return hit;
+  const docs = t.name('docs');
+  const aliases = t.name('aliases');
+  const tables: Tables = {
     studies: t.name('studies'),
+    docs,
     phases: t.name('phases'),
-    aliases: t.name('aliases'),
+    aliases,
     text: t.name('text'),
+    areaText: Object.fromEntries([['all', t.name('text')], ...AREAS.map((a) => [a, t.name(`text_${a}`)])]) as Record<Area, string>,
+    docById: `SELECT doc FROM ${ident(docs)} WHERE id = ?`,
+    aliasByNct: `SELECT nct_id FROM ${ident(aliases)} WHERE alias = ?`,
   };
+  if (byGeneration.size > 16) byGeneration.clear();
+  byGeneration.set(t.gen, tables);
+  return tables;
+}
+
+/**
+ * A study's row id is its NCT number without the prefix (NCT02513394 -> 2513394): a lookup by NCT
+ * number is one integer-key read, and ties in every order go by NCT number on both databases.
+ */
+export function studyId(nctId: string): number {
+  return Number(nctId.slice(3));
 }
 
 export async function createTables(db: Db, t: TableSet): Promise<void> {
@@ -59,7 +96,6 @@ export async function createTables(db: Db, t: TableSet): Promise<void> {
     CREATE TABLE ${ident(n.studies)} (
       id INTEGER PRIMARY KEY,
       nct_id TEXT NOT NULL,
-      doc TEXT NOT NULL,
       overall_status TEXT,
       study_type TEXT,
       sex TEXT,
@@ -78,6 +114,7 @@ export async function createTables(db: Db, t: TableSet): Promise<void> {
       version_holder TEXT
     );
     CREATE UNIQUE INDEX ${ident(n.studies + '_nct')} ON ${ident(n.studies)} (nct_id);
+    CREATE TABLE ${ident(n.docs)} (id INTEGER PRIMARY KEY, doc TEXT NOT NULL);
     CREATE TABLE ${ident(n.phases)} (phase TEXT NOT NULL, study_id INTEGER NOT NULL, PRIMARY KEY (phase, study_id));
     CREATE TABLE ${ident(n.aliases)} (alias TEXT PRIMARY KEY, nct_id TEXT NOT NULL);
   `);
@@ -87,9 +124,9 @@ export async function createTables(db: Db, t: TableSet): Promise<void> {
       `CREATE VIRTUAL TABLE ${ident(n.text)} USING fts5(${AREAS.join(', ')}, content='', tokenize='unicode61 remove_diacritics 2')`,
     );
   } else {
-    await db.exec(
-      `CREATE TABLE ${ident(n.text)} (id INTEGER PRIMARY KEY, all_tsv tsvector NOT NULL, ${AREAS.map((a) => `${a} tsvector NOT NULL`).join(', ')})`,
-    );
+    for (const table of Object.values(n.areaText)) {
+      await db.exec(`CREATE TABLE ${ident(table)} (id INTEGER PRIMARY KEY, v tsvector NOT NULL)`);
+    }
   }
 }
 
@@ -98,7 +135,6 @@ function studyRow(id: number, r: StudyRecord): SqlValue[] {
   return [
     id,
     c.nctId,
-    r.doc,
     c.overallStatus,
     c.studyType,
     c.sex,
@@ -134,34 +170,35 @@ const PG_WEIGHT: Record<(typeof AREAS)[number], 'A' | 'B' | 'C' | 'D'> = {
 /** Writes one batch; returns the indexes of studies whose NCT number is already in this generation. */
 export async function writeBatch(tx: Db, t: TableSet, batch: readonly Sourced<StudyRecord>[]): Promise<number[]> {
   const n = tablesOf(t);
-  const ids = batch.map((b) => b.value.cols.nctId);
+  const ids = batch.map((b) => studyId(b.value.cols.nctId));
   const placeholders = ids.map(() => '?').join(', ');
   const existing = new Set(
-    (await tx.query<{ nct_id: string }>(`SELECT nct_id FROM ${ident(n.studies)} WHERE nct_id IN (${placeholders})`, ids)).map((r) => r.nct_id),
+    (await tx.query<{ id: number }>(`SELECT id FROM ${ident(n.studies)} WHERE id IN (${placeholders})`, ids)).map((r) => Number(r.id)),
   );
-  const top = await tx.one<{ m: number | null }>(`SELECT MAX(id) AS m FROM ${ident(n.studies)}`);
-  let next = Number(top?.m ?? 0) + 1;
 
   const dupes: number[] = [];
   const studies: SqlValue[][] = [];
+  const docs: SqlValue[][] = [];
   const phases: SqlValue[][] = [];
   const aliases: SqlValue[][] = [];
   const texts: { id: number; areas: Record<string, string> }[] = [];
   batch.forEach((b, i) => {
     const r = b.value;
-    if (existing.has(r.cols.nctId)) {
+    const id = ids[i] as number;
+    if (existing.has(id)) {
       dupes.push(i);
       return;
     }
-    existing.add(r.cols.nctId);
-    const id = next++;
+    existing.add(id);
     studies.push(studyRow(id, r));
+    docs.push([id, r.doc]);
     for (const p of new Set(r.cols.phases)) phases.push([p, id]);
     for (const a of r.cols.aliases) if (a !== r.cols.nctId) aliases.push([a, r.cols.nctId]);
     texts.push({ id, areas: areaTexts(r.study) });
   });
 
   await tx.insertMany(n.studies, STUDY_COLUMNS, studies);
+  await tx.insertMany(n.docs, ['id', 'doc'], docs);
   await tx.insertMany(n.phases, ['phase', 'study_id'], phases);
   if (aliases.length) {
     // An alias listed by two studies points at the first.
@@ -175,28 +212,40 @@ export async function writeBatch(tx: Db, t: TableSet, batch: readonly Sourced<St
       texts.map((x) => [x.id, ...AREAS.map((a) => x.areas[a] ?? '')]),
     );
   } else {
-    await writePgText(tx, n.text, texts);
+    await writePgText(tx, n, texts);
   }
   return dupes;
 }
 
-async function writePgText(tx: Db, table: string, texts: { id: number; areas: Record<string, string> }[]): Promise<void> {
+/**
+ * PostgreSQL text: each area's words into its own narrow table (areas without text get no row), and
+ * all of them, weighted by area, into the table query.term searches.
+ */
+async function writePgText(tx: Db, n: ReturnType<typeof tablesOf>, texts: { id: number; areas: Record<string, string> }[]): Promise<void> {
   const per = 500;
   for (let start = 0; start < texts.length; start += per) {
-    const chunk = texts.slice(start, start + per);
+    const chunk = texts.slice(start, start + per).map((x) => ({ id: x.id, words: AREAS.map((a) => normalizeText(x.areas[a] ?? '')) }));
     const params: SqlValue[] = [];
     const rows = chunk.map((x) => {
-      params.push(x.id, ...AREAS.map((a) => normalizeText(x.areas[a] ?? '')));
+      params.push(x.id, ...x.words);
       return `(?::integer, ${AREAS.map(() => '?').join(', ')})`;
     });
-    const vecs = AREAS.map((a) => `to_tsvector('simple', v.${a}) AS ${a}`).join(', ');
-    const all = AREAS.map((a) => `setweight(t.${a}, '${PG_WEIGHT[a]}')`).join(' || ');
+    const all = AREAS.map((a) => `setweight(to_tsvector('simple', v.${a}), '${PG_WEIGHT[a]}')`).join(' || ');
     await tx.run(
-      `INSERT INTO ${ident(table)} (id, all_tsv, ${AREAS.join(', ')})
-       SELECT t.id, ${all}, ${AREAS.map((a) => `t.${a}`).join(', ')}
-       FROM (SELECT v.id, ${vecs} FROM (VALUES ${rows.join(', ')}) AS v (id, ${AREAS.join(', ')})) t`,
+      `INSERT INTO ${ident(n.text)} (id, v) SELECT v.id, ${all} FROM (VALUES ${rows.join(', ')}) AS v (id, ${AREAS.join(', ')})`,
       params,
     );
+    for (const [i, area] of AREAS.entries()) {
+      const present = chunk.filter((x) => (x.words[i] as string).length > 0);
+      if (!present.length) continue;
+      const p: SqlValue[] = present.flatMap((x) => [x.id, x.words[i] as string]);
+      await tx.run(
+        `INSERT INTO ${ident(n.areaText[area])} (id, v) SELECT v.id, to_tsvector('simple', v.t) FROM (VALUES ${present
+          .map(() => '(?::integer, ?)')
+          .join(', ')}) AS v (id, t)`,
+        p,
+      );
+    }
   }
 }
 
@@ -208,12 +257,12 @@ export async function finishTables(db: Db, t: TableSet): Promise<void> {
   const stmts = [`CREATE INDEX ${idx('status')} ON ${s} (overall_status)`];
   for (const c of SORT_COLUMNS) {
     if (db.dialect === 'sqlite') {
-      // Matches ORDER BY (c IS NULL), c ASC|DESC, nct_id: nulls last in both directions.
-      stmts.push(`CREATE INDEX ${idx(c + '_a')} ON ${s} ((${c} IS NULL), ${c}, nct_id)`);
-      stmts.push(`CREATE INDEX ${idx(c + '_d')} ON ${s} ((${c} IS NULL), ${c} DESC, nct_id)`);
+      // Matches ORDER BY (c IS NULL), c ASC|DESC, id: nulls last in both directions.
+      stmts.push(`CREATE INDEX ${idx(c + '_a')} ON ${s} ((${c} IS NULL), ${c}, id)`);
+      stmts.push(`CREATE INDEX ${idx(c + '_d')} ON ${s} ((${c} IS NULL), ${c} DESC, id)`);
     } else {
-      stmts.push(`CREATE INDEX ${idx(c + '_a')} ON ${s} (${c} ASC NULLS LAST, nct_id)`);
-      stmts.push(`CREATE INDEX ${idx(c + '_d')} ON ${s} (${c} DESC NULLS LAST, nct_id)`);
+      stmts.push(`CREATE INDEX ${idx(c + '_a')} ON ${s} (${c} ASC NULLS LAST, id)`);
+      stmts.push(`CREATE INDEX ${idx(c + '_d')} ON ${s} (${c} DESC NULLS LAST, id)`);
     }
   }
   for (const sql of stmts) await db.exec(sql);
@@ -221,8 +270,11 @@ export async function finishTables(db: Db, t: TableSet): Promise<void> {
     await db.exec(`INSERT INTO ${ident(n.text)} (${ident(n.text)}) VALUES ('optimize')`);
     await db.exec(`ANALYZE ${s}`);
   } else {
-    await db.exec(`CREATE INDEX ${ident(n.text + '_all')} ON ${ident(n.text)} USING GIN (all_tsv)`);
-    await db.exec(`ANALYZE ${s}; ANALYZE ${ident(n.text)}; ANALYZE ${ident(n.phases)}`);
+    for (const table of Object.values(n.areaText)) {
+      await db.exec(`CREATE INDEX ${ident(`${table}_v`)} ON ${ident(table)} USING GIN (v)`);
+      await db.exec(`ANALYZE ${ident(table)}`);
+    }
+    await db.exec(`ANALYZE ${s}; ANALYZE ${ident(n.phases)}; ANALYZE ${ident(n.docs)}`);
   }
 }
 
@@ -232,16 +284,11 @@ export async function countStudies(db: Db, t: TableSet): Promise<number> {
 }
 
 export async function studyDoc(db: Db, t: TableSet, nctId: string): Promise<string | undefined> {
-  const r = await db.one<{ doc: string }>(`SELECT doc FROM ${ident(tablesOf(t).studies)} WHERE nct_id = ?`, [nctId]);
+  const r = await db.one<{ doc: string }>(tablesOf(t).docById, [studyId(nctId)], { hot: true });
   return r?.doc;
 }
 
 export async function aliasTarget(db: Db, t: TableSet, alias: string): Promise<string | undefined> {
-  const r = await db.one<{ nct_id: string }>(`SELECT nct_id FROM ${ident(tablesOf(t).aliases)} WHERE alias = ?`, [alias]);
+  const r = await db.one<{ nct_id: string }>(tablesOf(t).aliasByNct, [alias]);
   return r?.nct_id;
-}
-
-export async function latestVersion(db: Db, t: TableSet): Promise<string | undefined> {
-  const r = await db.one<{ v: string | null }>(`SELECT MAX(version_holder) AS v FROM ${ident(tablesOf(t).studies)}`);
-  return r?.v ?? undefined;
 }
