@@ -196,17 +196,28 @@ function activeGeneration(env: NodeJS.ProcessEnv): number {
   return report.services.find((s) => s.id === 'clinicaltrials')?.datasets[0]?.generation as number;
 }
 
-async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined, zip: string, bareUrl: string) {
+async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined, zip: string, smallZip: string, bareUrl: string) {
   const dataDir = join(work, dialect);
   mkdirSync(dataDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, BIOMIRROR_LIMITS: 'off', PORT: '0' };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
 
+  // A fifth of the studies first, into a scratch database: memory should not grow with the input.
+  log(`[${dialect}] ingest ${N / 5} studies (memory check)`);
+  const smallEnv = { ...env, DATA_DIR: join(work, `${dialect}-small`) };
+  const small = await timed(process.execPath, [CLI, 'ingest', 'clinicaltrials', smallZip], smallEnv);
+  if (small.code !== 0) throw new Error(`ingest failed: ${small.stderr}`);
   log(`[${dialect}] ingest ${N} studies`);
   const ing = await timed(process.execPath, [CLI, 'ingest', 'clinicaltrials', zip], env);
   if (ing.code !== 0) throw new Error(`ingest failed: ${ing.stderr}`);
-  const ingest = { studies: N, seconds: round(ing.seconds), studiesPerSecond: Math.round(N / ing.seconds), peakRssMb: ing.peakRssMb };
+  const ingest = {
+    studies: N,
+    seconds: round(ing.seconds),
+    studiesPerSecond: Math.round(N / ing.seconds),
+    peakRssMb: ing.peakRssMb,
+    peakRssMbAtFifth: small.peakRssMb,
+  };
   const gen = activeGeneration(env);
 
   log(`[${dialect}] serve`);
@@ -239,6 +250,8 @@ async function main() {
     log(`generating ${N} studies`);
     await writeStudiesZip(zip, N);
   }
+  const smallZip = join(work, 'ctg-studies-fifth.json.zip');
+  await writeStudiesZip(smallZip, Math.round(N / 5), 2);
   const body = join(work, 'study.json');
   writeFileSync(body, JSON.stringify(generateStudy(1)));
   const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
@@ -252,7 +265,7 @@ async function main() {
   try {
     log('raw bulk insert baseline');
     results.rawInsertSqlite = await rawInsertSqlite(zip, join(work, 'raw.sqlite'));
-    results.sqlite = await runOn('sqlite', undefined, zip, bareUrl);
+    results.sqlite = await runOn('sqlite', undefined, zip, smallZip, bareUrl);
     if (values.postgres) {
       const schema = `bench_${Date.now()}`;
       const admin = new pg.Client({ connectionString: values.postgres });
@@ -260,7 +273,7 @@ async function main() {
       await admin.query(`CREATE SCHEMA ${schema}`);
       const url = `${values.postgres}${values.postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
       try {
-        results.postgres = await runOn('postgres', url, zip, bareUrl);
+        results.postgres = await runOn('postgres', url, zip, smallZip, bareUrl);
       } finally {
         await admin.query(`DROP SCHEMA ${schema} CASCADE`);
         await admin.end();

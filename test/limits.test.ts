@@ -60,6 +60,22 @@ for (const kind of KINDS) {
       expect((await store.take([draw(perSecond, 10, 1000)])).allowed).toBe(false);
     });
 
+    it('keeps running-time budgets: a check costs nothing, charges fill it, a spent budget refuses', async () => {
+      const key = `time-${Math.random()}`;
+      const check = { key, limit: 1000, windowMs: 60_000, cost: 0 };
+      const first = await store.take([check]);
+      expect(first.allowed).toBe(true);
+      expect(first.usage?.[0]).toBe(0);
+      await store.charge([{ ...check, cost: 600 }]);
+      const half = await store.take([check]);
+      expect(half.allowed).toBe(true);
+      expect(half.usage?.[0]).toBeCloseTo(0.6, 1);
+      await store.charge([{ ...check, cost: 600 }]);
+      const spent = await store.take([check]);
+      expect(spent.allowed).toBe(false);
+      expect(spent.retryAfterMs).toBeGreaterThan(5_000);
+    });
+
     if (kind.peer) {
       it('shares one budget between processes', async () => {
         const other = kind.peer?.() as LimitStore;
@@ -156,6 +172,46 @@ describe('limits switched off', () => {
       expect((await getJson(t.app, `${B}/studies?pageSize=1`)).status).toBe(200);
       expect((await getJson(t.app, `${B}/studies?pageSize=1`)).status).toBe(200);
       expect((await getJson(t.app, `${B}/studies?pageSize=1`)).status).toBe(429);
+    } finally {
+      await t.close();
+      await s.cleanup();
+    }
+  });
+});
+
+describe('running-time and looked-up budgets through the server', () => {
+  it('charges handling time after the answer and refuses once it is spent', async () => {
+    const s = await (STORES[0] as (typeof STORES)[number]).open();
+    const { clinicaltrials } = await import('../src/services/clinicaltrials/index.js');
+    const keys: string[] = [];
+    const svc = {
+      ...clinicaltrials,
+      limits: [
+        { name: 'time', limit: 30, windowMs: 60_000, unit: 'ms' as const, key: async () => 'everyone' },
+        { name: 'per-user', limit: 100, windowMs: 60_000, key: async (x: { headers: Record<string, unknown> }) => (keys.push(String(x.headers['x-user'])), String(x.headers['x-user'])) },
+      ],
+      limitHeaders: (usage: { rule: { name: string }; fraction: number }[]) => ({
+        'x-usage': usage.map((u) => `${u.rule.name}=${Math.round(u.fraction * 100)}`).join(','),
+      }),
+      routes(app: import('fastify').FastifyInstance) {
+        app.get('/slow', async () => {
+          await new Promise((r) => setTimeout(r, 20));
+          return { ok: true };
+        });
+      },
+    };
+    const t = await makeApp(s, { config: { limits: true }, services: [svc] });
+    try {
+      const first = await t.app.inject({ url: '/clinicaltrials/slow', headers: { 'x-user': 'ann' } });
+      expect(first.statusCode).toBe(200);
+      expect(first.headers['x-usage']).toBe('time=0,per-user=1');
+      await t.app.inject({ url: '/clinicaltrials/slow', headers: { 'x-user': 'ann' } });
+      // Two answers of ~20 ms spent the 30 ms budget; the charge lands just after each answer.
+      await new Promise((r) => setTimeout(r, 20));
+      const refused = await t.app.inject({ url: '/clinicaltrials/slow', headers: { 'x-user': 'ann' } });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ error: { code: 429 } });
+      expect(keys).toEqual(['ann', 'ann', 'ann']);
     } finally {
       await t.close();
       await s.cleanup();

@@ -8,6 +8,7 @@ import { clinicaltrials } from '../src/services/clinicaltrials/index.js';
 import type { ServiceModule } from '../src/services/types.js';
 import { ConfigError, DEFAULT_CONFIG, resolveConfig, type Config } from '../src/server/config.js';
 import { startServer } from '../src/server/serve.js';
+import { parseForm } from '../src/server/app.js';
 import { PG_URL, tempDir } from './helpers/stores.js';
 
 function captureLogs() {
@@ -141,6 +142,12 @@ describe('server', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('form bodies', () => {
+  it('arrive as an object, repeated names as arrays', () => {
+    expect(parseForm('db=gene&id=1&id=2&term=a%20b+c')).toEqual({ db: 'gene', id: ['1', '2'], term: 'a b c' });
   });
 });
 

@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { Logger } from 'pino';
 import { ServiceError } from '../core/http/errors.js';
 import { Limiter, configureRules } from '../core/limits/limiter.js';
-import type { LimitStore } from '../core/limits/policy.js';
+import type { Draw, LimitRule, LimitStore } from '../core/limits/policy.js';
 import type { Db } from '../core/store/db.js';
 import type { Generations } from '../core/store/generations.js';
 import type { ServiceModule } from '../services/types.js';
@@ -29,9 +29,21 @@ export function sendServiceError(reply: FastifyReply, e: ServiceError): FastifyR
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A form body as an object; a repeated name gives an array, as Fastify does for query strings. */
+export function parseForm(body: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(body)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
 function baseUrl(req: FastifyRequest): string {
   return `${req.protocol}://${req.host}`;
 }
+
+const charges = new WeakMap<FastifyRequest, { draws: Draw[]; rules: LimitRule[] }>();
 
 /** Mounts one service: its limits, its own error and not-found answers, then its routes. */
 async function mountService(scope: FastifyInstance, service: ServiceModule, deps: AppDeps): Promise<void> {
@@ -40,6 +52,7 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
   const prefix = scope.prefix;
 
   if (limiter.enabled) {
+    const timed = settings.rules.some((r) => r.unit === 'ms');
     scope.addHook('onRequest', async (req, reply) => {
       const path = (req.url.split('?')[0] ?? '').slice(prefix.length) || '/';
       const decision = await limiter.check({
@@ -49,14 +62,30 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
         query: (req.query ?? {}) as Record<string, unknown>,
         headers: req.headers,
       });
+      if (service.limitHeaders && decision.usage) {
+        const usage = decision.rules.map((rule, i) => ({ rule, fraction: decision.usage?.[i] ?? 0 }));
+        for (const [k, v] of Object.entries(service.limitHeaders(usage, decision.allowed))) reply.header(k, v);
+      }
       if (!decision.allowed) {
         const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
         const e = service.errors.rateLimited(seconds);
         reply.header('Retry-After', String(seconds));
         return sendServiceError(reply, e);
       }
+      if (timed) charges.set(req, { draws: decision.draws, rules: decision.rules });
       return undefined;
     });
+    if (timed) {
+      // Running-time budgets are charged once the answer is out, with the time it took.
+      scope.addHook('onResponse', (req, reply, done) => {
+        const c = charges.get(req);
+        if (c) {
+          charges.delete(req);
+          limiter.charge(c.draws, c.rules, reply.elapsedTime).catch(() => undefined);
+        }
+        done();
+      });
+    }
   }
 
   scope.setNotFoundHandler((req, reply) => {
@@ -94,6 +123,12 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
     // Request logs carry the request id themselves (see onResponse); a child logger per request
     // would cost more than the line.
     childLoggerFactory: (logger) => logger,
+  });
+
+  // HTML forms and many API clients (E-utilities, OAuth token requests, PUG REST) post
+  // application/x-www-form-urlencoded bodies; they arrive as an object like a query string.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, parseForm(body as string));
   });
 
   // While shutting down, keep-alive connections are closed as soon as their in-flight request is

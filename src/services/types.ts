@@ -35,5 +35,10 @@ export interface ServiceModule {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   datasets: readonly Dataset<Sourced<any>>[];
   errors: ErrorCatalogue;
+  /**
+   * Headers reporting the rate-limit state on every response, where the upstream sends them
+   * (PubChem's X-Throttling-Control). `fraction` is how much of each budget is in use (0..1).
+   */
+  limitHeaders?(usage: { rule: LimitRule; fraction: number }[], allowed: boolean): Record<string, string>;
   routes(app: FastifyInstance, ctx: ServiceContext): void | Promise<void>;
 }

@@ -27,7 +27,7 @@ export function configureRules(
   return { enabled: true, rules };
 }
 
-/** Checks one request of one service against its rules. */
+/** Checks one request of one service against its rules, and charges running-time budgets after it. */
 export class Limiter {
   constructor(
     private readonly service: string,
@@ -39,19 +39,33 @@ export class Limiter {
     return this.settings.enabled;
   }
 
-  draws(subject: LimitSubject, cost = 1): Draw[] {
-    const out: Draw[] = [];
-    for (const r of this.settings.rules) {
-      const k = r.key(subject);
-      if (k === null) continue;
-      out.push({ key: `${this.service}:${r.name}:${k}`, limit: r.limit, windowMs: r.windowMs, cost });
-    }
-    return out;
+  get rules(): readonly LimitRule[] {
+    return this.settings.rules;
   }
 
-  async check(subject: LimitSubject): Promise<LimitDecision> {
-    if (!this.settings.enabled) return { allowed: true, retryAfterMs: 0 };
-    return this.store.take(this.draws(subject));
+  /** The budgets a request draws on: requests cost 1, running-time budgets are only checked here. */
+  async draws(subject: LimitSubject): Promise<{ draws: Draw[]; rules: LimitRule[] }> {
+    const draws: Draw[] = [];
+    const rules: LimitRule[] = [];
+    for (const r of this.settings.rules) {
+      const k = await r.key(subject);
+      if (k === null) continue;
+      draws.push({ key: `${this.service}:${r.name}:${k}`, limit: r.limit, windowMs: r.windowMs, cost: r.unit === 'ms' ? 0 : 1 });
+      rules.push(r);
+    }
+    return { draws, rules };
+  }
+
+  async check(subject: LimitSubject): Promise<LimitDecision & { draws: Draw[]; rules: LimitRule[] }> {
+    if (!this.settings.enabled) return { allowed: true, retryAfterMs: 0, draws: [], rules: [] };
+    const d = await this.draws(subject);
+    return { ...(await this.store.take(d.draws)), ...d };
+  }
+
+  /** Charges the running time of an answered request to its running-time budgets. */
+  async charge(draws: readonly Draw[], rules: readonly LimitRule[], elapsedMs: number): Promise<void> {
+    const timed = draws.filter((_, i) => rules[i]?.unit === 'ms').map((d) => ({ ...d, cost: Math.max(1, Math.round(elapsedMs)) }));
+    if (timed.length) await this.store.charge(timed);
   }
 }
 

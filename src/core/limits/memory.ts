@@ -18,19 +18,26 @@ export class MemoryLimitStore implements LimitStore {
   async take(draws: readonly Draw[]): Promise<LimitDecision> {
     const now = this.clock();
     const nexts: number[] = [];
+    const usage: number[] = [];
     let wait = 0;
     let rule: string | undefined;
     for (const d of draws) {
       const r = gcra(this.tats.get(d.key), now, d);
       nexts.push(r.next);
+      usage.push(r.usage);
       if (r.wait > wait) {
         wait = r.wait;
         rule = d.key;
       }
     }
-    if (wait > 0) return { allowed: false, retryAfterMs: wait, ...(rule ? { rule } : {}) };
+    if (wait > 0) return { allowed: false, retryAfterMs: wait, usage, ...(rule ? { rule } : {}) };
     draws.forEach((d, i) => this.tats.set(d.key, nexts[i] as number));
-    return { allowed: true, retryAfterMs: 0 };
+    return { allowed: true, retryAfterMs: 0, usage };
+  }
+
+  async charge(draws: readonly Draw[]): Promise<void> {
+    const now = this.clock();
+    for (const d of draws) this.tats.set(d.key, gcra(this.tats.get(d.key), now, d).next);
   }
 
   async close(): Promise<void> {

@@ -10,13 +10,19 @@ export interface LimitSubject {
 
 /**
  * One budget: `limit` requests per `windowMs`, per key. A rule whose `key` returns null does not apply
- * to the request (e.g. the with-API-key budget for a request without one).
+ * to the request (e.g. the with-API-key budget for a request without one); a key may be looked up
+ * (a user behind a token), hence the promise.
+ *
+ * With `unit: 'ms'` the budget is running time instead: `limit` milliseconds of handling per window
+ * (PubChem's "300 seconds of running time per minute"). A request is refused while the budget is
+ * spent, and charged its handling time once answered.
  */
 export interface LimitRule {
   name: string;
   limit: number;
   windowMs: number;
-  key(subject: LimitSubject): string | null;
+  unit?: 'requests' | 'ms';
+  key(subject: LimitSubject): string | null | Promise<string | null>;
 }
 
 export interface LimitDecision {
@@ -25,6 +31,8 @@ export interface LimitDecision {
   retryAfterMs: number;
   /** The rule that refused it. */
   rule?: string;
+  /** How much of each budget drawn on is in use after this request (0..1), by draw order. */
+  usage?: number[];
 }
 
 /** One draw against one budget; cost is 1 for a request. */
@@ -43,13 +51,17 @@ export interface Draw {
  */
 export interface LimitStore {
   take(draws: readonly Draw[]): Promise<LimitDecision>;
+  /** Adds cost to budgets whatever their state (time already spent cannot be refused). */
+  charge(draws: readonly Draw[]): Promise<void>;
   close(): Promise<void>;
 }
 
-export function gcra(tat: number | undefined, now: number, d: Draw): { next: number; wait: number } {
+export function gcra(tat: number | undefined, now: number, d: Draw): { next: number; wait: number; usage: number } {
   const interval = d.windowMs / d.limit;
   const base = tat === undefined || tat < now ? now : tat;
   const next = base + interval * d.cost;
   const allowAt = next - d.windowMs;
-  return { next, wait: allowAt > now ? allowAt - now : 0 };
+  // A draw of cost 0 only asks whether the budget is already spent.
+  const wait = d.cost === 0 ? (base - d.windowMs > now ? base - d.windowMs - now : 0) : allowAt > now ? allowAt - now : 0;
+  return { next, wait, usage: Math.min(1, Math.max(0, (next - now) / d.windowMs)) };
 }

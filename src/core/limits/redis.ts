@@ -8,6 +8,7 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local n = #KEYS
 local nexts = {}
+local usage = {}
 local wait = 0
 local worst = 0
 for i = 1, n do
@@ -19,17 +20,37 @@ for i = 1, n do
   if tat == nil or tat < now then tat = now end
   local nxt = tat + interval * cost
   local allow_at = nxt - window
+  if cost == 0 then allow_at = tat - window end
   if allow_at > now and allow_at - now > wait then
     wait = allow_at - now
     worst = i
   end
   nexts[i] = nxt
+  usage[i] = math.floor(math.min(1, (nxt - now) / window) * 1000)
 end
-if wait > 0 then return {math.ceil(wait), worst} end
+if wait > 0 then return {math.ceil(wait), worst, usage} end
 for i = 1, n do
-  redis.call('SET', KEYS[i], tostring(nexts[i]), 'PX', math.ceil(nexts[i] - now) + 1000)
+  if nexts[i] > now then
+    redis.call('SET', KEYS[i], tostring(nexts[i]), 'PX', math.ceil(nexts[i] - now) + 1000)
+  end
 end
-return {0, 0}
+return {0, 0, usage}
+`;
+
+// Adds cost to budgets unconditionally (running time already spent).
+const CHARGE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for i = 1, #KEYS do
+  local window = tonumber(ARGV[(i - 1) * 3 + 1])
+  local limit = tonumber(ARGV[(i - 1) * 3 + 2])
+  local cost = tonumber(ARGV[(i - 1) * 3 + 3])
+  local tat = tonumber(redis.call('GET', KEYS[i]))
+  if tat == nil or tat < now then tat = now end
+  local nxt = tat + (window / limit) * cost
+  redis.call('SET', KEYS[i], tostring(nxt), 'PX', math.ceil(nxt - now) + 1000)
+end
+return 0
 `;
 
 export class RedisLimitStore implements LimitStore {
@@ -44,6 +65,7 @@ export class RedisLimitStore implements LimitStore {
     this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
     this.redis.on('error', (err: Error) => this.complain(`redis: ${err.message}`));
     this.redis.defineCommand('bmTake', { lua: SCRIPT });
+    this.redis.defineCommand('bmCharge', { lua: CHARGE });
   }
 
   private complain(msg: string): void {
@@ -62,17 +84,28 @@ export class RedisLimitStore implements LimitStore {
     const keys = draws.map((d) => this.prefix + d.key);
     const args = draws.flatMap((d) => [d.windowMs, d.limit, d.cost]);
     try {
-      const cmd = (this.redis as unknown as { bmTake(n: number, ...a: (string | number)[]): Promise<[number, number]> }).bmTake;
-      const [wait, worst] = await cmd.call(this.redis, keys.length, ...keys, ...args);
+      const cmd = (this.redis as unknown as { bmTake(n: number, ...a: (string | number)[]): Promise<[number, number, number[]]> }).bmTake;
+      const [wait, worst, permille] = await cmd.call(this.redis, keys.length, ...keys, ...args);
+      const usage = permille.map((u) => u / 1000);
       if (wait > 0) {
         const rule = draws[worst - 1]?.key;
-        return { allowed: false, retryAfterMs: wait, ...(rule ? { rule } : {}) };
+        return { allowed: false, retryAfterMs: wait, usage, ...(rule ? { rule } : {}) };
       }
-      return { allowed: true, retryAfterMs: 0 };
+      return { allowed: true, retryAfterMs: 0, usage };
     } catch (err) {
       // A rate limiter that is down must not take the mirror down with it: allow, and say so in the log.
       this.complain(`rate limits not enforced, redis unavailable: ${(err as Error).message}`);
       return { allowed: true, retryAfterMs: 0 };
+    }
+  }
+
+  async charge(draws: readonly Draw[]): Promise<void> {
+    if (draws.length === 0) return;
+    try {
+      const cmd = (this.redis as unknown as { bmCharge(n: number, ...a: (string | number)[]): Promise<number> }).bmCharge;
+      await cmd.call(this.redis, draws.length, ...draws.map((d) => this.prefix + d.key), ...draws.flatMap((d) => [d.windowMs, d.limit, d.cost]));
+    } catch (err) {
+      this.complain(`rate limits not enforced, redis unavailable: ${(err as Error).message}`);
     }
   }
 
