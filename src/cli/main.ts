@@ -4,6 +4,8 @@ import { ConfigError } from '../server/config.js';
 import { ingestCommand } from './ingest.js';
 import { serveCommand } from './serve.js';
 import { servicesCommand, statusCommand } from './status.js';
+import { serviceCommand } from './service-command.js';
+import { findService } from '../services/registry.js';
 
 export const USAGE = `biomirror: biomedical reference services served from local data
 
@@ -13,6 +15,7 @@ Usage:
   biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n]
   biomirror status [--json]
   biomirror services
+  biomirror <service> <command> [args...]   commands of a service, e.g. biomirror protocols add-user
 
 Environment: DATABASE_URL (PostgreSQL instead of the embedded SQLite), REDIS_URL (shared rate-limit
 budgets), PORT, HOST, DATA_DIR, BIOMIRROR_LIMITS=on|off, BIOMIRROR_CONFIG, LOG_LEVEL.
@@ -64,6 +67,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'services':
         return servicesCommand(parsed.values);
       default:
+        if (findService(command)?.commands) return await serviceCommand(command, rest, parsed.values);
         process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
         return 2;
     }

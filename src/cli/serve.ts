@@ -13,6 +13,11 @@ export async function serveCommand(flags: CommonFlags): Promise<number> {
       Object.entries(s.baseUrls).map(([k, v]) => `  {${k}} = ${main.url}${s.mount}${v}`),
     );
     process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})\n${lines.join('\n')}\n`);
+    for (const s of SERVICES) {
+      if (!s.startupNotes || config.services[s.id]?.enabled === false) continue;
+      const ctx = { db: server.runtime.db, generations: server.runtime.generations, log };
+      for (const note of await s.startupNotes(ctx)) process.stderr.write(`${s.id}: ${note}\n`);
+    }
   }
 
   // First signal: finish in-flight requests and close the database. A second one exits at once.

@@ -41,4 +41,17 @@ export interface ServiceModule {
    */
   limitHeaders?(usage: { rule: LimitRule; fraction: number }[], allowed: boolean): Record<string, string>;
   routes(app: FastifyInstance, ctx: ServiceContext): void | Promise<void>;
+  /**
+   * Commands of its own, run as `biomirror <service id> <command> [args...]` (e.g. the protocol
+   * service's add-user). They get the opened store; they print and return an exit code.
+   */
+  commands?: Readonly<Record<string, ServiceCommand>>;
+  /** Lines `serve` prints once the server is up (e.g. the demo account's credentials). */
+  startupNotes?(ctx: ServiceContext): Promise<string[]>;
+}
+
+export interface ServiceCommand {
+  /** One line of usage, shown by `biomirror <service id>` without a command. */
+  usage: string;
+  run(args: string[], ctx: ServiceContext, out: (line: string) => void): Promise<number>;
 }
