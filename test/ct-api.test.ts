@@ -131,6 +131,19 @@ for (const target of STORES) {
         expect(new Set(ids(grouped.body.studies))).toEqual(new Set(['NCT02710084', 'NCT02513394']));
       });
 
+      it('searches the other areas: ids, titles, outcomes, lead sponsor', async () => {
+        // NCT02513394's organisation study id is AFT-05 and one of its secondary ids BIG 14-03.
+        expect(ids((await getJson(t.app, `${B}/studies?query.id=AFT-05&fields=NCTId`)).body.studies)).toEqual(['NCT02513394']);
+        expect(ids((await getJson(t.app, `${B}/studies?query.id=%22BIG%2014-03%22&fields=NCTId`)).body.studies)).toEqual(['NCT02513394']);
+        expect(ids((await getJson(t.app, `${B}/studies?query.id=NCT02710084&fields=NCTId`)).body.studies)).toEqual(['NCT02710084']);
+        expect(ids((await getJson(t.app, `${B}/studies?query.titles=PALbociclib&fields=NCTId`)).body.studies)).toEqual(['NCT02513394']);
+        const outc = await getJson(t.app, `${B}/studies?query.outc=%22invasive%20disease%20free%20survival%22&fields=NCTId`);
+        expect(ids(outc.body.studies)).toEqual(['NCT02513394']);
+        // Pfizer collaborates on PALLAS but does not lead it.
+        expect((await getJson(t.app, `${B}/studies?query.lead=Pfizer`)).body.totalCount).toBe(0);
+        expect(ids((await getJson(t.app, `${B}/studies?query.lead=%22Alliance%20Foundation%22&fields=NCTId`)).body.studies)).toEqual(['NCT02513394']);
+      });
+
       it('ANDs several query parameters', async () => {
         const r = await getJson(t.app, `${B}/studies?query.cond=phelan&query.intr=oxytocin&fields=NCTId`);
         expect(ids(r.body.studies)).toEqual(['NCT02710084']);
