@@ -1,0 +1,223 @@
+/**
+ * The preprint service benchmark. Each figure is measured in the same run as its baseline:
+ * - ingest: `biomirror ingest biorxiv` of N generated records as saved API pages (wall time, peak memory);
+ * - a date-range page (`/details/biorxiv/{from}/{to}/{cursor}`, 100 records): requests/s and latency
+ *   of biomirror, for a 30-day range at random cursors and for the whole range at random deep
+ *   cursors, beside a bare Fastify route answering a page-sized body from memory, and beside the
+ *   raw database queries of the same page run one at a time.
+ *
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/biorxiv.js [--records 1000000] [--duration 15] [--postgres URL] [--keep]
+ *
+ * It drives the built CLI (`npx tsc -p tsconfig.build.json` first).
+ */
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { paperCount, papers, postedOn, writePages } from './lib/biorxiv-generate.js';
+import { startAndWait, stop, timed } from './lib/proc.js';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string' },
+    duration: { type: 'string' },
+    postgres: { type: 'string' },
+    keep: { type: 'boolean' },
+  },
+});
+const N = Number(values.records ?? 1_000_000);
+const DURATION = Number(values.duration ?? 15);
+// About 400 papers a day (bioRxiv posts a few hundred): 1M records span about five and a half years.
+const GEN = { perDay: 400, start: '2020-01-01' };
+const ROOT = new URL('..', import.meta.url).pathname;
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const work = mkdtempSync(join(tmpdir(), 'biomirror-bench-biorxiv-'));
+const FIRST = postedOn(0, 1, GEN);
+const LAST_FIRST_POST = postedOn(paperCount(N) - 1, 1, GEN);
+const WINDOW_DAYS = 30;
+
+const round = (x: number) => Math.round(x * 100) / 100;
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
+
+function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+const spanDays = Math.max(1, Math.round((Date.parse(LAST_FIRST_POST) - Date.parse(FIRST)) / 86_400_000) - WINDOW_DAYS);
+// Records in a 30-day window: first versions plus the second versions of a quarter of them.
+const perWindow = Math.floor(GEN.perDay * WINDOW_DAYS * 1.25);
+
+/** A page of a random 30-day range at a random cursor within it. */
+function windowPath(): string {
+  const from = addDays(FIRST, Math.floor(Math.random() * spanDays));
+  const cursor = 100 * Math.floor((Math.random() * Math.max(1, perWindow - 100)) / 100);
+  return `/biorxiv/details/biorxiv/${from}/${addDays(from, WINDOW_DAYS - 1)}/${cursor}`;
+}
+
+/** A page of the whole range at a random cursor, up to the last page. */
+function deepPath(): string {
+  const cursor = Math.floor(Math.random() * Math.max(1, N - 100));
+  return `/biorxiv/details/biorxiv/2000-01-01/2099-12-31/${cursor}`;
+}
+
+async function cannon(url: string, path: () => string, connections = 10) {
+  const r = await autocannon({ url, connections, duration: DURATION, requests: [{ setupRequest: (req) => ({ ...req, path: path() }) }] });
+  return {
+    requestsPerSecond: Math.round(r.requests.average),
+    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
+    requests: r.requests.total,
+    failed: r.non2xx + r.errors,
+  };
+}
+
+/** The queries biomirror runs for one page, straight on the database: the two ends of the range, then the page by key. */
+interface RawDb {
+  page(from: string, to: string, cursor: number): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+function rawSqlite(file: string, gen: number): RawDb {
+  const db = new Database(file, { readonly: true });
+  const o = `"bx_paper_order_g${gen}"`;
+  const first = db.prepare(`SELECT id, new_run, is_new FROM ${o} WHERE date >= ? ORDER BY date, id LIMIT 1`);
+  const last = db.prepare(`SELECT id, new_run FROM ${o} WHERE date <= ? ORDER BY date DESC, id DESC LIMIT 1`);
+  const page = db.prepare(`SELECT d.doc FROM ${o} o JOIN "bx_papers_g${gen}" d ON d.rid = o.rid WHERE o.id >= ? AND o.id <= ? ORDER BY o.id`);
+  return {
+    page: async (from, to, cursor) => {
+      const a = first.get(from) as { id: number } | undefined;
+      const b = last.get(to) as { id: number } | undefined;
+      if (!a || !b) return [];
+      return page.all(a.id + cursor, Math.min(b.id, a.id + cursor + 99));
+    },
+    close: async () => void db.close(),
+  };
+}
+
+function rawPostgres(url: string, gen: number): RawDb {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const o = `"bx_paper_order_g${gen}"`;
+  return {
+    page: async (from, to, cursor) => {
+      const [a, b] = await Promise.all([
+        pool.query({ name: 'bx_first', text: `SELECT id FROM ${o} WHERE date >= $1 ORDER BY date, id LIMIT 1`, values: [from] }),
+        pool.query({ name: 'bx_last', text: `SELECT id FROM ${o} WHERE date <= $1 ORDER BY date DESC, id DESC LIMIT 1`, values: [to] }),
+      ]);
+      const lo = Number(a.rows[0]?.id) + cursor;
+      const hi = Math.min(Number(b.rows[0]?.id), lo + 99);
+      return pool.query({
+        name: 'bx_page',
+        text: `SELECT d.doc FROM ${o} o JOIN "bx_papers_g${gen}" d ON d.rid = o.rid WHERE o.id >= $1 AND o.id <= $2 ORDER BY o.id`,
+        values: [lo, hi],
+      });
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Sequential raw page reads for a few seconds: pages per second with no HTTP, JSON or concurrency. */
+async function rawRate(raw: RawDb, path: () => string): Promise<number> {
+  const end = Date.now() + 3000;
+  let n = 0;
+  while (Date.now() < end) {
+    const [from = '', to = '', cursor = '0'] = path().split('/').slice(4);
+    await raw.page(from, to, Number(cursor));
+    n++;
+  }
+  return Math.round(n / 3);
+}
+
+function activeGeneration(env: NodeJS.ProcessEnv): number {
+  const out = execFileSync(process.execPath, [CLI, 'status', '--json'], { env, encoding: 'utf8' });
+  const report = JSON.parse(out) as { services: { id: string; datasets: { generation: number }[] }[] };
+  return report.services.find((s) => s.id === 'biorxiv')?.datasets[0]?.generation as number;
+}
+
+async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined, input: string, bareUrl: string) {
+  const dataDir = join(work, dialect);
+  mkdirSync(dataDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, BIOMIRROR_LIMITS: 'off', PORT: '0' };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+
+  log(`[${dialect}] ingest ${N} records`);
+  const ing = await timed(process.execPath, [CLI, 'ingest', 'biorxiv', input], env);
+  if (ing.code !== 0) throw new Error(`ingest failed: ${ing.stderr}`);
+  const gen = activeGeneration(env);
+
+  log(`[${dialect}] serve`);
+  const { child, match } = await startAndWait(process.execPath, [CLI, 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);
+  const base = match[1] as string;
+  try {
+    log(`[${dialect}] date-range pages: bare route, then biomirror (30-day ranges, then deep cursors)`);
+    const bare = await cannon(bareUrl, () => '/studies/page');
+    const windowed = await cannon(base, windowPath);
+    const deep = await cannon(base, deepPath);
+    const raw = dialect === 'sqlite' ? rawSqlite(join(dataDir, 'biomirror.sqlite'), gen) : rawPostgres(databaseUrl as string, gen);
+    const rawWindow = await rawRate(raw, windowPath);
+    const rawDeep = await rawRate(raw, deepPath);
+    await raw.close();
+    return {
+      ingest: { records: N, seconds: round(ing.seconds), recordsPerSecond: Math.round(N / ing.seconds), peakRssMb: ing.peakRssMb },
+      page30Days: { biomirror: windowed, rawDbPagesPerSecond: rawWindow, ratioToBare: round(windowed.requestsPerSecond / bare.requestsPerSecond) },
+      pageDeepCursor: { biomirror: deep, rawDbPagesPerSecond: rawDeep, ratioToBare: round(deep.requestsPerSecond / bare.requestsPerSecond) },
+      bareFastify: bare,
+    };
+  } finally {
+    await stop(child);
+  }
+}
+
+async function main() {
+  const input = join(work, 'pages');
+  log(`generating ${N} records as saved pages of 100`);
+  writePages(input, 'details', papers(N, GEN));
+
+  // The baseline's body: a real 100-record page, as JSON.
+  const sample = [...papers(100, GEN)];
+  const body = join(work, 'page.json');
+  writeFileSync(body, JSON.stringify({ messages: [{ status: 'ok', category: 'all', interval: `${FIRST}:${FIRST}`, funder: 'all', cursor: 0, count: 100, count_new_papers: '80', total: 100 }], collection: sample }));
+  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    machine: { cpus: availableParallelism(), model: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    records: N,
+    papers: paperCount(N),
+    durationSeconds: DURATION,
+  };
+  try {
+    results.sqlite = await runOn('sqlite', undefined, input, match[1] as string);
+    if (values.postgres) {
+      const schema = `bench_bx_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: values.postgres });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      const url = `${values.postgres}${values.postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+      try {
+        results.postgres = await runOn('postgres', url, input, match[1] as string);
+      } finally {
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.end();
+      }
+    }
+  } finally {
+    await stop(bareChild);
+    if (!values.keep) rmSync(work, { recursive: true, force: true });
+  }
+  const outDir = join(ROOT, 'bench', 'results');
+  mkdirSync(outDir, { recursive: true });
+  const out = join(outDir, `biorxiv-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(out, JSON.stringify(results, null, 2));
+  process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+  log(`results written to ${out}`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exitCode = 1;
+});
