@@ -145,6 +145,20 @@ describe('server', () => {
   });
 });
 
+describe('requests the router cannot read', () => {
+  it('get the error format of the service their path points into', async () => {
+    const server = await startServer(config({ demo: false }), [clinicaltrials], pino({ level: 'silent' }));
+    try {
+      const base = server.apps[0]?.url as string;
+      const r = await fetch(`${base}/clinicaltrials/api/v2/studies/%E0%A4%A`);
+      expect(r.status).toBe(400);
+      expect(await r.json()).toEqual({ error: { code: 400, message: expect.stringMatching(/^Malformed request/) } });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('form bodies', () => {
   it('arrive as an object, repeated names as arrays', () => {
     expect(parseForm('db=gene&id=1&id=2&term=a%20b+c')).toEqual({ db: 'gene', id: ['1', '2'], term: 'a b c' });

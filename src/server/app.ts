@@ -123,6 +123,16 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
     // Request logs carry the request id themselves (see onResponse); a child logger per request
     // would cost more than the line.
     childLoggerFactory: (logger) => logger,
+    // A request the router cannot even read (a malformed percent-escape) still gets the error
+    // format of the service its path points into.
+    frameworkErrors: (err, req, reply) => {
+      const path = req.url.split('?')[0] ?? '';
+      const service = prefixed ? services.find((s) => path === s.mount || path.startsWith(`${s.mount}/`)) : services[0];
+      const e = service
+        ? service.errors.badRequest(`Malformed request: ${err.message}`, 400)
+        : new ServiceError(400, { error: 'bad request', message: err.message });
+      return sendServiceError(reply as unknown as FastifyReply, e);
+    },
   });
 
   // HTML forms and many API clients (E-utilities, OAuth token requests, PUG REST) post

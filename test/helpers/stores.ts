@@ -26,8 +26,16 @@ export interface OpenedStore {
   cleanup(): Promise<void>;
 }
 
+const made: string[] = [];
+process.once('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A temporary folder, removed when the test process ends. */
 export function tempDir(prefix = 'biomirror-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
 }
 
 const sqlite: StoreTarget = {
