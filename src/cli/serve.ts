@@ -6,22 +6,10 @@ export async function serveCommand(flags: CommonFlags): Promise<number> {
   const config = configFrom(flags);
   const server = await startServer(config, SERVICES);
   const log = server.runtime.log;
-  for (const a of server.apps) log.info({ url: a.url, service: a.service ?? 'all' }, 'listening');
-  const main = server.apps[0];
-  if (main) {
-    const lines = SERVICES.filter((s) => config.services[s.id]?.enabled !== false).flatMap((s) =>
-      Object.entries(s.baseUrls).map(([k, v]) => `  {${k}} = ${main.url}${s.mount}${v}`),
-    );
-    process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})\n${lines.join('\n')}\n`);
-    for (const s of SERVICES) {
-      if (!s.startupNotes || config.services[s.id]?.enabled === false) continue;
-      const ctx = { db: server.runtime.db, generations: server.runtime.generations, log };
-      for (const note of await s.startupNotes(ctx)) process.stderr.write(`${s.id}: ${note}\n`);
-    }
-  }
 
   // First signal: finish in-flight requests and close the database. A second one exits at once.
-  await new Promise<void>((resolve) => {
+  // Listening for them comes before anything else is awaited, so an early signal still stops cleanly.
+  const stopped = new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) {
@@ -38,6 +26,25 @@ export async function serveCommand(flags: CommonFlags): Promise<number> {
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
+
+  for (const a of server.apps) log.info({ url: a.url, service: a.service ?? 'all' }, 'listening');
+  const main = server.apps[0];
+  if (main) {
+    const enabled = SERVICES.filter((s) => config.services[s.id]?.enabled !== false);
+    const lines = enabled.flatMap((s) => Object.entries(s.baseUrls).map(([k, v]) => `  {${k}} = ${main.url}${s.mount}${v}`));
+    process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})\n${lines.join('\n')}\n`);
+    const ctx = { db: server.runtime.db, generations: server.runtime.generations, log };
+    for (const s of enabled) {
+      if (!s.startupNotes) continue;
+      try {
+        for (const note of await s.startupNotes(ctx)) process.stderr.write(`${s.id}: ${note}\n`);
+      } catch (err) {
+        log.warn({ err, service: s.id }, 'could not print the startup notes');
+      }
+    }
+  }
+
+  await stopped;
   log.info('stopped');
   return 0;
 }
