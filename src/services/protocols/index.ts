@@ -1,0 +1,59 @@
+import { fileURLToPath } from 'node:url';
+import type { Db } from '../../core/store/db.js';
+import type { ServiceModule } from '../types.js';
+import { UserKeys } from './auth.js';
+import { commands } from './commands.js';
+import { startupNotes } from './demo.js';
+import { protoCatalogue } from './errors.js';
+import { DATASET, SERVICE } from './handlers.js';
+import { readProtocols } from './ingest.js';
+import { protocolLimits } from './limits.js';
+import { registerRoutes } from './routes.js';
+import { MIGRATIONS } from './schema.js';
+import { TABLES, TABLE_PREFIX, countProtocols, createTables, finishTables, writeBatch } from './store.js';
+
+// Demo protocols ship as source files next to this module (the build does not copy them).
+const demo = fileURLToPath(new URL('../../../src/services/protocols/demo/', import.meta.url));
+
+/**
+ * A protocol service. Its rate limits are per user, so their keys look tokens up in the database
+ * the routes were given; a module instance therefore serves one database (the registry's serves
+ * the process's; tests make one per app).
+ */
+export function createProtocolsService(): ServiceModule {
+  let db: Db | undefined;
+  const keys = new UserKeys();
+  return {
+    id: SERVICE,
+    title: 'protocols.io API v3 (OAuth 2.0 and protocols)',
+    mount: '/protocols',
+    baseUrls: { protocol_base_url: '' },
+    defaultPort: 8085,
+    limits: protocolLimits(keys, () => db),
+    migrations: MIGRATIONS,
+    datasets: [
+      {
+        service: SERVICE,
+        name: DATASET,
+        tablePrefix: TABLE_PREFIX,
+        tables: TABLES,
+        batchSize: 200,
+        demo,
+        read: readProtocols,
+        create: createTables,
+        write: writeBatch,
+        finish: finishTables,
+        count: countProtocols,
+      },
+    ],
+    errors: protoCatalogue,
+    routes(app, ctx) {
+      db = ctx.db;
+      registerRoutes(app, ctx);
+    },
+    commands,
+    startupNotes,
+  };
+}
+
+export const protocols = createProtocolsService();

@@ -1,0 +1,191 @@
+/**
+ * HTTP of the authorization server: the authorize endpoint (sign-in and consent pages), the token
+ * endpoint, the account page, and the test redirect target. Pages are HTML forms with CSRF tokens.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../core/http/errors.js';
+import type { Query } from '../../core/http/params.js';
+import type { ServiceContext } from '../types.js';
+import { checkLogin, findClient, userById } from './accounts.js';
+import { checkAuthorize, deny, grant, tokenRequest, type AuthorizeRequest, type Params } from './oauth.js';
+import { accountPage, callbackPage, consentPage, errorPage, loginPage } from './pages.js';
+import { SESSION_COOKIE, csrfToken, csrfValid, endSession, loadSession, newSession, sessionMaxAge, type Session } from './sessions.js';
+import { authorizationsOf, revokeAuthorization } from './tokens.js';
+
+const HTML = 'text/html; charset=utf-8';
+// No scripts, no framing (the consent page must not be clickjacked), no referrer (URLs carry codes).
+const PAGE_HEADERS: Record<string, string> = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+function page(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply.code(status).type(HTML).headers(PAGE_HEADERS).send(html);
+}
+
+function pageError(status: number, title: string, message: string): ServiceError {
+  return new ServiceError(status, errorPage(title, message), HTML, PAGE_HEADERS);
+}
+
+const csrfFailed = () =>
+  pageError(403, 'This form has expired', 'The form was not sent from this site or its session ended. Go back, reload the page and try again.');
+
+function cookie(req: FastifyRequest, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function body(req: FastifyRequest): Params {
+  const b = req.body;
+  return b && typeof b === 'object' && !Array.isArray(b) ? (b as Params) : {};
+}
+
+function text(p: Params, name: string): string {
+  const v = p[name];
+  return typeof v === 'string' ? v : '';
+}
+
+export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const prefix = app.prefix;
+  const at = (path: string) => `${prefix}${path}`;
+  const cookiePath = prefix || '/';
+
+  const setSession = (req: FastifyRequest, reply: FastifyReply, s: Session | undefined) => {
+    const secure = req.protocol === 'https' ? '; Secure' : '';
+    const value = s ? `${s.raw}; Max-Age=${sessionMaxAge(s)}` : '; Max-Age=0';
+    reply.header('Set-Cookie', `${SESSION_COOKIE}=${value}; Path=${cookiePath}; HttpOnly; SameSite=Lax${secure}`);
+  };
+  const session = (req: FastifyRequest) => loadSession(ctx.db, cookie(req, SESSION_COOKIE));
+  /** The visitor's session, started (signed out) if there is none, so that forms have a CSRF token. */
+  const ensureSession = async (req: FastifyRequest, reply: FastifyReply): Promise<Session> => {
+    const s = await session(req);
+    if (s) return s;
+    const fresh = await newSession(ctx.db, null);
+    setSession(req, reply, fresh);
+    return fresh;
+  };
+  /** Only paths of this service: `next` must never send the browser elsewhere. */
+  const safeNext = (next: string): string =>
+    next.startsWith(`${prefix}/`) && !next.startsWith('//') && !/[\\\r\n\t]/.test(next) ? next : at('/account');
+
+  const showLogin = async (req: FastifyRequest, reply: FastifyReply, next: string, extra: { error?: string; username?: string; clientName?: string } = {}, status = 200) => {
+    const s = await ensureSession(req, reply);
+    return page(reply, status, loginPage({ action: at('/login'), next, csrf: csrfToken(s), ...extra }));
+  };
+
+  /** The checked request, or undefined once the error went back to the client. */
+  const authorize = async (reply: FastifyReply, params: Params): Promise<AuthorizeRequest | undefined> => {
+    const check = await checkAuthorize(ctx.db, params);
+    if (check.kind === 'page') throw pageError(check.status, check.title, check.message);
+    if (check.kind === 'ok') return check.request;
+    reply.headers(PAGE_HEADERS).redirect(check.location, 302);
+    return undefined;
+  };
+
+  app.get('/api/v3/oauth/authorize', async (req, reply) => {
+    const request = await authorize(reply, req.query as Params);
+    if (!request) return reply;
+    const s = await session(req);
+    const user = s?.userId != null ? await userById(ctx.db, s.userId) : undefined;
+    if (!s || !user) return showLogin(req, reply, req.url, { clientName: request.client.name });
+    return page(
+      reply,
+      200,
+      consentPage({
+        action: at('/api/v3/oauth/authorize'),
+        logoutAction: at('/logout'),
+        csrf: csrfToken(s),
+        clientName: request.client.name,
+        clientId: request.client.clientId,
+        username: user.username,
+        scope: request.scope,
+        redirectUri: request.redirectUri,
+        fields: { ...request.fields, next: req.url },
+      }),
+    );
+  });
+
+  // The consent form: the request's parameters come back as hidden fields and are checked again.
+  app.post('/api/v3/oauth/authorize', async (req, reply) => {
+    const p = body(req);
+    const s = await session(req);
+    if (!csrfValid(s, p.csrf_token)) throw csrfFailed();
+    const request = await authorize(reply, p);
+    if (!request) return reply;
+    if (s?.userId == null) return showLogin(req, reply, safeNext(text(p, 'next')), { clientName: request.client.name });
+    const location = p.decision === 'allow' ? await grant(ctx.db, request, s.userId) : deny(request);
+    return reply.headers(PAGE_HEADERS).redirect(location, 303);
+  });
+
+  app.post('/api/v3/oauth/token', async (req, reply) => {
+    const out = await tokenRequest(ctx.db, body(req), req.headers.authorization);
+    return reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(JSON.stringify(out));
+  });
+
+  app.get('/login', async (req, reply) => showLogin(req, reply, safeNext(text(req.query as Params, 'next'))));
+
+  app.post('/login', async (req, reply) => {
+    const p = body(req);
+    const s = await session(req);
+    if (!csrfValid(s, p.csrf_token)) throw csrfFailed();
+    const next = safeNext(text(p, 'next'));
+    const username = text(p, 'username').trim();
+    const user = await checkLogin(ctx.db, username, text(p, 'password'));
+    if (!user) return showLogin(req, reply, next, { error: 'Wrong username or password.', username }, 401);
+    if (s) await endSession(ctx.db, s);
+    setSession(req, reply, await newSession(ctx.db, user.id));
+    return reply.headers(PAGE_HEADERS).redirect(next, 303);
+  });
+
+  app.post('/logout', async (req, reply) => {
+    const s = await session(req);
+    if (!csrfValid(s, body(req).csrf_token)) throw csrfFailed();
+    if (s) await endSession(ctx.db, s);
+    setSession(req, reply, undefined);
+    return reply.headers(PAGE_HEADERS).redirect(at('/account'), 303);
+  });
+
+  const account = async (req: FastifyRequest, reply: FastifyReply, notice?: string, status = 200) => {
+    const s = await session(req);
+    const user = s?.userId != null ? await userById(ctx.db, s.userId) : undefined;
+    if (!s || !user) return showLogin(req, reply, at('/account'));
+    return page(
+      reply,
+      status,
+      accountPage({
+        username: user.username,
+        name: user.name,
+        csrf: csrfToken(s),
+        revokeAction: at('/account/revoke'),
+        logoutAction: at('/logout'),
+        authorizations: await authorizationsOf(ctx.db, user.id),
+        ...(notice ? { notice } : {}),
+      }),
+    );
+  };
+
+  app.get('/account', async (req, reply) => account(req, reply));
+
+  app.post('/account/revoke', async (req, reply) => {
+    const p = body(req);
+    const s = await session(req);
+    if (!csrfValid(s, p.csrf_token)) throw csrfFailed();
+    if (s?.userId == null) return showLogin(req, reply, at('/account'));
+    const client = await findClient(ctx.db, text(p, 'client_id'));
+    const done = client ? await revokeAuthorization(ctx.db, s.userId, client.id) : false;
+    return account(req, reply, done && client ? `Access of ${client.name} withdrawn; its tokens no longer work.` : 'Nothing to withdraw.');
+  });
+
+  // The redirect target of the demo application (the upstream's example client redirects to /api/v3/oauth/test).
+  app.get('/api/v3/oauth/test', async (req, reply) => {
+    const q = req.query as Query;
+    const query = Object.fromEntries(Object.entries(q).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : (v ?? '')]));
+    return page(reply, 200, callbackPage({ query, tokenUrl: `${req.protocol}://${req.host}${at('/api/v3/oauth/token')}` }));
+  });
+}
