@@ -240,9 +240,12 @@ describe('biomirror protocols <command> on the command line', () => {
     delete env.DATABASE_URL;
     const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', timeout: 60_000 });
     try {
-      const u = cli(['protocols', 'add-user', 'dana', 'password=dana password', 'name=Dana D']);
+      // Options as flags, with the platform's own --data-dir among them.
+      const u = cli(['protocols', 'add-user', 'dana', '--password', 'dana password', '--name=Dana D', '--data-dir', s.options.dataDir]);
       expect(u.status, u.stderr).toBe(0);
       expect(u.stdout).toBe('user dana created\n');
+      const e = cli(['protocols', 'add-user', 'erin', 'password=erin password']);
+      expect(e.status, e.stderr).toBe(0);
       const c = cli(['protocols', 'add-client', 'Dana app', 'dana', 'https://dana.example/cb']);
       expect(c.status, c.stderr).toBe(0);
       const id = /client_id: (\S+)/.exec(c.stdout)?.[1] as string;

@@ -43,7 +43,37 @@ function parse(argv: string[]) {
   return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
 }
 
+/**
+ * A service's own command takes its own options: the platform's (--data-dir, --config, ...) are
+ * taken out of the line, everything else is handed to the command as written.
+ */
+function splitServiceArgs(argv: string[]): { flags: ParsedFlags; rest: string[] } {
+  const { values, tokens } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  const known = new Set(Object.keys(OPTIONS));
+  const taken = new Set<number>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || !known.has(t.name)) continue;
+    taken.add(t.index);
+    if (t.value !== undefined && !t.inlineValue) taken.add(t.index + 1);
+  }
+  const flags = Object.fromEntries(Object.entries(values).filter(([k]) => known.has(k))) as ParsedFlags;
+  return { flags, rest: argv.filter((_, i) => !taken.has(i)) };
+}
+
 export async function main(argv: string[]): Promise<number> {
+  const first = argv[0];
+  if (first && findService(first)?.commands) {
+    const { flags, rest } = splitServiceArgs(argv.slice(1));
+    try {
+      return await serviceCommand(first, rest, flags);
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        process.stderr.write(`biomirror: ${err.message}\n`);
+        return 2;
+      }
+      throw err;
+    }
+  }
   let parsed;
   try {
     parsed = parse(argv);
@@ -67,7 +97,6 @@ export async function main(argv: string[]): Promise<number> {
       case 'services':
         return servicesCommand(parsed.values);
       default:
-        if (findService(command)?.commands) return await serviceCommand(command, rest, parsed.values);
         process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
         return 2;
     }

@@ -37,7 +37,7 @@ export async function serveCommand(flags: CommonFlags): Promise<number> {
     for (const s of enabled) {
       if (!s.startupNotes) continue;
       try {
-        for (const note of await s.startupNotes(ctx)) process.stderr.write(`${s.id}: ${note}\n`);
+        for (const note of await s.startupNotes(ctx, `${main.url}${s.mount}`)) process.stderr.write(`${s.id}: ${note}\n`);
       } catch (err) {
         log.warn({ err, service: s.id }, 'could not print the startup notes');
       }

@@ -46,8 +46,11 @@ export interface ServiceModule {
    * service's add-user). They get the opened store; they print and return an exit code.
    */
   commands?: Readonly<Record<string, ServiceCommand>>;
-  /** Lines `serve` prints once the server is up (e.g. the demo account's credentials). */
-  startupNotes?(ctx: ServiceContext): Promise<string[]>;
+  /**
+   * Lines `serve` prints once the server is up (e.g. the demo account's credentials). `base` is
+   * where the service answers on the shared port (origin and mount).
+   */
+  startupNotes?(ctx: ServiceContext, base: string): Promise<string[]>;
 }
 
 export interface ServiceCommand {

@@ -1,6 +1,6 @@
 /**
  * `biomirror protocols <command>`: accounts and applications from the command line. Options are
- * written name=value (the command line's own parser takes --flags for itself).
+ * written --name value, --name=value or name=value.
  */
 import { randomBytes } from 'node:crypto';
 import type { ServiceCommand } from '../types.js';
@@ -10,11 +10,21 @@ import { issueClientToken } from './tokens.js';
 function named(args: string[], names: readonly string[]): { positional: string[]; options: Record<string, string> } {
   const positional: string[] = [];
   const options: Record<string, string> = {};
-  for (const a of args) {
-    const eq = a.indexOf('=');
-    const key = eq > 0 ? a.slice(0, eq) : '';
-    if (names.includes(key)) options[key] = a.slice(eq + 1);
-    else positional.push(a);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const flag = a.startsWith('--') ? a.slice(2) : undefined;
+    const eq = (flag ?? a).indexOf('=');
+    const key = eq > 0 ? (flag ?? a).slice(0, eq) : (flag ?? '');
+    if (!names.includes(key)) {
+      positional.push(a);
+    } else if (eq > 0) {
+      options[key] = (flag ?? a).slice(eq + 1);
+    } else {
+      // --name value
+      const value = args[++i];
+      if (value === undefined) usageError(`--${key} needs a value`);
+      options[key] = value;
+    }
   }
   return { positional, options };
 }
@@ -25,7 +35,7 @@ function usageError(message: string): never {
 
 export const commands: Record<string, ServiceCommand> = {
   'add-user': {
-    usage: '<username> [password=<password>] [name=<full name>] [affiliation=<text>]   (a password is generated when none is given)',
+    usage: '<username> [--password <password>] [--name <full name>] [--affiliation <text>]   (a password is generated when none is given)',
     async run(args, ctx, out) {
       const { positional, options } = named(args, ['password', 'name', 'affiliation']);
       if (positional.length !== 1) usageError('add-user takes one username, then name=value options');

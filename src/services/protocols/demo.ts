@@ -72,18 +72,18 @@ export async function retireDemoAccounts(db: Db, now = Date.now()): Promise<bool
   return true;
 }
 
-export async function startupNotes(ctx: ServiceContext): Promise<string[]> {
+export async function startupNotes(ctx: ServiceContext, base = 'http://127.0.0.1:8080/protocols'): Promise<string[]> {
   const served = await ctx.generations.served(SERVICE);
   if (!served.some((l) => l.dataset === DATASET && l.source.startsWith('demo:'))) {
     const retired = await retireDemoAccounts(ctx.db);
     return retired ? [`the demo account ${DEMO.username} and application ${DEMO.clientId} are disabled: the demo protocols are no longer served`] : [];
   }
   await ensureDemoAccounts(ctx.db);
-  const redirect = 'http://127.0.0.1:8080/protocols/api/v3/oauth/test';
+  const redirect = `${base}/api/v3/oauth/test`;
   return [
     `demo user ${DEMO.username}, password ${DEMO.password} (owns the demo's private protocols)`,
     `demo application client_id ${DEMO.clientId}, client_secret ${DEMO.clientSecret}, redirect URI ${DEMO.redirectUris[0]} (any port)`,
     `demo CLIENT_ACCESS_TOKEN ${DEMO.clientToken}`,
-    `sign in and authorize at /protocols/api/v3/oauth/authorize?client_id=${DEMO.clientId}&redirect_uri=${encodeURIComponent(redirect)}&response_type=code&state=demo`,
+    `sign in and authorize at ${base}/api/v3/oauth/authorize?client_id=${DEMO.clientId}&redirect_uri=${encodeURIComponent(redirect)}&response_type=code&state=demo`,
   ];
 }
