@@ -29,6 +29,8 @@ export function sendServiceError(reply: FastifyReply, e: ServiceError): FastifyR
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+const pathOf = (url: string): string => url.split('?')[0] ?? url;
+
 /** A form body as an object; a repeated name gives an array, as Fastify does for query strings. */
 export function parseForm(body: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -68,7 +70,7 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
       }
       if (!decision.allowed) {
         const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        const e = service.errors.rateLimited(seconds);
+        const e = service.errors.rateLimited(seconds, pathOf(req.url));
         reply.header('Retry-After', String(seconds));
         return sendServiceError(reply, e);
       }
@@ -95,9 +97,9 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
   scope.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ServiceError) return sendServiceError(reply, err);
     const status = err.statusCode ?? 500;
-    if (status >= 400 && status < 500) return sendServiceError(reply, service.errors.badRequest(err.message, status));
+    if (status >= 400 && status < 500) return sendServiceError(reply, service.errors.badRequest(err.message, status, pathOf(req.url)));
     req.log.error({ err, reqId: req.id, service: service.id }, 'request failed');
-    return sendServiceError(reply, service.errors.internal(String(req.id)));
+    return sendServiceError(reply, service.errors.internal(String(req.id), pathOf(req.url)));
   });
 
   await service.routes(scope, { db: deps.db, generations: deps.generations, log: deps.log.child({ service: service.id }) });
@@ -129,7 +131,7 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
       const path = req.url.split('?')[0] ?? '';
       const service = prefixed ? services.find((s) => path === s.mount || path.startsWith(`${s.mount}/`)) : services[0];
       const e = service
-        ? service.errors.badRequest(`Malformed request: ${err.message}`, 400)
+        ? service.errors.badRequest(`Malformed request: ${err.message}`, 400, path)
         : new ServiceError(400, { error: 'bad request', message: err.message });
       return sendServiceError(reply as unknown as FastifyReply, e);
     },

@@ -50,7 +50,7 @@ export interface ServiceModule {
    * Lines `serve` prints once the server is up (e.g. the demo account's credentials). `base` is
    * where the service answers on the shared port (origin and mount).
    */
-  startupNotes?(ctx: ServiceContext, base: string): Promise<string[]>;
+  startupNotes?(ctx: ServiceContext, base?: string): Promise<string[]>;
 }
 
 export interface ServiceCommand {

@@ -14,13 +14,16 @@ export class ServiceError extends Error {
   }
 }
 
-/** The errors the platform itself raises for a service, in that service's format. */
+/**
+ * The errors the platform itself raises for a service, in that service's format. `path` is the
+ * path the client asked for (without the query string), for formats that name it.
+ */
 export interface ErrorCatalogue {
   routeNotFound(method: string, path: string): ServiceError;
   methodNotAllowed?(method: string, path: string): ServiceError;
-  rateLimited(retryAfterSeconds: number): ServiceError;
+  rateLimited(retryAfterSeconds: number, path: string): ServiceError;
   /** A request the framework could not read (malformed body, unsupported content type). */
-  badRequest(message: string, status: number): ServiceError;
+  badRequest(message: string, status: number, path: string): ServiceError;
   /** An unexpected failure; the message never carries internals, only the request id. */
-  internal(requestId: string): ServiceError;
+  internal(requestId: string, path: string): ServiceError;
 }
