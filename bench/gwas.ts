@@ -1,0 +1,248 @@
+/**
+ * The summary-statistics benchmark. One generated GWAS-SSF study of N rows (10 million by default),
+ * and each figure beside its baseline in the same run:
+ * - ingest: `biomirror ingest gwas <dir> --dataset sumstats`, rows/s and peak memory, beside a raw
+ *   bulk insert of the same rows (split lines, no checks) into one plain SQLite table;
+ * - a 1 Mb chromosome-range page (size 20) with 10 concurrent clients, on the window's first page
+ *   and on its last page, beside the raw primary-key read of 20 rows and a bare Fastify route;
+ * - a deep page of a p-value-bounded list (p_upper=0.5, half the study), the same way.
+ *
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/gwas.js [--rows 10000000] [--duration 15]
+ *     [--postgres URL] [--keep]
+ * (build the CLI first: npx tsc -p tsconfig.build.json)
+ */
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { createGunzip } from 'node:zlib';
+import pg from 'pg';
+import { ssfMeta, ssfPlace, writeSsf, type SsfOptions } from './lib/gwas-generate.js';
+import { percentile, startAndWait, stop, timed } from './lib/proc.js';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string' },
+    duration: { type: 'string' },
+    postgres: { type: 'string' },
+    keep: { type: 'boolean' },
+  },
+});
+const N = Number(values.rows ?? 10_000_000);
+const DURATION = Number(values.duration ?? 15);
+const ROOT = new URL('..', import.meta.url).pathname;
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const work = mkdtempSync(join(tmpdir(), 'biomirror-gwas-bench-'));
+const ACC = 'GCST99000001';
+const SIZE = 20;
+const WINDOW = 1_000_000;
+// 22 autosomes, 100 bp apart: 10M rows give ~45 Mb per chromosome and 10,000 rows per 1 Mb window.
+const OPTS: SsfOptions = { seed: 7, spacing: 100, perChromosome: Math.ceil(N / 22) };
+const SS = '/gwas/summary-statistics/api';
+
+const round = (x: number) => Math.round(x * 100) / 100;
+const log = (m: string) => process.stderr.write(`${m}\n`);
+
+/** 1 Mb windows inside the generated data, with how many rows each holds. */
+function windows(count: number): { chromosome: number; start: number; rows: number }[] {
+  const per = OPTS.perChromosome as number;
+  const spacing = OPTS.spacing as number;
+  const chromosomes = Math.min(22, Math.ceil(N / per));
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const chromosome = 1 + (i % chromosomes);
+    const onChromosome = Math.min(per, N - (chromosome - 1) * per);
+    const span = Math.max(1, onChromosome * spacing - WINDOW);
+    const start = 1_000_000 + Math.floor(((i * 7919) % 1000) / 1000 * span);
+    const first = Math.max(0, Math.ceil((start - 1_000_000) / spacing));
+    const last = Math.min(onChromosome - 1, Math.floor((start + WINDOW - 1_000_000) / spacing));
+    out.push({ chromosome, start, rows: Math.max(0, last - first + 1) });
+  }
+  return out;
+}
+
+async function cannon(url: string, paths: () => string, connections: number) {
+  const r = await autocannon({ url, connections, duration: DURATION, requests: [{ setupRequest: (req) => ({ ...req, path: paths() }) }] });
+  return {
+    requestsPerSecond: Math.round(r.requests.average),
+    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
+    requests: r.requests.total,
+    failed: r.non2xx + r.errors,
+  };
+}
+
+/** The floor of write cost: the same rows as text columns into one plain table, 5,000 per transaction. */
+async function rawInsert(file: string, dbFile: string) {
+  const db = new Database(dbFile);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE raw (chromosome INTEGER, bp INTEGER, ea TEXT, oa TEXT, beta REAL, se REAL, eaf REAL, p TEXT, vid TEXT, rsid TEXT)');
+  const ins = db.prepare('INSERT INTO raw VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const flush = db.transaction((rows: string[][]) => {
+    for (const r of rows) ins.run(...r);
+  });
+  const t0 = process.hrtime.bigint();
+  let batch: string[][] = [];
+  let header = true;
+  for await (const line of createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity })) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    batch.push(line.split('\t'));
+    if (batch.length >= 5000) {
+      flush(batch);
+      batch = [];
+    }
+  }
+  flush(batch);
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  db.close();
+  return { seconds: round(seconds), rowsPerSecond: Math.round(N / seconds) };
+}
+
+function activeGeneration(env: NodeJS.ProcessEnv): number {
+  const out = execFileSync(process.execPath, [CLI, 'status', '--json'], { env, encoding: 'utf8' });
+  const report = JSON.parse(out) as { services: { id: string; datasets: { dataset: string; generation: number }[] }[] };
+  return report.services.find((s) => s.id === 'gwas')?.datasets.find((d) => d.dataset === 'sumstats')?.generation as number;
+}
+
+interface RawRead {
+  page(from: number, to: number): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+function rawSqlite(file: string, gen: number): RawRead {
+  const db = new Database(file, { readonly: true });
+  const q = db.prepare(`SELECT * FROM "gss_assoc_g${gen}" WHERE pos >= ? AND pos < ? ORDER BY pos`);
+  return { page: async (a, b) => q.all(a, b), close: async () => void db.close() };
+}
+
+function rawPostgres(url: string, gen: number): RawRead {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  return {
+    page: (a, b) => pool.query({ name: 'page', text: `SELECT * FROM "gss_assoc_g${gen}" WHERE pos >= $1 AND pos < $2 ORDER BY pos`, values: [a, b] }),
+    close: () => pool.end(),
+  };
+}
+
+/** Sequential timings of the raw primary-key read of one page, at random depths. */
+async function rawPageLatency(raw: RawRead) {
+  const times: number[] = [];
+  const end = Date.now() + Math.min(DURATION, 10) * 1000;
+  while (Date.now() < end) {
+    const from = 1 + Math.floor(Math.random() * (N - SIZE));
+    const t0 = process.hrtime.bigint();
+    await raw.page(from, from + SIZE);
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { queries: times.length, latencyMs: { p50: round(percentile(times, 50)), p90: round(percentile(times, 90)), p99: round(percentile(times, 99)) } };
+}
+
+async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined, input: string, bareUrl: string) {
+  const dataDir = join(work, dialect);
+  mkdirSync(dataDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, BIOMIRROR_LIMITS: 'off', PORT: '0' };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+
+  log(`[${dialect}] ingest ${N.toLocaleString('en-US')} rows`);
+  const ing = await timed(process.execPath, [CLI, 'ingest', 'gwas', input, '--dataset', 'sumstats'], env);
+  if (ing.code !== 0) throw new Error(`ingest failed: ${ing.stderr}`);
+  const ingest = { rows: N, seconds: round(ing.seconds), rowsPerSecond: Math.round(N / ing.seconds), peakRssMb: ing.peakRssMb };
+  const gen = activeGeneration(env);
+
+  log(`[${dialect}] serve`);
+  const { child, match } = await startAndWait(process.execPath, [CLI, 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);
+  const base = match[1] as string;
+  try {
+    const ws = windows(200);
+    let i = 0;
+    const range = (last: boolean) => () => {
+      const w = ws[i++ % ws.length] as { chromosome: number; start: number; rows: number };
+      const page = last ? Math.max(0, Math.ceil(w.rows / SIZE) - 1) : 0;
+      return `${SS}/chromosomes/${w.chromosome}/associations?start=${w.start}&end=${w.start + WINDOW}&size=${SIZE}&page=${page}`;
+    };
+    log(`[${dialect}] 1 Mb range, first pages, 10 clients`);
+    const firstPages = await cannon(base, range(false), 10);
+    log(`[${dialect}] 1 Mb range, last pages, 10 clients`);
+    const lastPages = await cannon(base, range(true), 10);
+    // p_upper=0.5 keeps about half the rows; pages anywhere in them.
+    const half = Math.floor(N / 2 / SIZE);
+    log(`[${dialect}] p-value bounded pages at random depths, 10 clients`);
+    const pPages = await cannon(base, () => `${SS}/studies/${ACC}/associations?p_upper=0.5&size=${SIZE}&page=${Math.floor(Math.random() * half)}`, 10);
+    log(`[${dialect}] bare route`);
+    const bare = await cannon(bareUrl, () => `/studies/x`, 10);
+    const raw = dialect === 'sqlite' ? rawSqlite(join(dataDir, 'biomirror.sqlite'), gen) : rawPostgres(databaseUrl as string, gen);
+    const rawPage = await rawPageLatency(raw);
+    await raw.close();
+    const goal = (r: { latencyMs: { p99: number } }) => r.latencyMs.p99 < 20;
+    return {
+      ingest,
+      rangeFirstPage: { ...firstPages, p99Under20ms: goal(firstPages) },
+      rangeLastPage: { ...lastPages, p99Under20ms: goal(lastPages) },
+      pValueDeepPage: pPages,
+      bareFastify: bare,
+      rawPrimaryKeyPage: rawPage,
+    };
+  } finally {
+    await stop(child);
+  }
+}
+
+async function main() {
+  const input = join(work, 'sumstats');
+  mkdirSync(input);
+  const file = join(input, `${ACC}.tsv.gz`);
+  log(`generating ${N.toLocaleString('en-US')} rows`);
+  await writeSsf(file, N, OPTS);
+  writeFileSync(`${file}-meta.yaml`, ssfMeta(ACC, ['EFO_0000001'], `${ACC}.tsv.gz`));
+  // The bare route answers a page-sized body from memory.
+  const body = join(work, 'page.json');
+  writeFileSync(body, JSON.stringify({ _embedded: { associations: Object.fromEntries(Array.from({ length: SIZE }, (_, i) => [String(i), { p_value: '1e-3', variant_id: `rs${i}`, ...ssfPlace(i, OPTS) }])) } }));
+  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    machine: { cpus: availableParallelism(), model: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    rows: N,
+    durationSeconds: DURATION,
+    pageSize: SIZE,
+  };
+  try {
+    log('raw bulk insert baseline');
+    results.rawInsertSqlite = await rawInsert(file, join(work, 'raw.sqlite'));
+    results.sqlite = await runOn('sqlite', undefined, input, match[1] as string);
+    if (values.postgres) {
+      const schema = `bench_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: values.postgres });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      const url = `${values.postgres}${values.postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+      try {
+        results.postgres = await runOn('postgres', url, input, match[1] as string);
+      } finally {
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.end();
+      }
+    }
+  } finally {
+    await stop(bareChild);
+    if (!values.keep) rmSync(work, { recursive: true, force: true });
+  }
+  const outDir = join(ROOT, 'bench', 'results');
+  mkdirSync(outDir, { recursive: true });
+  const out = join(outDir, `gwas-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(out, JSON.stringify(results, null, 2));
+  process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+  log(`results written to ${out}`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exitCode = 1;
+});

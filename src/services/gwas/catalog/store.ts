@@ -1,0 +1,236 @@
+/**
+ * The catalog's tables, one set per generation. Each resource keeps its document whole (as served,
+ * minus links) beside the columns it is found and sorted by, and a dense `ord` (1, 2, 3...) in load
+ * order, so a page of a list in its default order is a range of `ord`, however deep.
+ */
+import type { TableSet } from '../../../core/ingest/dataset.js';
+import type { Sourced } from '../../../core/ingest/load.js';
+import type { Db, SqlValue } from '../../../core/store/db.js';
+import { ident } from '../../../core/store/db.js';
+import type { TraitRef } from './parse.js';
+import type { AncestryRecord, AssociationRecord, CatalogRecord, GeneDoc, PublicationDoc, SnpDoc, StudyRecord } from './records.js';
+
+export const CATALOG_PREFIX = 'gwc';
+export const CATALOG_TABLES = ['studies', 'ancestries', 'assocs', 'snps', 'assoc_snps', 'traits', 'assoc_traits', 'study_traits', 'genes', 'snp_genes', 'pubs'] as const;
+
+export type CatalogTables = Record<(typeof CATALOG_TABLES)[number], string>;
+
+export function tables(t: TableSet): CatalogTables {
+  return Object.fromEntries(CATALOG_TABLES.map((n) => [n, ident(t.name(n))])) as CatalogTables;
+}
+
+/** p-value sort key: a missing p-value sorts after every real one, the same on both databases. */
+export const NO_PVALUE = 2;
+
+export async function createCatalog(db: Db, t: TableSet): Promise<void> {
+  const n = tables(t);
+  const real = db.dialect === 'sqlite' ? 'REAL' : 'DOUBLE PRECISION';
+  const big = db.dialect === 'sqlite' ? 'INTEGER' : 'BIGINT';
+  await db.exec(`
+    CREATE TABLE ${n.studies} (id INTEGER PRIMARY KEY, acc TEXT NOT NULL UNIQUE, pubmed TEXT NOT NULL, trait_lc TEXT NOT NULL, pub_date TEXT NOT NULL, doc TEXT NOT NULL);
+    CREATE TABLE ${n.ancestries} (id INTEGER PRIMARY KEY, acc TEXT NOT NULL, doc TEXT NOT NULL);
+    CREATE TABLE ${n.assocs} (id ${big} PRIMARY KEY, ord INTEGER NOT NULL, acc TEXT NOT NULL, pubmed TEXT NOT NULL, pkey ${real} NOT NULL, doc TEXT NOT NULL);
+    CREATE TABLE ${n.snps} (ord INTEGER PRIMARY KEY, rsid_lc TEXT NOT NULL UNIQUE, chrom TEXT NOT NULL, pos ${big} NOT NULL, doc TEXT NOT NULL);
+    CREATE TABLE ${n.assoc_snps} (rsid_lc TEXT NOT NULL, assoc_id ${big} NOT NULL, PRIMARY KEY (rsid_lc, assoc_id));
+    CREATE TABLE ${n.traits} (ord INTEGER PRIMARY KEY, short_form TEXT NOT NULL UNIQUE, uri TEXT NOT NULL, label_lc TEXT NOT NULL, doc TEXT NOT NULL);
+    CREATE TABLE ${n.assoc_traits} (short_form TEXT NOT NULL, assoc_id ${big} NOT NULL, PRIMARY KEY (short_form, assoc_id));
+    CREATE TABLE ${n.study_traits} (short_form TEXT NOT NULL, acc TEXT NOT NULL, PRIMARY KEY (short_form, acc));
+    CREATE TABLE ${n.genes} (ord INTEGER PRIMARY KEY, name_lc TEXT NOT NULL UNIQUE, doc TEXT NOT NULL);
+    CREATE TABLE ${n.snp_genes} (gene_lc TEXT NOT NULL, rsid_lc TEXT NOT NULL, PRIMARY KEY (gene_lc, rsid_lc));
+    CREATE TABLE ${n.pubs} (ord INTEGER PRIMARY KEY, pubmed TEXT NOT NULL UNIQUE, pub_date TEXT NOT NULL, doc TEXT NOT NULL);
+  `);
+  counters.set(t.gen, { study: 0, ancestry: 0, assoc: 0, snp: 0, trait: 0, gene: 0, pub: 0 });
+}
+
+interface Counters {
+  study: number;
+  ancestry: number;
+  assoc: number;
+  snp: number;
+  trait: number;
+  gene: number;
+  pub: number;
+}
+
+// The next `ord` of each table of a generation being loaded (numbers only: memory stays flat).
+const counters = new Map<number, Counters>();
+
+async function existing(tx: Db, table: string, column: string, keys: readonly SqlValue[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  const unique = [...new Set(keys)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const chunk = unique.slice(i, i + 500);
+    const rows = await tx.query<Record<string, unknown>>(`SELECT ${column} AS k FROM ${table} WHERE ${column} IN (${chunk.map(() => '?').join(', ')})`, chunk);
+    for (const r of rows) out.add(String(r.k));
+  }
+  return out;
+}
+
+/** Rows for a keyed side table (SNPs, traits, genes, publications): the first occurrence wins. */
+class Firsts<T> {
+  readonly rows: SqlValue[][] = [];
+  private readonly seen: Set<string>;
+  constructor(
+    present: Set<string>,
+    private readonly next: () => number,
+    private readonly row: (ord: number, v: T) => SqlValue[],
+  ) {
+    this.seen = present;
+  }
+
+  add(key: string, v: T): void {
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.rows.push(this.row(this.next(), v));
+  }
+}
+
+export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<CatalogRecord>[]): Promise<number[]> {
+  const n = tables(t);
+  const c = counters.get(t.gen);
+  if (!c) throw new Error(`generation ${t.gen} was not created by this process`);
+  const recs = batch.map((b) => b.value);
+  const studies = recs.filter((r): r is StudyRecord => r.kind === 'study');
+  const assocs = recs.filter((r): r is AssociationRecord => r.kind === 'association');
+
+  const haveStudies = await existing(tx, n.studies, 'acc', studies.map((s) => s.acc));
+  const haveAssocs = await existing(tx, n.assocs, 'id', assocs.map((a) => a.id));
+  const snpKeys = assocs.flatMap((a) => a.snps.map((s) => s.rsId.toLowerCase()));
+  const traitKeys = [...studies, ...assocs].flatMap((r) => r.traits.map((x) => x.shortForm));
+  const geneKeys = assocs.flatMap((a) => a.genes.map((g) => g.geneName.toLowerCase()));
+  const snps = new Firsts<SnpDoc>(await existing(tx, n.snps, 'rsid_lc', snpKeys), () => ++c.snp, (ord, s) => [
+    ord,
+    s.rsId.toLowerCase(),
+    s.locations[0]?.chromosomeName ?? '',
+    s.locations[0]?.chromosomePosition ?? -1,
+    JSON.stringify(s),
+  ]);
+  const traits = new Firsts<TraitRef>(await existing(tx, n.traits, 'short_form', traitKeys), () => ++c.trait, (ord, x) => [
+    ord,
+    x.shortForm,
+    x.uri,
+    x.label.toLowerCase(),
+    JSON.stringify({ trait: x.label, uri: x.uri, shortForm: x.shortForm }),
+  ]);
+  const genes = new Firsts<GeneDoc>(await existing(tx, n.genes, 'name_lc', geneKeys), () => ++c.gene, (ord, g) => [ord, g.geneName.toLowerCase(), JSON.stringify(g)]);
+  const pubs = new Firsts<PublicationDoc>(await existing(tx, n.pubs, 'pubmed', studies.map((s) => s.pubmed)), () => ++c.pub, (ord, p) => [
+    ord,
+    p.pubmedId,
+    p.publicationDate ?? '',
+    JSON.stringify(p),
+  ]);
+
+  const dupes: number[] = [];
+  const studyRows: SqlValue[][] = [];
+  const ancestryRows: SqlValue[][] = [];
+  const assocRows: SqlValue[][] = [];
+  const assocSnps: SqlValue[][] = [];
+  const assocTraits: SqlValue[][] = [];
+  const studyTraits: SqlValue[][] = [];
+  const snpGenes: SqlValue[][] = [];
+  const seenSnpGene = new Set<string>();
+  recs.forEach((r, i) => {
+    if (r.kind === 'study') {
+      if (haveStudies.has(r.acc)) return void dupes.push(i);
+      haveStudies.add(r.acc);
+      studyRows.push([++c.study, r.acc, r.pubmed, r.diseaseTrait.toLowerCase(), r.pubDate, JSON.stringify(r.doc)]);
+      for (const x of r.traits) {
+        traits.add(x.shortForm, x);
+        studyTraits.push([x.shortForm, r.acc]);
+      }
+      if (r.pubmed) pubs.add(r.pubmed, r.publication);
+    } else if (r.kind === 'ancestry') {
+      ancestryRows.push(ancestryRow(++c.ancestry, r));
+    } else {
+      if (haveAssocs.has(String(r.id))) return void dupes.push(i);
+      haveAssocs.add(String(r.id));
+      assocRows.push([r.id, ++c.assoc, r.acc, r.pubmed, r.pvalue ?? NO_PVALUE, JSON.stringify(r.doc)]);
+      for (const rs of new Set(r.snps.map((s) => s.rsId.toLowerCase()))) assocSnps.push([rs, r.id]);
+      for (const s of r.snps) snps.add(s.rsId.toLowerCase(), s);
+      for (const sf of new Set(r.traits.map((x) => x.shortForm))) assocTraits.push([sf, r.id]);
+      for (const x of r.traits) traits.add(x.shortForm, x);
+      for (const g of r.genes) genes.add(g.geneName.toLowerCase(), g);
+      for (const sg of r.snpGenes) {
+        const key = `${sg.gene.toLowerCase()}\t${sg.rsid.toLowerCase()}`;
+        if (!seenSnpGene.has(key)) {
+          seenSnpGene.add(key);
+          snpGenes.push([sg.gene.toLowerCase(), sg.rsid.toLowerCase()]);
+        }
+      }
+    }
+  });
+
+  const raw = (logical: string) => t.name(logical);
+  await tx.insertMany(raw('studies'), ['id', 'acc', 'pubmed', 'trait_lc', 'pub_date', 'doc'], studyRows);
+  await tx.insertMany(raw('ancestries'), ['id', 'acc', 'doc'], ancestryRows);
+  await tx.insertMany(raw('assocs'), ['id', 'ord', 'acc', 'pubmed', 'pkey', 'doc'], assocRows);
+  await tx.insertMany(raw('snps'), ['ord', 'rsid_lc', 'chrom', 'pos', 'doc'], snps.rows);
+  await tx.insertMany(raw('assoc_snps'), ['rsid_lc', 'assoc_id'], assocSnps);
+  await tx.insertMany(raw('traits'), ['ord', 'short_form', 'uri', 'label_lc', 'doc'], traits.rows);
+  await tx.insertMany(raw('assoc_traits'), ['short_form', 'assoc_id'], assocTraits);
+  await tx.insertMany(raw('study_traits'), ['short_form', 'acc'], dedupe(studyTraits));
+  await tx.insertMany(raw('genes'), ['ord', 'name_lc', 'doc'], genes.rows);
+  await insertIgnoring(tx, n.snp_genes, ['gene_lc', 'rsid_lc'], snpGenes);
+  await tx.insertMany(raw('pubs'), ['ord', 'pubmed', 'pub_date', 'doc'], pubs.rows);
+  return dupes;
+}
+
+function ancestryRow(id: number, r: AncestryRecord): SqlValue[] {
+  return [id, r.acc, JSON.stringify(r.doc)];
+}
+
+function dedupe(rows: SqlValue[][]): SqlValue[][] {
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    const k = r.join('\t');
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** A SNP's gene pair can recur in later batches; those repeats are dropped by the key. */
+async function insertIgnoring(tx: Db, table: string, cols: string[], rows: SqlValue[][]): Promise<void> {
+  const tuple = `(${cols.map(() => '?').join(', ')})`;
+  for (let i = 0; i < rows.length; i += 400) {
+    const chunk = rows.slice(i, i + 400);
+    await tx.run(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')} ON CONFLICT DO NOTHING`, chunk.flat());
+  }
+}
+
+export async function finishCatalog(db: Db, t: TableSet): Promise<void> {
+  counters.delete(t.gen);
+  const n = tables(t);
+  const idx = (table: string, name: string, cols: string) => `CREATE INDEX ${ident(t.name(name))} ON ${table} (${cols});`;
+  await db.exec(
+    [
+      idx(n.studies, 'studies_pubmed', 'pubmed, id'),
+      idx(n.studies, 'studies_trait', 'trait_lc, id'),
+      idx(n.studies, 'studies_date', 'pub_date, id'),
+      idx(n.ancestries, 'ancestries_acc', 'acc, id'),
+      `CREATE UNIQUE INDEX ${ident(t.name('assocs_ord'))} ON ${n.assocs} (ord);`,
+      idx(n.assocs, 'assocs_acc', 'acc, id'),
+      idx(n.assocs, 'assocs_pubmed', 'pubmed, id'),
+      idx(n.assocs, 'assocs_p', 'pkey, id'),
+      idx(n.snps, 'snps_loc', 'chrom, pos, ord'),
+      idx(n.assoc_snps, 'assoc_snps_a', 'assoc_id'),
+      idx(n.traits, 'traits_uri', 'uri'),
+      idx(n.traits, 'traits_label', 'label_lc, ord'),
+      idx(n.assoc_traits, 'assoc_traits_a', 'assoc_id'),
+      idx(n.study_traits, 'study_traits_s', 'acc'),
+      idx(n.pubs, 'pubs_date', 'pub_date, ord'),
+    ].join('\n'),
+  );
+  // SQLite's statistics from a sample, as PostgreSQL's are: a full ANALYZE reads every index entry.
+  if (db.dialect === 'sqlite') await db.exec('PRAGMA analysis_limit = 1000');
+  await db.exec(Object.values(n).map((x) => `ANALYZE ${x};`).join('\n'));
+}
+
+/** Records of a load: studies, ancestry entries and associations. */
+export async function countCatalog(db: Db, t: TableSet): Promise<number> {
+  const n = tables(t);
+  const r = await db.one<{ a: number; b: number; c: number }>(
+    `SELECT (SELECT COUNT(*) FROM ${n.studies}) AS a, (SELECT COUNT(*) FROM ${n.ancestries}) AS b, (SELECT COUNT(*) FROM ${n.assocs}) AS c`,
+  );
+  return Number(r?.a ?? 0) + Number(r?.b ?? 0) + Number(r?.c ?? 0);
+}

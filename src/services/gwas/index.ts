@@ -1,0 +1,58 @@
+import { fileURLToPath } from 'node:url';
+import type { ServiceModule } from '../types.js';
+import { CATALOG, SERVICE } from './catalog/handlers.js';
+import { readCatalog } from './catalog/ingest.js';
+import { CATALOG_PREFIX, CATALOG_TABLES, countCatalog, createCatalog, finishCatalog, writeCatalog } from './catalog/store.js';
+import { gwasCatalogue } from './errors.js';
+import { CATALOG_PATH, SUMSTATS_PATH, registerRoutes } from './routes.js';
+import { SUMSTATS } from './sumstats/handlers.js';
+import { readSumstats } from './sumstats/ingest.js';
+import { SUMSTATS_PREFIX, SUMSTATS_TABLES, countSumstats, createSumstats, finishSumstats, writeSumstats } from './sumstats/store.js';
+
+// Demo files ship as source files next to this module (copied to dist by the build).
+const demo = (sub: string) => fileURLToPath(new URL(`../../../src/services/gwas/demo/${sub}/`, import.meta.url));
+
+/**
+ * The GWAS Catalog's REST API and its summary-statistics API. Two datasets: the catalog (its bulk
+ * TSV downloads) and the summary statistics (GWAS-SSF files; each load replaces them all).
+ */
+export const gwas: ServiceModule = {
+  id: SERVICE,
+  title: 'GWAS Catalog REST API and summary-statistics API',
+  mount: '/gwas',
+  baseUrls: { gwas_url: CATALOG_PATH, sumstats_url: SUMSTATS_PATH },
+  defaultPort: 8086,
+  // The spec documents no limit, only a recommended delay between requests.
+  limits: [],
+  migrations: [],
+  datasets: [
+    {
+      service: SERVICE,
+      name: CATALOG,
+      tablePrefix: CATALOG_PREFIX,
+      tables: CATALOG_TABLES,
+      batchSize: 500,
+      demo: demo('catalog'),
+      read: readCatalog,
+      create: createCatalog,
+      write: writeCatalog,
+      finish: finishCatalog,
+      count: countCatalog,
+    },
+    {
+      service: SERVICE,
+      name: SUMSTATS,
+      tablePrefix: SUMSTATS_PREFIX,
+      tables: SUMSTATS_TABLES,
+      batchSize: 5000,
+      demo: demo('sumstats'),
+      read: readSumstats,
+      create: createSumstats,
+      write: writeSumstats,
+      finish: finishSumstats,
+      count: countSumstats,
+    },
+  ],
+  errors: gwasCatalogue,
+  routes: registerRoutes,
+};

@@ -1,0 +1,74 @@
+/**
+ * The HTTP surface of both interfaces: one route per entry of each operation table. Links are built
+ * from what the client used (protocol, Host, the mount prefix), so a client can follow them back
+ * here whatever address it reached the server by.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Query } from '../../core/http/params.js';
+import { ServiceError } from '../../core/http/errors.js';
+import type { ServiceContext } from '../types.js';
+import { CATALOG_OPERATIONS } from './catalog/operations.js';
+import { GwasProblem, springError } from './errors.js';
+import { SUMSTATS_OPERATIONS } from './sumstats/operations.js';
+
+export const CATALOG_PATH = '/rest/api';
+export const SUMSTATS_PATH = '/summary-statistics/api';
+
+const HAL = 'application/hal+json;charset=UTF-8';
+const JSON_TYPE = 'application/json;charset=UTF-8';
+
+/** Spring Data REST answers HAL unless the client asks for plain JSON. */
+function catalogType(req: FastifyRequest): string {
+  const accept = req.headers.accept ?? '';
+  return /application\/json/i.test(accept) && !/application\/hal\+json/i.test(accept) ? JSON_TYPE : HAL;
+}
+
+function pathOf(req: FastifyRequest): string {
+  return req.url.split('?')[0] ?? req.url;
+}
+
+async function answer(req: FastifyRequest, reply: FastifyReply, type: string, run: () => Promise<unknown> | unknown, ctx: ServiceContext): Promise<FastifyReply> {
+  try {
+    const body = await run();
+    return reply.type(type).send(JSON.stringify(body));
+  } catch (err) {
+    if (err instanceof GwasProblem) throw springError(err.status, err.message, pathOf(req));
+    if (err instanceof ServiceError) throw err;
+    ctx.log.error({ err, reqId: req.id }, 'request failed');
+    throw springError(500, `Internal error (request ${req.id})`, pathOf(req));
+  }
+}
+
+export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  // The mount prefix of this service's scope ('' on a port of its own).
+  const prefix = app.prefix;
+  const origin = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+  // The roots answer with and without a trailing slash.
+  const urls = (base: string, path: string) => (path === '' ? [base, `${base}/`] : [base + path]);
+
+  for (const [path, op] of Object.entries(CATALOG_OPERATIONS)) {
+    for (const url of urls(CATALOG_PATH, path)) {
+      app.get<{ Params: Record<string, string> }>(url, (req, reply) => {
+        const o = origin(req);
+        const call = { params: req.params, query: req.query as Query, base: `${o}${prefix}${CATALOG_PATH}`, path: o + pathOf(req), url: o + req.url };
+        return answer(req, reply, catalogType(req), () => op(ctx, call), ctx);
+      });
+    }
+  }
+
+  for (const [path, op] of Object.entries(SUMSTATS_OPERATIONS)) {
+    for (const url of urls(SUMSTATS_PATH, path)) {
+      app.get<{ Params: Record<string, string> }>(url, (req, reply) => {
+        const o = origin(req);
+        const call = {
+          params: req.params,
+          query: req.query as Query,
+          base: `${o}${prefix}${SUMSTATS_PATH}`,
+          catalogBase: `${o}${prefix}${CATALOG_PATH}`,
+          path: o + pathOf(req),
+        };
+        return answer(req, reply, JSON_TYPE, () => op(ctx, call), ctx);
+      });
+    }
+  }
+}
