@@ -55,22 +55,27 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
 
   if (limiter.enabled) {
     const timed = settings.rules.some((r) => r.unit === 'ms');
-    scope.addHook('onRequest', async (req, reply) => {
+    // After the body is read (a key may travel in a form body), before validation and the handler.
+    scope.addHook('preValidation', async (req, reply) => {
       const path = (req.url.split('?')[0] ?? '').slice(prefix.length) || '/';
-      const decision = await limiter.check({
+      const body = req.body !== null && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? (req.body as Record<string, unknown>) : {};
+      const subject = {
         ip: req.ip,
         path,
         method: req.method,
         query: (req.query ?? {}) as Record<string, unknown>,
+        body,
         headers: req.headers,
-      });
+      };
+      const decision = await limiter.check(subject);
       if (service.limitHeaders && decision.usage) {
         const usage = decision.rules.map((rule, i) => ({ rule, fraction: decision.usage?.[i] ?? 0 }));
         for (const [k, v] of Object.entries(service.limitHeaders(usage, decision.allowed))) reply.header(k, v);
       }
       if (!decision.allowed) {
         const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        const e = service.errors.rateLimited(seconds, pathOf(req.url));
+        const rule = decision.ruleIndex === undefined ? undefined : decision.rules[decision.ruleIndex];
+        const e = service.errors.rateLimited(seconds, pathOf(req.url), { rule, subject });
         reply.header('Retry-After', String(seconds));
         return sendServiceError(reply, e);
       }

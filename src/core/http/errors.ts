@@ -1,3 +1,5 @@
+import type { LimitRule, LimitSubject } from '../limits/policy.js';
+
 /**
  * An answer in a service's own error format. Handlers throw these (through their service's
  * catalogue); the server writes them out unchanged, so clients see the upstream's status and body.
@@ -21,7 +23,8 @@ export class ServiceError extends Error {
 export interface ErrorCatalogue {
   routeNotFound(method: string, path: string): ServiceError;
   methodNotAllowed?(method: string, path: string): ServiceError;
-  rateLimited(retryAfterSeconds: number, path: string): ServiceError;
+  /** `refusal`: the rule that refused the request and what it was keyed on (the upstream's body may name them). */
+  rateLimited(retryAfterSeconds: number, path: string, refusal: { rule: LimitRule | undefined; subject: LimitSubject }): ServiceError;
   /** A request the framework could not read (malformed body, unsupported content type). */
   badRequest(message: string, status: number, path: string): ServiceError;
   /** An unexpected failure; the message never carries internals, only the request id. */

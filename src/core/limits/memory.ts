@@ -20,17 +20,17 @@ export class MemoryLimitStore implements LimitStore {
     const nexts: number[] = [];
     const usage: number[] = [];
     let wait = 0;
-    let rule: string | undefined;
-    for (const d of draws) {
+    let worst = -1;
+    draws.forEach((d, i) => {
       const r = gcra(this.tats.get(d.key), now, d);
       nexts.push(r.next);
       usage.push(r.usage);
       if (r.wait > wait) {
         wait = r.wait;
-        rule = d.key;
+        worst = i;
       }
-    }
-    if (wait > 0) return { allowed: false, retryAfterMs: wait, usage, ...(rule ? { rule } : {}) };
+    });
+    if (wait > 0) return { allowed: false, retryAfterMs: wait, usage, rule: draws[worst]?.key as string, ruleIndex: worst };
     draws.forEach((d, i) => this.tats.set(d.key, nexts[i] as number));
     return { allowed: true, retryAfterMs: 0, usage };
   }

@@ -5,6 +5,8 @@ export interface LimitSubject {
   path: string;
   method: string;
   query: Record<string, unknown>;
+  /** The parsed request body (form or JSON), when there is one: some keys travel there (api_key). */
+  body: Record<string, unknown>;
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -29,8 +31,9 @@ export interface LimitDecision {
   allowed: boolean;
   /** When refused: how long until the request would be allowed. */
   retryAfterMs: number;
-  /** The rule that refused it. */
+  /** The budget that refused it (its draw key), and its place among the draws. */
   rule?: string;
+  ruleIndex?: number;
   /** How much of each budget drawn on is in use after this request (0..1), by draw order. */
   usage?: number[];
 }

@@ -88,8 +88,7 @@ export class RedisLimitStore implements LimitStore {
       const [wait, worst, permille] = await cmd.call(this.redis, keys.length, ...keys, ...args);
       const usage = permille.map((u) => u / 1000);
       if (wait > 0) {
-        const rule = draws[worst - 1]?.key;
-        return { allowed: false, retryAfterMs: wait, usage, ...(rule ? { rule } : {}) };
+        return { allowed: false, retryAfterMs: wait, usage, rule: draws[worst - 1]?.key as string, ruleIndex: worst - 1 };
       }
       return { allowed: true, retryAfterMs: 0, usage };
     } catch (err) {
