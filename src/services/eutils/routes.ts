@@ -1,0 +1,60 @@
+/**
+ * The HTTP surface of E-utilities: each utility answers GET and POST (form body) at `/<tool>.fcgi`
+ * (the spec's {eutils_url}) and at the real service's `/entrez/eutils/<tool>.fcgi`, dispatched by a
+ * table of tools. The docsum DTDs the XML declares are published under `/eutils/dtd/...`, as NCBI
+ * publishes them, for clients that validate offline.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Query } from '../../core/http/params.js';
+import type { ServiceContext } from '../types.js';
+import { efetch } from './handlers/efetch.js';
+import { einfo } from './handlers/einfo.js';
+import { elink } from './handlers/elink.js';
+import { esearch } from './handlers/esearch.js';
+import { DOCSUM_FIELDS, esummary } from './handlers/esummary.js';
+import { Params } from './params.js';
+import type { Reply } from './replies.js';
+import { docsumDtd } from './schema.js';
+import { DOCSUM_DTD } from './xml.js';
+
+type Handler = (ctx: ServiceContext, p: Params) => Promise<Reply>;
+
+const TOOLS: Record<string, Handler> = {
+  'esearch.fcgi': esearch,
+  'esummary.fcgi': esummary,
+  'efetch.fcgi': efetch,
+  'elink.fcgi': elink,
+  'einfo.fcgi': einfo,
+};
+
+const CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-RateLimit-Limit,X-RateLimit-Remaining' };
+
+const DTDS: Record<string, string> = Object.fromEntries(
+  (Object.keys(DOCSUM_DTD) as (keyof typeof DOCSUM_DTD)[]).map((db) => [DOCSUM_DTD[db].file, docsumDtd(`esummary db=${db}`, DOCSUM_FIELDS[db])]),
+);
+
+function send(reply: FastifyReply, r: Reply): FastifyReply {
+  return reply.code(r.status).headers(CORS).type(r.type).send(r.body);
+}
+
+export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  for (const prefix of ['', '/entrez/eutils']) {
+    for (const [tool, handler] of Object.entries(TOOLS)) {
+      app.route({
+        method: ['GET', 'POST'],
+        url: `${prefix}/${tool}`,
+        handler: async (req: FastifyRequest, reply: FastifyReply) => {
+          const body = req.body !== null && typeof req.body === 'object' ? (req.body as Query) : undefined;
+          return send(reply, await handler(ctx, new Params(req.query as Query, body)));
+        },
+      });
+    }
+  }
+  for (const prefix of ['', '/eutils']) {
+    app.get<{ Params: { date: string; file: string } }>(`${prefix}/dtd/:date/:file`, async (req, reply) => {
+      const dtd = DTDS[req.params.file];
+      if (!dtd) return reply.code(404).headers(CORS).type('text/plain; charset=UTF-8').send(`No DTD ${req.params.file} here; this mirror publishes ${Object.keys(DTDS).join(', ')}`);
+      return reply.headers(CORS).type('application/xml-dtd; charset=UTF-8').send(dtd);
+    });
+  }
+}
