@@ -1,7 +1,7 @@
 /**
  * The spec's resources, field by field and in its types. Values the loaded files do not give are
  * empty strings, lists and objects (and null for a number), so every field is always present with
- * its type; docs/compatibility-pgx.md says where each field comes from.
+ * its type; docs/compatibility.md says where each field comes from.
  */
 
 export interface ClinicalAnnotation {

@@ -4,7 +4,7 @@ import { ServiceError, type ErrorCatalogue } from '../../core/http/errors.js';
  * The protocol service's errors: JSON with `status_code` and `error_message`, as the upstream's
  * documentation shows. Codes 1 (missing or wrong parameter), 1219 (token is expired) and 1302
  * (wrong order field) are the upstream's; the others are this service's own (see
- * docs/compatibility-protocols.md). OAuth token errors add RFC 6749's `error` and `error_description`.
+ * docs/compatibility.md). OAuth token errors add RFC 6749's `error` and `error_description`.
  */
 export const CODES = {
   parameter: 1,

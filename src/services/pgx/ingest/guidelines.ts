@@ -3,7 +3,7 @@
  * `{"guideline": {...}, "citations": [...]}`, the guideline object as PharmGKB's API serves it
  * (objCls, id, name, source, relatedGenes, relatedChemicals, summaryMarkdown, literature, history,
  * crossReferences). Structured recommendations are read from a `recommendations` array when the
- * document has one (see docs/compatibility-pgx.md).
+ * document has one (see docs/compatibility.md).
  */
 import { record, type GuidelineRecommendation, type PgxRecord } from '../records.js';
 import { isoDate } from './text.js';

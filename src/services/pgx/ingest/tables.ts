@@ -4,7 +4,7 @@
  * `chemicals.tsv`). Each converter turns a row into a record, or says why the row cannot be loaded.
  *
  * Columns the PharmGKB files do not have but the spec's resources need are read when present,
- * under the names listed in docs/compatibility-pgx.md (e.g. `Cytogenetic Location` in genes.tsv).
+ * under the names listed in docs/compatibility.md (e.g. `Cytogenetic Location` in genes.tsv).
  */
 import { record, type PgxRecord } from '../records.js';
 import { has, isoDate, pmid, splitList, type Header, type Row } from './text.js';
@@ -50,7 +50,7 @@ function allelesFromSynonyms(synonyms: string[], acc: string, position: number |
   return ref ? [ref, ...alts.sort()] : [];
 }
 
-/** `Population:0.12; Other population:0.3` (an added column; see docs/compatibility-pgx.md). */
+/** `Population:0.12; Other population:0.3` (an added column; see docs/compatibility.md). */
 export function frequencyList(cell: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const part of splitList(cell, ';')) {
