@@ -1,0 +1,152 @@
+/**
+ * One compound as the store keeps it, built from an SD record: the property values (PubChem's
+ * from the PUBCHEM_* tags, the rest computed with RDKit), the full-record JSON, the SD text served
+ * by `SDF` (the original tags, then computed ones, listed in BIOMIRROR_COMPUTED) and what
+ * structure search needs (fingerprints and a binary molecule).
+ */
+import { compute } from './compute.js';
+import { MORGAN_WORDS, morganOf, patternOf, popcount, words } from './fingerprints.js';
+import { SDF_TAGS, propsFromComputed, propsFromTags, tagsFromProps, withTotals, type Props } from './properties.js';
+import { parseMol, type Mol, type RDKit } from './rdkit.js';
+import { compoundRecord } from './record.js';
+import { writeSdfRecord, type SdfRecord } from './sdf.js';
+
+export const COMPUTED_TAG = 'BIOMIRROR_COMPUTED';
+
+export interface BuiltCompound {
+  cid: number;
+  inchikey: string;
+  formula: string;
+  mw: number | null;
+  exactMass: number | null;
+  monoisotopicMass: number | null;
+  props: Props;
+  /** Names of the properties the project computed (the rest came from PUBCHEM_* tags). */
+  computed: string[];
+  /** One PC_Compound as JSON text. */
+  record: string;
+  sdf: string;
+  morgan: Buffer;
+  /** Bits set in the Morgan fingerprint (the similarity index reads fingerprints in this order). */
+  bits: number;
+  pattern: Buffer;
+  /** RDKit's binary form of the heavy-atom molecule: reading it back is ten times faster than SMILES. */
+  pickle: Buffer;
+}
+
+const num = (v: unknown): number | null => {
+  const n = typeof v === 'number' ? v : Number(v);
+  return v === undefined || !Number.isFinite(n) ? null : n;
+};
+
+/** The heavy-atom molecule of a molfile (PubChem's carry explicit hydrogens). */
+export function heavyMolecule(r: RDKit, molblock: string): Mol | undefined {
+  const m = parseMol(r, molblock, { removeHs: true });
+  return m;
+}
+
+export interface Structure {
+  props: Props;
+  computed: Set<string>;
+  tags: Map<string, string>;
+  record: Record<string, unknown>;
+}
+
+// What compute() fills; when PubChem's tags carry all of it (its bulk files do), nothing is computed.
+const COMPUTABLE = [
+  'MolecularFormula',
+  'MolecularWeight',
+  'SMILES',
+  'ConnectivitySMILES',
+  'InChI',
+  'InChIKey',
+  'XLogP',
+  'ExactMass',
+  'MonoisotopicMass',
+  'TPSA',
+  'Complexity',
+  'Charge',
+  'HBondDonorCount',
+  'HBondAcceptorCount',
+  'RotatableBondCount',
+  'HeavyAtomCount',
+  'IsotopeAtomCount',
+  'DefinedAtomStereoCount',
+  'UndefinedAtomStereoCount',
+  'DefinedBondStereoCount',
+  'UndefinedBondStereoCount',
+  'CovalentUnitCount',
+];
+
+/** Property values and full record of a structure; tags win over computed values. */
+export function describe(r: RDKit, cid: number | undefined, molblock: string, tags: ReadonlyMap<string, string>, mol: Mol): Structure | string {
+  const fromTags = propsFromTags(tags);
+  const complete = COMPUTABLE.every((k) => fromTags[k] !== undefined);
+  const fromRdkit = complete ? {} : propsFromComputed(compute(r, mol));
+  const props: Props = { ...fromRdkit, ...fromTags };
+  const computed = new Set(Object.keys(fromRdkit).filter((k) => fromTags[k] === undefined));
+  // Tags this project wrote itself (a generated SD file lists them) are computed values too.
+  const generated = new Set((tags.get(COMPUTED_TAG) ?? '').split('\n').map((x) => x.trim()));
+  for (const t of SDF_TAGS) if (generated.has(t.tag) && fromTags[t.prop] !== undefined) computed.add(t.prop);
+  const all = withTotals(props);
+  const record = compoundRecord({ cid, molblock, props: all, tags, computed, rdkitVersion: r.version() });
+  if (typeof record === 'string') return record;
+  return { props: all, computed, tags: new Map(tags), record };
+}
+
+export function buildCompound(r: RDKit, cid: number, rec: SdfRecord): BuiltCompound | string {
+  const mol = heavyMolecule(r, rec.molblock);
+  if (!mol) return 'RDKit cannot read the structure';
+  try {
+    const s = describe(r, cid, rec.molblock, rec.tags, mol);
+    if (typeof s === 'string') return s;
+    // Tags for what was computed here, unless the record already carries the value under a tag of its own.
+    const fromTags = propsFromTags(rec.tags);
+    const propOf = new Map(SDF_TAGS.map((x) => [x.tag, x.prop] as const));
+    const extra = tagsFromProps(s.props).filter(([t]) => !rec.tags.has(t) && fromTags[propOf.get(t) ?? ''] === undefined && t !== 'PUBCHEM_COMPOUND_CANONICALIZED');
+    const sdfTags: [string, string][] = [...rec.tags].filter(([t]) => t !== COMPUTED_TAG);
+    if (extra.length) {
+      sdfTags.push(...extra);
+      sdfTags.push([COMPUTED_TAG, extra.map(([t]) => t).join('\n')]);
+    }
+    const p = s.props;
+    const morgan = morganOf(mol);
+    return {
+      cid,
+      inchikey: String(p.InChIKey ?? ''),
+      formula: String(p.MolecularFormula ?? ''),
+      mw: num(p.MolecularWeight),
+      exactMass: num(p.ExactMass),
+      monoisotopicMass: num(p.MonoisotopicMass),
+      props: p,
+      computed: [...s.computed],
+      record: JSON.stringify(s.record),
+      sdf: writeSdfRecord(rec.molblock, sdfTags),
+      morgan,
+      bits: popcount(words(morgan, MORGAN_WORDS)),
+      pattern: patternOf(mol),
+      pickle: Buffer.from(mol.get_as_uint8array() as Uint8Array),
+    };
+  } finally {
+    mol.delete();
+  }
+}
+
+/**
+ * A molfile with explicit hydrogens and 2D coordinates from CoordGen, as PubChem's SD files hold
+ * them; or, `heavy`, heavy atoms with RDKit's quicker layout (twenty times faster, for bulk files).
+ */
+export function molfileWithHydrogens(r: RDKit, mol: Mol, title: string, heavy = false): string | undefined {
+  const withH = heavy ? r.get_mol_copy(mol) : parseMol(r, mol.add_hs());
+  if (!withH) return undefined;
+  try {
+    withH.set_new_coords(!heavy);
+    const block = withH.get_molblock();
+    const lines = block.split('\n');
+    lines[0] = title;
+    lines[1] = '  biomirror RDKit 2D (generated)';
+    return lines.join('\n');
+  } finally {
+    withH.delete();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * PubChem PUG REST and PUG View, served from PubChem's bulk files (compounds, substances,
+ * bioassays) with RDKit as the chemistry engine.
+ */
+import { fileURLToPath } from 'node:url';
+import type { ServiceModule } from '../types.js';
+import { pubchemCommands } from './commands.js';
+import { DATASETS, SERVICE } from './data.js';
+import { pcCatalogue } from './errors.js';
+import { readAssays } from './ingest/assays.js';
+import { readCompounds } from './ingest/compounds.js';
+import { readSubstances } from './ingest/substances.js';
+import { limitHeaders, pubchemLimits, RUNNING_TIME_MS } from './limits.js';
+import { pubchemRoutes, type PubchemOptions } from './routes.js';
+import { LISTKEY_MIGRATIONS } from './search/listkeys.js';
+import { ASSAY_PREFIX, ASSAY_TABLES, countAssayItems, createAssayTables, finishAssays, writeAssays } from './store/assays.js';
+import { COMPOUND_PREFIX, COMPOUND_TABLES, countCompoundItems, createCompoundTables, finishCompounds, writeCompounds } from './store/compounds.js';
+import { SUBSTANCE_PREFIX, SUBSTANCE_TABLES, countSubstances, createSubstanceTables, finishSubstances, writeSubstances } from './store/substances.js';
+
+// Demo files ship as source files next to this module (the build leaves them in src).
+const demo = (name: string) => fileURLToPath(new URL(`../../../src/services/pubchem/demo/${name}/`, import.meta.url));
+
+const envMs = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+
+export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceModule {
+  const opts: PubchemOptions = {
+    syncBudgetMs: options.syncBudgetMs ?? envMs('BIOMIRROR_PUBCHEM_SYNC_MS', 2000),
+    maxSearchMs: options.maxSearchMs ?? envMs('BIOMIRROR_PUBCHEM_SEARCH_MS', 300_000),
+    listkeyTtlMs: options.listkeyTtlMs ?? envMs('BIOMIRROR_PUBCHEM_LISTKEY_MS', 3_600_000),
+    matchThreads: options.matchThreads ?? envMs('BIOMIRROR_PUBCHEM_THREADS', 1),
+    runningTimeMs: options.runningTimeMs ?? RUNNING_TIME_MS,
+  };
+  return {
+    id: SERVICE,
+    title: 'PubChem PUG REST and PUG View',
+    mount: '/pubchem',
+    baseUrls: { chem_base_url: '' },
+    defaultPort: 8084,
+    limits: pubchemLimits(opts.runningTimeMs),
+    limitHeaders,
+    migrations: LISTKEY_MIGRATIONS,
+    datasets: [
+      {
+        service: SERVICE,
+        name: DATASETS.compounds,
+        tablePrefix: COMPOUND_PREFIX,
+        tables: COMPOUND_TABLES,
+        batchSize: 500,
+        demo: demo('compounds'),
+        read: readCompounds,
+        create: createCompoundTables,
+        write: writeCompounds,
+        finish: finishCompounds,
+        count: countCompoundItems,
+      },
+      {
+        service: SERVICE,
+        name: DATASETS.substances,
+        tablePrefix: SUBSTANCE_PREFIX,
+        tables: SUBSTANCE_TABLES,
+        batchSize: 500,
+        demo: demo('substances'),
+        read: readSubstances,
+        create: createSubstanceTables,
+        write: writeSubstances,
+        finish: finishSubstances,
+        count: countSubstances,
+      },
+      {
+        service: SERVICE,
+        name: DATASETS.assays,
+        tablePrefix: ASSAY_PREFIX,
+        tables: ASSAY_TABLES,
+        batchSize: 1000,
+        demo: demo('assays'),
+        read: readAssays,
+        create: createAssayTables,
+        write: writeAssays,
+        finish: finishAssays,
+        count: countAssayItems,
+      },
+    ],
+    errors: pcCatalogue,
+    routes: pubchemRoutes(opts),
+    commands: pubchemCommands,
+  };
+}
+
+export const pubchem = createPubchem();

@@ -1,0 +1,137 @@
+/**
+ * Reads PubChem's compound bulk files: `Compound_*.sdf.gz` (structures with PUBCHEM_* tags; what
+ * the tags lack is computed), and the Extras `CID-Title`, `CID-Synonym-filtered` (or -unfiltered)
+ * and `CID-SID` (tab-separated, optionally gzipped), plus saved PUG View records (`{"Record": ...}`
+ * JSON). A file or a folder of them; files of other names are left alone.
+ */
+import type { ReadContext } from '../../../core/ingest/dataset.js';
+import { FormatError } from '../../../core/ingest/errors.js';
+import { ByteProgress, baseName, listInputs, openInput } from '../../../core/ingest/inputs.js';
+import type { Sourced } from '../../../core/ingest/load.js';
+import { buildCompound } from '../chem/compound.js';
+import { rdkit } from '../chem/rdkit.js';
+import type { CompoundItem } from '../store/compounds.js';
+import { readWholeJson } from './files.js';
+import { sdfRecords, tsvRows } from './sdf-stream.js';
+
+type Kind = 'sdf' | 'title' | 'synonyms' | 'sids' | 'pugview';
+
+export function compoundFileKind(path: string): Kind | undefined {
+  const name = baseName(path);
+  if (name.endsWith('.sdf')) return name.startsWith('substance') ? undefined : 'sdf';
+  if (name === 'cid-title') return 'title';
+  if (name === 'cid-synonym-filtered' || name === 'cid-synonym-unfiltered') return 'synonyms';
+  if (name === 'cid-sid') return 'sids';
+  // PubChem's own Compound JSON files are full records, not PUG View.
+  if (name.endsWith('.json') && !name.startsWith('compound')) return 'pugview';
+  return undefined;
+}
+
+// A PUG View record is read whole; PubChem's largest are a few megabytes.
+const MAX_VIEW_BYTES = 64 << 20;
+
+const EXPECTED = 'PubChem Compound SD files (Compound_*.sdf[.gz]) and/or CID-Title, CID-Synonym-filtered, CID-SID, or PUG View JSON records';
+
+const positiveInt = (s: string | undefined): number | undefined => {
+  if (s === undefined || !/^\d{1,12}$/.test(s.trim())) return undefined;
+  const n = Number(s.trim());
+  return n > 0 ? n : undefined;
+};
+
+export async function* readCompounds(input: string, ctx: ReadContext): AsyncGenerator<Sourced<CompoundItem>> {
+  const files = (await listInputs(input)).filter((f) => compoundFileKind(f.path));
+  if (!files.length) throw new FormatError(`${input}: no PubChem compound files found; expected ${EXPECTED}`);
+  const bytes = new ByteProgress(
+    files.reduce((a, f) => a + f.size, 0),
+    (f) => ctx.progress(f),
+  );
+  const r = await rdkit();
+  for (const f of files) {
+    const kind = compoundFileKind(f.path) as Kind;
+    const place = (position: string | number) => ({ file: f.path, position });
+    if (kind === 'sdf') {
+      let good = 0;
+      let bad = 0;
+      for await (const item of sdfRecords(openInput(f.path, bytes))) {
+        if (ctx.signal.aborted) return;
+        const rec = item.record;
+        const at = `line ${item.line}`;
+        if (typeof rec === 'string') {
+          ctx.skip(place(at), rec);
+          if (++bad >= 100 && good === 0) throw new FormatError(`${f.path}: the first 100 records are not molfiles; expected ${EXPECTED}`);
+          continue;
+        }
+        const cid = positiveInt(rec.tags.get('PUBCHEM_COMPOUND_CID')) ?? positiveInt(rec.molblock.split('\n', 1)[0]);
+        if (cid === undefined) {
+          ctx.skip(place(at), 'no PUBCHEM_COMPOUND_CID tag and no CID on the first line');
+          continue;
+        }
+        const built = buildCompound(r, cid, rec);
+        if (typeof built === 'string') {
+          ctx.skip(place(at), `CID ${cid}: ${built}`);
+          continue;
+        }
+        good++;
+        yield { value: { kind: 'compound', c: built }, place: place(at) };
+      }
+      continue;
+    }
+    if (kind === 'pugview') {
+      if (f.size > MAX_VIEW_BYTES) {
+        ctx.skip(place('file'), `larger than ${MAX_VIEW_BYTES >> 20} MB: not read as a PUG View record`);
+        continue;
+      }
+      const doc = await readWholeJson(f.path, bytes);
+      const rec = (doc as { Record?: { RecordType?: string; RecordNumber?: unknown } } | undefined)?.Record;
+      const cid = positiveInt(String(rec?.RecordNumber ?? ''));
+      if (!rec || rec.RecordType !== 'CID' || cid === undefined) {
+        ctx.skip(place('file'), 'not a PUG View compound record ({"Record": {"RecordType": "CID", "RecordNumber": ...}})');
+        continue;
+      }
+      yield { value: { kind: 'annotation', cid, doc: JSON.stringify(doc) }, place: place('file') };
+      continue;
+    }
+    // Tab-separated Extras: one row per line; synonyms and SIDs are grouped by consecutive CID.
+    let group: { cid: number; line: number; values: string[] } | undefined;
+    const flush = (): Sourced<CompoundItem> | undefined => {
+      if (!group) return undefined;
+      const g = group;
+      group = undefined;
+      if (kind === 'synonyms') return { value: { kind: 'synonyms', cid: g.cid, names: g.values }, place: place(`line ${g.line}`) };
+      const sids: [number, number][] = g.values.map((v) => {
+        const [sid, type] = v.split('\t');
+        return [Number(sid), Number(type ?? 1)];
+      });
+      return { value: { kind: 'sids', cid: g.cid, sids }, place: place(`line ${g.line}`) };
+    };
+    for await (const { no, cells } of tsvRows(openInput(f.path, bytes))) {
+      if (ctx.signal.aborted) return;
+      const cid = positiveInt(cells[0]);
+      const value = cells[1];
+      if (cid === undefined || value === undefined || value === '') {
+        ctx.skip(place(`line ${no}`), 'expected a CID and a value separated by a tab');
+        continue;
+      }
+      if (kind === 'title') {
+        yield { value: { kind: 'title', cid, title: value }, place: place(`line ${no}`) };
+        continue;
+      }
+      if (kind === 'sids') {
+        const sid = positiveInt(value);
+        const type = cells[2] === undefined ? 1 : positiveInt(cells[2]);
+        if (sid === undefined || type === undefined) {
+          ctx.skip(place(`line ${no}`), 'expected CID, SID and an optional type, all positive integers');
+          continue;
+        }
+      }
+      if (group && group.cid !== cid) {
+        const out = flush();
+        if (out) yield out;
+      }
+      group ??= { cid, line: no, values: [] };
+      group.values.push(kind === 'sids' ? `${value}\t${cells[2] ?? 1}` : value);
+    }
+    const last = flush();
+    if (last) yield last;
+  }
+}

@@ -1,0 +1,202 @@
+/** Operations of the compound domain. */
+import { COMPUTED_TAG, describe, molfileWithHydrogens } from '../chem/compound.js';
+import { pngOf, svgOf } from '../chem/depict.js';
+import { propertyName, storedName, tagsFromProps, type Props } from '../chem/properties.js';
+import { requestMolecule } from '../chem/query.js';
+import { parseMol, rdkit, type Mol } from '../chem/rdkit.js';
+import { writeSdfRecord } from '../chem/sdf.js';
+import type { CompoundGen } from '../data.js';
+import { pcErrors } from '../errors.js';
+import { imageSize, linkTypes, outcomeType, recordType } from '../options.js';
+import { asnXml } from '../output/asn.js';
+import { csvTable, txtLines, type Output } from '../output/formats.js';
+import { answer, renderDoc, type Answer } from '../output/render.js';
+import type { PugRequest } from '../request.js';
+import type { Env, Subject } from '../resolve.js';
+import { activityTable, identifierList, linkedList } from './common.js';
+
+type CompoundSubject = Extract<Subject, { domain: 'compound' }>;
+
+async function gen(env: Env): Promise<CompoundGen> {
+  const c = await env.data.compounds();
+  if (!c) throw pcErrors.noRecords('CID');
+  return c;
+}
+
+/** The subject's CIDs that are in the database, in the given order; 404 when there are none. */
+async function existing(env: Env, s: CompoundSubject): Promise<{ c: CompoundGen; cids: number[] }> {
+  if (!s.ids.length) throw s.novel ? pcErrors.noCid('No CID found: the structure is not in the database') : pcErrors.noRecords('CID');
+  const c = await gen(env);
+  const known = await c.store.known(s.ids);
+  const cids = s.ids.filter((id) => known.has(id));
+  if (!cids.length) throw pcErrors.noRecords('CID');
+  return { c, cids };
+}
+
+/** The subject's CIDs as given, for links kept in other datasets (CID-SID, bioassays) that need no compound record. */
+function given(s: CompoundSubject): number[] {
+  if (!s.ids.length) throw s.novel ? pcErrors.noCid('No CID found: the structure is not in the database') : pcErrors.noRecords('CID');
+  return s.ids;
+}
+
+interface NovelRecord {
+  record: Record<string, unknown>;
+  sdf: string;
+  mol: Mol;
+}
+
+/** The record PubChem computes for a structure that is not in the database (no CID). */
+async function novelRecord(s: CompoundSubject): Promise<NovelRecord> {
+  const r = await rdkit();
+  const novel = s.novel as NonNullable<CompoundSubject['novel']>;
+  const mol = requestMolecule(r, novel.kind, novel.text);
+  if (!mol) throw pcErrors.badStructure(novel.kind.toUpperCase(), novel.text);
+  const block = molfileWithHydrogens(r, mol, '');
+  const d = block ? describe(r, undefined, block, new Map(), mol) : 'no molfile';
+  if (!block || typeof d === 'string') {
+    mol.delete();
+    throw pcErrors.badStructure(novel.kind.toUpperCase(), novel.text);
+  }
+  const tags = tagsFromProps(d.props);
+  return { record: d.record, sdf: writeSdfRecord(block, [...tags, [COMPUTED_TAG, tags.map(([t]) => t).join('\n')]]), mol };
+}
+
+async function png(mol: Mol, req: PugRequest): Promise<Answer> {
+  const { width, height } = imageSize(req.options);
+  return answer('PNG', await pngOf(svgOf(mol, width, height)));
+}
+
+async function record(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
+  if (recordType(req.options) === '3d') throw pcErrors.notFound('No records found for the given CID(s)', '3D conformers are not part of the loaded data');
+  if (!s.ids.length && s.novel) {
+    const n = await novelRecord(s);
+    try {
+      if (req.output === 'PNG') return await png(n.mol, req);
+      if (req.output === 'SDF') return answer('SDF', n.sdf);
+      return renderDoc({ PC_Compounds: [n.record] }, req.output, req.options, { XML: () => asnXml('PC-Compounds', 'PC-Compound', [n.record]) });
+    } finally {
+      n.mol.delete();
+    }
+  }
+  const { c, cids } = await existing(env, s);
+  if (req.output === 'PNG') {
+    const row = (await c.store.rows([cids[0] as number], ['sdf'])).get(cids[0] as number);
+    const r = await rdkit();
+    const mol = row ? parseMol(r, row.sdf.slice(0, row.sdf.indexOf('M  END') + 6), { removeHs: true }) : undefined;
+    if (!mol) throw pcErrors.noRecords('CID');
+    try {
+      return await png(mol, req);
+    } finally {
+      mol.delete();
+    }
+  }
+  const rows = await c.store.rows(cids, [req.output === 'SDF' ? 'sdf' : 'record']);
+  if (req.output === 'SDF') return answer('SDF', cids.map((cid) => rows.get(cid)?.sdf ?? '').join(''));
+  const records = cids.map((cid) => JSON.parse(rows.get(cid)?.record ?? '{}') as Record<string, unknown>);
+  return renderDoc({ PC_Compounds: records }, req.output, req.options, { XML: () => asnXml('PC-Compounds', 'PC-Compound', records) });
+}
+
+async function property(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
+  const list = (req.argument ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (!list.length) throw pcErrors.badRequest('Invalid property', 'property needs a comma-separated list of property names, e.g. property/MolecularWeight,InChIKey');
+  const names = list.map((p) => propertyName(p) ?? (() => { throw pcErrors.badProperty(p); })());
+  if (req.output === 'TXT' && names.length > 1) throw pcErrors.badOutput('TXT', 'more than one property', ['JSON', 'XML', 'CSV']);
+  const { c, cids } = await existing(env, s);
+  const rows = await c.store.rows(cids, ['props']);
+  const titles = names.includes('Title') ? await c.store.titles(cids) : new Map<number, string>();
+  const table = cids.map((cid) => {
+    const props = JSON.parse(rows.get(cid)?.props ?? '{}') as Props;
+    const row: Record<string, string | number> = { CID: cid };
+    for (const n of names) {
+      const v = n === 'Title' ? titles.get(cid) : props[storedName(n)];
+      if (v !== undefined) row[n] = v;
+    }
+    return row;
+  });
+  return renderDoc({ PropertyTable: { Properties: table } }, req.output, req.options, {
+    CSV: () => csvTable(['CID', ...names], table.map((r) => [r.CID, ...names.map((n) => r[n])])),
+    TXT: () => txtLines(table.map((r) => r[names[0] as string]).filter((v) => v !== undefined)),
+  });
+}
+
+async function synonyms(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
+  const { c, cids } = await existing(env, s);
+  const syn = await c.store.synonyms(cids);
+  const info = cids.filter((cid) => syn.get(cid)?.length).map((cid) => ({ CID: cid, Synonym: syn.get(cid) as string[] }));
+  if (!info.length) throw pcErrors.notFound('No synonyms found', 'None of the given CIDs has synonyms in the loaded data');
+  return renderDoc({ InformationList: { Information: info } }, req.output, req.options, { TXT: () => txtLines(info.flatMap((i) => i.Synonym)) });
+}
+
+async function cids(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
+  const type = req.options.get('cids_type')?.toLowerCase() ?? 'original';
+  if (!s.ids.length && s.novel) return identifierList(env, 'CID', [0], req.output, req.options);
+  if (type === 'original') {
+    // A search's or a name's CIDs are answered as found; CIDs given as input must exist.
+    const list = s.search ? s.ids : (await existing(env, s)).cids;
+    return identifierList(env, 'CID', list, req.output, req.options);
+  }
+  if (type !== 'same_connectivity') throw pcErrors.unimplemented(`cids_type=${type}`);
+  const { c, cids: found } = await existing(env, s);
+  const rows = await c.store.rows(found, ['props']);
+  const out: number[] = [];
+  for (const cid of found) {
+    const key = String((JSON.parse(rows.get(cid)?.props ?? '{}') as Props).InChIKey ?? '');
+    for (const other of key ? await c.store.byConnectivity(key.slice(0, 14)) : []) if (!out.includes(other)) out.push(other);
+  }
+  return identifierList(env, 'CID', out, req.output, req.options);
+}
+
+async function sids(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
+  const found = given(s);
+  const c = await env.data.compounds();
+  const types = linkTypes(req.options, 'sids_type');
+  const subs = await env.data.substances();
+  const groups: [number, number[]][] = [];
+  for (const cid of found) {
+    const ids = new Set([...(c ? await c.store.sids(cid, types) : []), ...(subs ? await subs.sidsOf(cid, types) : [])]);
+    groups.push([cid, [...ids].sort((a, b) => a - b)]);
+  }
+  return linkedList(env, 'CID', 'SID', groups, req.output, req.options, 'SIDs');
+}
+
+async function aids(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
+  const found = given(s);
+  const assays = await env.data.assays();
+  const outcome = outcomeType(req.options, 'aids_type');
+  const groups: [number, number[]][] = [];
+  for (const cid of found) groups.push([cid, assays ? await assays.linked('cid', cid, 'aid', outcome) : []]);
+  return linkedList(env, 'CID', 'AID', groups, req.output, req.options, 'AIDs');
+}
+
+async function assaysummary(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
+  const found = given(s);
+  const assays = await env.data.assays();
+  const rows = assays ? await assays.activities('cid', found) : [];
+  if (!assays || !rows.length) throw pcErrors.notFound('No data found', 'No bioassay results are loaded for the given CID(s)');
+  return activityTable(rows, await assays.assays([...new Set(rows.map((r) => r.aid))]), req.output, req.options, true);
+}
+
+async function description(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
+  const { c, cids: found } = await existing(env, s);
+  const titles = await c.store.titles(found);
+  const info = found.filter((cid) => titles.has(cid)).map((cid) => ({ CID: cid, Title: titles.get(cid) as string }));
+  if (!info.length) throw pcErrors.notFound('No description found', 'No titles are loaded for the given CID(s)');
+  return renderDoc({ InformationList: { Information: info } }, req.output, req.options);
+}
+
+type Run = (env: Env, s: CompoundSubject, req: PugRequest) => Promise<Answer>;
+
+const JSON_XML: Output[] = ['JSON', 'JSONP', 'XML'];
+
+export const COMPOUND_OPS: Record<string, { outputs: Output[]; run: Run }> = {
+  record: { outputs: [...JSON_XML, 'SDF', 'PNG'], run: record },
+  property: { outputs: [...JSON_XML, 'CSV', 'TXT'], run: property },
+  synonyms: { outputs: [...JSON_XML, 'TXT'], run: synonyms },
+  cids: { outputs: [...JSON_XML, 'TXT'], run: cids },
+  sids: { outputs: [...JSON_XML, 'TXT'], run: sids },
+  aids: { outputs: [...JSON_XML, 'TXT'], run: aids },
+  assaysummary: { outputs: [...JSON_XML, 'CSV'], run: assaysummary },
+  description: { outputs: JSON_XML, run: description },
+};
+
+export const UNSERVED_COMPOUND_OPS = ['classification', 'xrefs', 'conformers', 'dates'];

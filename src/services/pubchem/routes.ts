@@ -1,0 +1,123 @@
+/**
+ * The HTTP surface: every path below /rest/pug/ and /rest/pug_view/ (GET or POST, identifiers
+ * possibly in a form body) goes to the dispatcher; answers and faults are written as they come.
+ * Faults of XML requests are turned into XML here, whoever raised them (including the platform's
+ * rate limiter).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../types.js';
+import { Data } from './data.js';
+import { handlePug } from './dispatch.js';
+import { pcErrors } from './errors.js';
+import { throttlingControl } from './limits.js';
+import type { Answer } from './output/render.js';
+import { documentXml, PUG_REST_NS, PUG_VIEW_NS } from './output/xml.js';
+import { Options, parsePugPath } from './request.js';
+import type { Env } from './resolve.js';
+import { Ledger } from './search/ledger.js';
+import { ListKeys } from './search/listkeys.js';
+import { MatchPool } from './search/pool.js';
+import { Searcher } from './search/searcher.js';
+import { handleView } from './view.js';
+
+export interface PubchemOptions {
+  /** How long a non-fast structure search may take before it is answered with a list key. */
+  syncBudgetMs: number;
+  /** Longest a structure search may run. */
+  maxSearchMs: number;
+  /** How long a list key's result is kept. */
+  listkeyTtlMs: number;
+  /** Threads for exact structure matching. */
+  matchThreads: number;
+  /** Running time per client per minute (PubChem: 300 s), also spent by searches after their answer. */
+  runningTimeMs: number;
+}
+
+const PUG = '/rest/pug/';
+const VIEW = '/rest/pug_view/';
+
+function pathOf(req: FastifyRequest): string {
+  return (req.url.split('?')[0] ?? '').replace(/\/+$/, '');
+}
+
+function send(reply: FastifyReply, a: Answer): FastifyReply {
+  return reply.code(a.status).type(a.type).send(a.body);
+}
+
+/** Whether a request asks for XML (in its path, or by Accept when the path names no output). */
+function wantsXml(req: FastifyRequest): boolean {
+  const last = pathOf(req).split('/').pop()?.toUpperCase() ?? '';
+  if (last === 'XML') return true;
+  if (['JSON', 'JSONP', 'CSV', 'TXT', 'SDF', 'PNG', 'ASNT', 'ASNB'].includes(last)) return false;
+  return /xml/i.test(String(req.headers.accept ?? ''));
+}
+
+export function pubchemRoutes(opts: PubchemOptions) {
+  return async function routes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+    const data = new Data(ctx);
+    const pool = new MatchPool(opts.matchThreads);
+    const listkeys = new ListKeys(ctx.db, opts.listkeyTtlMs);
+    const ledger = new Ledger();
+    const searcher = new Searcher(pool, listkeys, ledger, opts, ctx.log);
+    let warmed: number | undefined;
+
+    app.addHook('onClose', async () => {
+      data.closed = true;
+      await pool.close();
+    });
+
+    // Background search time counts against the running-time budget too (the platform charges each
+    // request's own). The platform's limiter has run by now and set the header when limits are on.
+    app.addHook('preHandler', async (req, reply) => {
+      if (!reply.hasHeader('x-throttling-control')) return;
+      const used = ledger.used(req.ip);
+      if (used >= opts.runningTimeMs) {
+        reply.header('X-Throttling-Control', throttlingControl(0, 1, false, true));
+        throw pcErrors.busy(60, `The running time of this client's searches exceeds ${opts.runningTimeMs / 1000} seconds per minute`);
+      }
+    });
+
+    app.addHook('onSend', async (req, reply, payload) => {
+      // Without limits every budget is untouched; the header is still on every answer, as PubChem's is.
+      if (!reply.hasHeader('x-throttling-control')) reply.header('X-Throttling-Control', throttlingControl(0, 0, false, false));
+      if (reply.statusCode < 400 || typeof payload !== 'string' || !payload.startsWith('{"Fault"') || !wantsXml(req)) return payload;
+      reply.type('application/xml');
+      return documentXml(JSON.parse(payload) as Record<string, unknown>, pathOf(req).includes(VIEW) ? PUG_VIEW_NS : PUG_REST_NS);
+    });
+
+    const env = (req: FastifyRequest): Env => ({ data, searcher, listkeys, client: req.ip, log: ctx.log });
+
+    // The fingerprint index of newly served data is built as soon as a request notices it.
+    const warm = async () => {
+      const c = await data.compounds();
+      if (c && c.gen !== warmed) {
+        warmed = c.gen;
+        c.index().catch((err: unknown) => {
+          if (!data.closed) ctx.log.error({ err }, 'building the fingerprint index failed');
+        });
+      }
+    };
+
+    const pug = async (req: FastifyRequest, reply: FastifyReply) => {
+      await warm();
+      const path = req.url.split('?')[0] ?? '';
+      const at = path.indexOf(PUG);
+      const rest = at < 0 ? '' : path.slice(at + PUG.length);
+      const body = req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
+      const options = new Options(req.query as Record<string, unknown>, body);
+      const parsed = parsePugPath(rest, options, req.headers.accept);
+      return send(reply, await handlePug(env(req), parsed));
+    };
+
+    const view = async (req: FastifyRequest, reply: FastifyReply) => {
+      const path = req.url.split('?')[0] ?? '';
+      const rest = path.slice(path.indexOf(VIEW) + VIEW.length);
+      const heading = new Options(req.query as Record<string, unknown>).get('heading');
+      return send(reply, await handleView(data, rest, heading));
+    };
+
+    app.route({ method: ['GET', 'POST'], url: '/rest/pug/*', handler: pug });
+    app.route({ method: ['GET', 'POST'], url: '/rest/pug', handler: async () => Promise.reject(pcErrors.noIdentifier('domain')) });
+    app.route({ method: ['GET', 'POST'], url: '/rest/pug_view/*', handler: view });
+  };
+}

@@ -1,0 +1,70 @@
+// @ts-check
+/**
+ * Structure matching off the main thread. A SMARTS or a large molecule can make one RDKit match
+ * run for minutes and WASM calls cannot be interrupted, so they run here, where the pool can end
+ * the whole thread when a search runs out of time. Plain JavaScript: Node must be able to start it
+ * both from the source tree (tests) and from the build.
+ *
+ * Messages: {id, op: 'prepare', text, smarts} -> {id, pattern, morgan} (fingerprints of a query);
+ * {id, op: 'match', text, smarts, mode: 'sub'|'super', cids, pickles} -> {id, matched};
+ * a query RDKit cannot read -> {id, invalid: true}.
+ */
+import { parentPort } from 'node:worker_threads';
+
+const init = (await import('@rdkit/rdkit')).default;
+const rdkit = await init();
+rdkit.disable_logging();
+
+/** @type {{ key: string, mol: any } | undefined} */
+let cached;
+
+/** The query molecule, parsed once per query text. */
+function query(text, smarts) {
+  const key = `${smarts ? 'q' : 'm'}:${text}`;
+  if (cached?.key === key) return cached.mol;
+  if (cached) cached.mol.delete();
+  cached = undefined;
+  let mol = null;
+  try {
+    mol = smarts ? rdkit.get_qmol(text) : rdkit.get_mol(text, JSON.stringify({ removeHs: true }));
+  } catch {
+    mol = null;
+  }
+  if (!mol || !mol.is_valid()) {
+    mol?.delete();
+    return undefined;
+  }
+  cached = { key, mol };
+  return mol;
+}
+
+function handle(msg) {
+  const q = query(msg.text, msg.smarts);
+  if (!q) return { id: msg.id, invalid: true };
+  if (msg.op === 'prepare') {
+    const pattern = q.get_pattern_fp_as_uint8array(JSON.stringify({ nBits: 2048 }));
+    const morgan = msg.smarts ? undefined : q.get_morgan_fp_as_uint8array(JSON.stringify({ radius: 2, nBits: 1024 }));
+    return { id: msg.id, pattern, morgan, atoms: q.get_num_atoms() };
+  }
+  const matched = [];
+  for (let i = 0; i < msg.cids.length; i++) {
+    const m = rdkit.get_mol_from_uint8array(msg.pickles[i]);
+    if (!m) continue;
+    try {
+      const hit = msg.mode === 'sub' ? m.get_substruct_match(q) : q.get_substruct_match(m);
+      if (hit !== '{}') matched.push(msg.cids[i]);
+    } finally {
+      m.delete();
+    }
+  }
+  return { id: msg.id, matched };
+}
+
+parentPort?.on('message', (msg) => {
+  try {
+    parentPort?.postMessage(handle(msg));
+  } catch (err) {
+    parentPort?.postMessage({ id: msg.id, error: String(err && err.message ? err.message : err) });
+  }
+});
+parentPort?.postMessage({ ready: true });

@@ -1,0 +1,149 @@
+/**
+ * A small pool of matching threads (match-worker.mjs). Tasks queue; each has a deadline, and a
+ * thread that passes it is terminated (the only way to stop a WASM call) and replaced, so a
+ * pathological query costs one thread restart, never a stuck server.
+ */
+import { Worker } from 'node:worker_threads';
+import { SearchTimeout } from './scan.js';
+
+// The worker is plain JavaScript in the source tree; from the build this path leads back to it.
+const WORKER = new URL('../../../../src/services/pubchem/search/match-worker.mjs', import.meta.url);
+
+export interface WorkerReply {
+  id: number;
+  invalid?: boolean;
+  error?: string;
+  pattern?: Uint8Array;
+  morgan?: Uint8Array;
+  atoms?: number;
+  matched?: number[];
+  /** Milliseconds the task waited for its thread to start (loading RDKit); callers add them to their deadline. */
+  waited?: number;
+}
+
+interface Task {
+  msg: Record<string, unknown>;
+  transfer: ArrayBuffer[];
+  deadline: number;
+  resolve(r: WorkerReply): void;
+  reject(e: Error): void;
+}
+
+class Slot {
+  worker: Worker | undefined;
+  ready: Promise<void> | undefined;
+  task: Task | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export class MatchPool {
+  private readonly slots: Slot[];
+  private readonly queue: Task[] = [];
+  private seq = 0;
+  private closed = false;
+  /** Threads ended for running past a deadline (reported in tests and logs). */
+  restarts = 0;
+
+  constructor(size: number) {
+    this.slots = Array.from({ length: Math.max(1, size) }, () => new Slot());
+  }
+
+  run(msg: Record<string, unknown>, deadline: number, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
+    if (this.closed) return Promise.reject(new Error('the search pool is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ msg: { ...msg, id: ++this.seq }, transfer, deadline, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private spawn(slot: Slot): void {
+    const w = new Worker(WORKER);
+    w.unref();
+    slot.worker = w;
+    slot.ready = new Promise((resolve, reject) => {
+      const onReady = (m: { ready?: boolean }) => {
+        if (m.ready) {
+          w.off('message', onReady);
+          resolve();
+        }
+      };
+      w.on('message', onReady);
+      w.once('error', reject);
+    });
+    w.on('message', (m: WorkerReply & { ready?: boolean }) => {
+      if (m.ready) return;
+      const t = slot.task;
+      if (!t || m.id !== t.msg.id) return;
+      this.finish(slot);
+      if (m.error) t.reject(new Error(m.error));
+      else t.resolve({ ...m, waited: Number(t.msg.waited ?? 0) });
+    });
+    w.on('error', (err) => this.fail(slot, err));
+    w.on('exit', () => {
+      if (slot.worker === w) this.fail(slot, new Error('the matching thread stopped'));
+    });
+  }
+
+  private finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.task = undefined;
+    this.pump();
+  }
+
+  private fail(slot: Slot, err: Error): void {
+    const t = slot.task;
+    slot.worker = undefined;
+    slot.ready = undefined;
+    this.finish(slot);
+    t?.reject(err);
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.task || !this.queue.length) continue;
+      const task = this.queue.shift() as Task;
+      if (Date.now() >= task.deadline) {
+        task.reject(new SearchTimeout('the search ran past its time limit'));
+        continue;
+      }
+      if (!slot.worker) this.spawn(slot);
+      slot.task = task;
+      const w = slot.worker as Worker;
+      const dispatched = Date.now();
+      // Thread start-up (loading RDKit) is not charged to the task: its deadline moves by the wait.
+      void (slot.ready as Promise<void>).then(
+        () => {
+          if (slot.task !== task || slot.worker !== w) return;
+          const waited = Date.now() - dispatched;
+          task.deadline += waited;
+          task.msg.waited = waited;
+          slot.timer = setTimeout(() => {
+            if (slot.task !== task) return;
+            this.restarts++;
+            slot.worker = undefined;
+            slot.ready = undefined;
+            void w.terminate();
+            this.finish(slot);
+            task.reject(new SearchTimeout('the search ran past its time limit'));
+          }, Math.max(1, task.deadline - Date.now()));
+          w.postMessage(task.msg, task.transfer);
+        },
+        (err: Error) => this.fail(slot, err),
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.queue.splice(0)) t.reject(new Error('the search pool is closed'));
+    await Promise.all(
+      this.slots.map(async (s) => {
+        const w = s.worker;
+        s.worker = undefined;
+        if (s.task) this.fail(s, new Error('the search pool is closed'));
+        if (w) await w.terminate();
+      }),
+    );
+  }
+}

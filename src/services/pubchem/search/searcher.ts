@@ -1,0 +1,221 @@
+/**
+ * Structure searches: similarity (Morgan Tanimoto), substructure and superstructure (pattern
+ * screen, then an exact match in the matching threads) and identity (InChIKey). A `fast...` search
+ * answers within its time limit or times out (504); the others answer at once when they finish
+ * within a short budget, and otherwise return a list key while they go on in the background.
+ */
+import { ServiceError } from '../../../core/http/errors.js';
+import type { Logger } from 'pino';
+import { MORGAN_WORDS, PATTERN_WORDS, words } from '../chem/fingerprints.js';
+import { molblockOfSdf, requestInchikey } from '../chem/query.js';
+import { rdkit } from '../chem/rdkit.js';
+import type { CompoundGen } from '../data.js';
+import { pcErrors, type FaultBody } from '../errors.js';
+import type { SearchKind, StructureInput } from '../request.js';
+import { bytes } from '../store/sql.js';
+import type { Ledger } from './ledger.js';
+import type { ListKeys } from './listkeys.js';
+import type { MatchPool } from './pool.js';
+import { checkDeadline, screen, SearchTimeout, similar } from './scan.js';
+
+export interface SearchOptions {
+  /** How long a non-fast search may run before it is answered with a list key. */
+  syncBudgetMs: number;
+  /** Longest a search may run (unless MaxSeconds asks for less). */
+  maxSearchMs: number;
+}
+
+export interface SearchSpec {
+  kind: SearchKind;
+  input: StructureInput;
+  value: string;
+  fast: boolean;
+  /** Tanimoto threshold, 0..1. */
+  threshold: number;
+  maxRecords: number;
+  maxMs: number;
+  identityType: string;
+}
+
+export type SearchOutcome = { cids: number[] } | { listkey: string };
+
+/** When a search must end; moved back by the time spent waiting for a matching thread to start. */
+interface Deadline {
+  at: number;
+}
+
+interface Query {
+  /** Text the matching threads read (SMILES, SMARTS or a molfile). */
+  text: string;
+  smarts: boolean;
+  pattern: Uint32Array;
+  morgan: Uint32Array | undefined;
+}
+
+const MATCH_BATCH = 1000;
+/** Query texts go to the matching threads (never parsed here); past this size they are refused outright. */
+export const MAX_QUERY_CHARS = 1_000_000;
+
+export class Searcher {
+  constructor(
+    private readonly pool: MatchPool,
+    private readonly listkeys: ListKeys,
+    private readonly ledger: Ledger,
+    private readonly opts: SearchOptions,
+    private readonly log: Logger,
+  ) {}
+
+  async run(gen: CompoundGen, spec: SearchSpec, client: string): Promise<SearchOutcome> {
+    const started = Date.now();
+    const deadline: Deadline = { at: started + Math.min(spec.maxMs, this.opts.maxSearchMs) };
+    const job = this.search(gen, spec, deadline);
+    if (spec.fast) return { cids: await mapped(job) };
+    const safe = mapped(job);
+    // A budget of 0 answers every such search with a list key.
+    if (this.opts.syncBudgetMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const budget = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.opts.syncBudgetMs)));
+      const first = await Promise.race([safe.then((cids) => ({ cids })), budget]).finally(() => clearTimeout(timer));
+      if (first) return first;
+    }
+    safe.catch(() => undefined);
+    // Past the budget: the search goes on, its answer is kept under a list key.
+    const key = await this.listkeys.create('compound', undefined, deadline.at);
+    const background = Date.now();
+    // The time spent after the answer is charged before the result shows, so the next poll sees both.
+    const charge = () => this.ledger.add(client, Date.now() - background);
+    job.then(
+      (cids) => {
+        charge();
+        return this.listkeys.finish(key, cids);
+      },
+      (err: unknown) => {
+        charge();
+        const f = asFault(err, this.log);
+        return this.listkeys.fail(key, f.status, f.body);
+      },
+    ).catch((err: unknown) => this.log.error({ err, listkey: key }, 'could not store a search result'));
+    return { listkey: key };
+  }
+
+  private async search(gen: CompoundGen, spec: SearchSpec, deadline: Deadline): Promise<number[]> {
+    if (spec.kind === 'identity') return this.identity(gen, spec);
+    const q = await this.query(gen, spec, deadline);
+    const index = await gen.index();
+    checkDeadline(deadline.at);
+    if (spec.kind === 'similarity') {
+      if (!q.morgan) throw pcErrors.badRequest('Invalid search', 'similarity search needs a structure (SMILES, SDF, InChI or CID), not SMARTS');
+      const hits = await similar(index, q.morgan, spec.threshold, deadline.at);
+      return hits.slice(0, spec.maxRecords).map((h) => h.cid);
+    }
+    const mode = spec.kind === 'substructure' ? 'sub' : 'super';
+    if (mode === 'super' && q.smarts) throw pcErrors.badRequest('Invalid search', 'superstructure search needs a structure, not SMARTS');
+    const candidates = await screen(index, q.pattern, mode, deadline.at);
+    const found: number[] = [];
+    for (let i = 0; i < candidates.length && found.length < spec.maxRecords; i += MATCH_BATCH) {
+      const part = candidates.slice(i, i + MATCH_BATCH);
+      const pickles = await gen.store.pickles(part);
+      checkDeadline(deadline.at);
+      const reply = await this.pool.run(
+        { op: 'match', text: q.text, smarts: q.smarts, mode, cids: part, pickles: part.map((c) => new Uint8Array(bytes(pickles.get(c)))) },
+        deadline.at,
+      );
+      deadline.at += reply.waited ?? 0;
+      if (reply.invalid) throw pcErrors.badStructure(q.smarts ? 'SMARTS' : 'structure', q.text);
+      found.push(...(reply.matched ?? []));
+    }
+    return found.slice(0, spec.maxRecords);
+  }
+
+  private async identity(gen: CompoundGen, spec: SearchSpec): Promise<number[]> {
+    let key: string | undefined;
+    if (spec.input === 'cid') {
+      const cid = positive(spec.value);
+      const row = (await gen.store.rows([cid], ['props'])).get(cid);
+      if (!row) throw pcErrors.noCid(`No CID found that matches the given CID ${cid}`);
+      key = String((JSON.parse(row.props) as { InChIKey?: string }).InChIKey ?? '');
+    } else if (spec.input === 'smarts') {
+      throw pcErrors.badRequest('Invalid search', 'identity search needs a structure, not SMARTS');
+    } else {
+      const r = await rdkit();
+      key = requestInchikey(r, spec.input === 'inchi' ? 'inchi' : spec.input === 'sdf' ? 'sdf' : 'smiles', spec.value);
+      if (!key) throw pcErrors.badStructure(spec.input.toUpperCase(), spec.value);
+    }
+    if (!key) return [];
+    const cids = spec.identityType === 'same_connectivity' ? await gen.store.byConnectivity(key.slice(0, 14)) : await gen.store.byInchikey(key);
+    return cids.slice(0, spec.maxRecords);
+  }
+
+  /** The query's fingerprints and the text the matching threads parse. */
+  private async query(gen: CompoundGen, spec: SearchSpec, deadline: Deadline): Promise<Query> {
+    if (spec.input === 'cid' || spec.input === 'inchi') {
+      let cid: number;
+      if (spec.input === 'cid') cid = positive(spec.value);
+      else {
+        const key = requestInchikey(await rdkit(), 'inchi', spec.value);
+        if (!key) throw pcErrors.badStructure('InChI', spec.value);
+        const found = await gen.store.byInchikey(key);
+        if (!found.length) throw pcErrors.noCid('No CID found that matches the given InChI; structure searches by InChI need the structure to be in the database');
+        cid = found[0] as number;
+      }
+      const row = (await gen.store.rows([cid], ['props'])).get(cid);
+      if (!row) throw pcErrors.noCid(`No CID found that matches the given CID ${cid}`);
+      const smiles = String((JSON.parse(row.props) as { SMILES?: string }).SMILES ?? '');
+      const index = await gen.index();
+      const pos = index.position(cid);
+      if (pos < 0 || !smiles) throw pcErrors.noCid(`CID ${cid} has no structure to search with`);
+      return { text: smiles, smarts: false, pattern: index.patternAt(pos).slice(), morgan: index.morganAt(pos).slice() };
+    }
+    const smarts = spec.input === 'smarts';
+    let text = spec.value;
+    if (spec.input === 'sdf') {
+      const block = molblockOfSdf(spec.value);
+      if (!block) throw pcErrors.badStructure('SDF', spec.value);
+      text = block;
+    }
+    if (text.length > MAX_QUERY_CHARS) throw pcErrors.badStructure(spec.input.toUpperCase(), text);
+    let reply;
+    try {
+      reply = await this.pool.run({ op: 'prepare', text, smarts }, deadline.at);
+      deadline.at += reply.waited ?? 0;
+    } catch (err) {
+      if (err instanceof SearchTimeout) throw pcErrors.timeout(`reading the ${spec.input.toUpperCase()} query took longer than the search may run`);
+      throw err;
+    }
+    if (reply.invalid || !reply.pattern) throw pcErrors.badStructure(smarts ? 'SMARTS' : spec.input.toUpperCase(), spec.value);
+    return {
+      text,
+      smarts,
+      pattern: words(reply.pattern, PATTERN_WORDS),
+      morgan: reply.morgan ? words(reply.morgan, MORGAN_WORDS) : undefined,
+    };
+  }
+}
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0) throw pcErrors.badCid(value);
+  return n;
+}
+
+/** A search failure as the fault it answers with. */
+export function asFault(err: unknown, log: Logger): { status: number; body: FaultBody } {
+  if (err instanceof ServiceError) return { status: err.status, body: err.body as FaultBody };
+  if (err instanceof SearchTimeout) {
+    const e = pcErrors.timeout('The search ran past its time limit; narrow it (a more specific query, MaxRecords) or raise MaxSeconds');
+    return { status: e.status, body: e.body as FaultBody };
+  }
+  log.error({ err }, 'structure search failed');
+  return { status: 500, body: { Fault: { Code: 'PUGREST.ServerError', Message: 'Server error', Details: ['The search failed; the error is logged'] } } };
+}
+
+async function mapped(job: Promise<number[]>): Promise<number[]> {
+  try {
+    return await job;
+  } catch (err) {
+    if (err instanceof SearchTimeout) {
+      throw pcErrors.timeout('The search ran past its time limit; narrow it (a more specific query, MaxRecords) or raise MaxSeconds');
+    }
+    throw err;
+  }
+}
