@@ -2,7 +2,7 @@
  * What the project computes for a structure with RDKit when the bulk data does not carry it (and
  * for structures given in requests). Definitions follow PubChem's where they are documented; the
  * values may still differ from PubChem's own (Cactvs, OEChem, XLogP3): see
- * docs/compatibility-pubchem.md.
+ * docs/compatibility.md.
  */
 import { bertzComplexity, componentCount, formulaOf, graphOf, stereoBondCandidates } from './graph.js';
 import { averageMass, monoisotopicMass } from './masses.js';
