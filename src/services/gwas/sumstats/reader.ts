@@ -183,12 +183,12 @@ export class SumstatsReader {
       [s.sid, bound],
     );
     if (!m) return 0;
-    const c = await this.db.one<{ c: number }>(`SELECT COUNT(*) AS c FROM ${this.n.assoc} WHERE sid = ? AND (plog, pos) >= (?, ?) AND plog ${op} ?`, [
-      s.sid,
-      Number(m.plog),
-      Number(m.pos),
-      bound,
-    ]);
+    // The band between the mark and the bound, spelled as a plain range on plog: PostgreSQL cannot
+    // estimate a row comparison and would scan the table instead of this index range.
+    const c = await this.db.one<{ c: number }>(
+      `SELECT COUNT(*) AS c FROM ${this.n.assoc} WHERE sid = ? AND plog >= ? AND plog ${op} ? AND (plog > ? OR pos >= ?)`,
+      [s.sid, Number(m.plog), bound, Number(m.plog), Number(m.pos)],
+    );
     return Number(m.rnk) + Number(c?.c ?? 0);
   }
 
