@@ -10,16 +10,15 @@
  *
  * It drives the built CLI (`npx tsc -p tsconfig.build.json` first).
  */
-import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { paperCount, papers, postedOn, writePages } from './lib/biorxiv-generate.js';
 import { startAndWait, stop, timed } from './lib/proc.js';
+import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -33,15 +32,11 @@ const N = Number(values.records ?? 1_000_000);
 const DURATION = Number(values.duration ?? 15);
 // About 400 papers a day (bioRxiv posts a few hundred): 1M records span about five and a half years.
 const GEN = { perDay: 400, start: '2020-01-01' };
-const ROOT = new URL('..', import.meta.url).pathname;
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const work = mkdtempSync(join(tmpdir(), 'biomirror-bench-biorxiv-'));
 const FIRST = postedOn(0, 1, GEN);
 const LAST_FIRST_POST = postedOn(paperCount(N) - 1, 1, GEN);
 const WINDOW_DAYS = 30;
 
-const round = (x: number) => Math.round(x * 100) / 100;
-const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
 function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
@@ -64,16 +59,6 @@ function windowPath(): string {
 function deepPath(): string {
   const cursor = Math.floor(Math.random() * Math.max(1, N - 100));
   return `/biorxiv/details/biorxiv/2000-01-01/2099-12-31/${cursor}`;
-}
-
-async function cannon(url: string, path: () => string, connections = 10) {
-  const r = await autocannon({ url, connections, duration: DURATION, requests: [{ setupRequest: (req) => ({ ...req, path: path() }) }] });
-  return {
-    requestsPerSecond: Math.round(r.requests.average),
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
-    requests: r.requests.total,
-    failed: r.non2xx + r.errors,
-  };
 }
 
 /** The queries biomirror runs for one page, straight on the database: the two ends of the range, then the page by key. */
@@ -132,12 +117,6 @@ async function rawRate(raw: RawDb, path: () => string): Promise<number> {
   return Math.round(n / 3);
 }
 
-function activeGeneration(env: NodeJS.ProcessEnv): number {
-  const out = execFileSync(process.execPath, [CLI, 'status', '--json'], { env, encoding: 'utf8' });
-  const report = JSON.parse(out) as { services: { id: string; datasets: { generation: number }[] }[] };
-  return report.services.find((s) => s.id === 'biorxiv')?.datasets[0]?.generation as number;
-}
-
 async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined, input: string, bareUrl: string) {
   const dataDir = join(work, dialect);
   mkdirSync(dataDir, { recursive: true });
@@ -148,16 +127,16 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   log(`[${dialect}] ingest ${N} records`);
   const ing = await timed(process.execPath, [CLI, 'ingest', 'biorxiv', input], env);
   if (ing.code !== 0) throw new Error(`ingest failed: ${ing.stderr}`);
-  const gen = activeGeneration(env);
+  const gen = activeGeneration(env, 'biorxiv');
 
   log(`[${dialect}] serve`);
   const { child, match } = await startAndWait(process.execPath, [CLI, 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);
   const base = match[1] as string;
   try {
     log(`[${dialect}] date-range pages: bare route, then biomirror (30-day ranges, then deep cursors)`);
-    const bare = await cannon(bareUrl, () => '/studies/page');
-    const windowed = await cannon(base, windowPath);
-    const deep = await cannon(base, deepPath);
+    const bare = await cannon(bareUrl, () => '/studies/page', DURATION);
+    const windowed = await cannon(base, windowPath, DURATION);
+    const deep = await cannon(base, deepPath, DURATION);
     const raw = dialect === 'sqlite' ? rawSqlite(join(dataDir, 'biomirror.sqlite'), gen) : rawPostgres(databaseUrl as string, gen);
     const rawWindow = await rawRate(raw, windowPath);
     const rawDeep = await rawRate(raw, deepPath);
@@ -185,7 +164,7 @@ async function main() {
   const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
-    machine: { cpus: availableParallelism(), model: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: machine(),
     records: N,
     papers: paperCount(N),
     durationSeconds: DURATION,
@@ -193,28 +172,13 @@ async function main() {
   try {
     results.sqlite = await runOn('sqlite', undefined, input, match[1] as string);
     if (values.postgres) {
-      const schema = `bench_bx_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: values.postgres });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const url = `${values.postgres}${values.postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      try {
-        results.postgres = await runOn('postgres', url, input, match[1] as string);
-      } finally {
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
-      }
+      results.postgres = await withSchema(values.postgres, (url) => runOn('postgres', url, input, match[1] as string));
     }
   } finally {
     await stop(bareChild);
     if (!values.keep) rmSync(work, { recursive: true, force: true });
   }
-  const outDir = join(ROOT, 'bench', 'results');
-  mkdirSync(outDir, { recursive: true });
-  const out = join(outDir, `biorxiv-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(out, JSON.stringify(results, null, 2));
-  process.stdout.write(JSON.stringify(results, null, 2) + '\n');
-  log(`results written to ${out}`);
+  writeResults('biorxiv', results);
 }
 
 main().catch((err: unknown) => {

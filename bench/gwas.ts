@@ -11,11 +11,9 @@
  *     [--postgres URL] [--keep]
  * (build the CLI first: npx tsc -p tsconfig.build.json)
  */
-import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { execFileSync } from 'node:child_process';
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -23,6 +21,7 @@ import { createGunzip } from 'node:zlib';
 import pg from 'pg';
 import { ssfMeta, ssfPlace, writeSsf, type SsfOptions } from './lib/gwas-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
+import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,8 +33,6 @@ const { values } = parseArgs({
 });
 const N = Number(values.rows ?? 10_000_000);
 const DURATION = Number(values.duration ?? 15);
-const ROOT = new URL('..', import.meta.url).pathname;
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const work = mkdtempSync(join(tmpdir(), 'biomirror-gwas-bench-'));
 const ACC = 'GCST99000001';
 const SIZE = 20;
@@ -44,8 +41,6 @@ const WINDOW = 1_000_000;
 const OPTS: SsfOptions = { seed: 7, spacing: 100, perChromosome: Math.ceil(N / 22) };
 const SS = '/gwas/summary-statistics/api';
 
-const round = (x: number) => Math.round(x * 100) / 100;
-const log = (m: string) => process.stderr.write(`${m}\n`);
 
 /** 1 Mb windows inside the generated data, with how many rows each holds. */
 function windows(count: number): { chromosome: number; start: number; rows: number }[] {
@@ -63,16 +58,6 @@ function windows(count: number): { chromosome: number; start: number; rows: numb
     out.push({ chromosome, start, rows: Math.max(0, last - first + 1) });
   }
   return out;
-}
-
-async function cannon(url: string, paths: () => string, connections: number) {
-  const r = await autocannon({ url, connections, duration: DURATION, requests: [{ setupRequest: (req) => ({ ...req, path: paths() }) }] });
-  return {
-    requestsPerSecond: Math.round(r.requests.average),
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
-    requests: r.requests.total,
-    failed: r.non2xx + r.errors,
-  };
 }
 
 /** The floor of write cost: the same rows as text columns into one plain table, 5,000 per transaction. */
@@ -103,12 +88,6 @@ async function rawInsert(file: string, dbFile: string) {
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   db.close();
   return { seconds: round(seconds), rowsPerSecond: Math.round(N / seconds) };
-}
-
-function activeGeneration(env: NodeJS.ProcessEnv): number {
-  const out = execFileSync(process.execPath, [CLI, 'status', '--json'], { env, encoding: 'utf8' });
-  const report = JSON.parse(out) as { services: { id: string; datasets: { dataset: string; generation: number }[] }[] };
-  return report.services.find((s) => s.id === 'gwas')?.datasets.find((d) => d.dataset === 'sumstats')?.generation as number;
 }
 
 interface RawRead {
@@ -155,7 +134,7 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   const ing = await timed(process.execPath, [CLI, 'ingest', 'gwas', input, '--dataset', 'sumstats'], env);
   if (ing.code !== 0) throw new Error(`ingest failed: ${ing.stderr}`);
   const ingest = { rows: N, seconds: round(ing.seconds), rowsPerSecond: Math.round(N / ing.seconds), peakRssMb: ing.peakRssMb };
-  const gen = activeGeneration(env);
+  const gen = activeGeneration(env, 'gwas', 'sumstats');
 
   log(`[${dialect}] serve`);
   const { child, match } = await startAndWait(process.execPath, [CLI, 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);
@@ -169,15 +148,15 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
       return `${SS}/chromosomes/${w.chromosome}/associations?start=${w.start}&end=${w.start + WINDOW}&size=${SIZE}&page=${page}`;
     };
     log(`[${dialect}] 1 Mb range, first pages, 10 clients`);
-    const firstPages = await cannon(base, range(false), 10);
+    const firstPages = await cannon(base, range(false), DURATION, 10);
     log(`[${dialect}] 1 Mb range, last pages, 10 clients`);
-    const lastPages = await cannon(base, range(true), 10);
+    const lastPages = await cannon(base, range(true), DURATION, 10);
     // p_upper=0.5 keeps about half the rows; pages anywhere in them.
     const half = Math.floor(N / 2 / SIZE);
     log(`[${dialect}] p-value bounded pages at random depths, 10 clients`);
-    const pPages = await cannon(base, () => `${SS}/studies/${ACC}/associations?p_upper=0.5&size=${SIZE}&page=${Math.floor(Math.random() * half)}`, 10);
+    const pPages = await cannon(base, () => `${SS}/studies/${ACC}/associations?p_upper=0.5&size=${SIZE}&page=${Math.floor(Math.random() * half)}`, DURATION, 10);
     log(`[${dialect}] bare route`);
-    const bare = await cannon(bareUrl, () => `/studies/x`, 10);
+    const bare = await cannon(bareUrl, () => `/studies/x`, DURATION, 10);
     const raw = dialect === 'sqlite' ? rawSqlite(join(dataDir, 'biomirror.sqlite'), gen) : rawPostgres(databaseUrl as string, gen);
     const rawPage = await rawPageLatency(raw);
     await raw.close();
@@ -208,7 +187,7 @@ async function main() {
   const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
-    machine: { cpus: availableParallelism(), model: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: machine(),
     rows: N,
     durationSeconds: DURATION,
     pageSize: SIZE,
@@ -218,28 +197,13 @@ async function main() {
     results.rawInsertSqlite = await rawInsert(file, join(work, 'raw.sqlite'));
     results.sqlite = await runOn('sqlite', undefined, input, match[1] as string);
     if (values.postgres) {
-      const schema = `bench_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: values.postgres });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const url = `${values.postgres}${values.postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      try {
-        results.postgres = await runOn('postgres', url, input, match[1] as string);
-      } finally {
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
-      }
+      results.postgres = await withSchema(values.postgres, (url) => runOn('postgres', url, input, match[1] as string));
     }
   } finally {
     await stop(bareChild);
     if (!values.keep) rmSync(work, { recursive: true, force: true });
   }
-  const outDir = join(ROOT, 'bench', 'results');
-  mkdirSync(outDir, { recursive: true });
-  const out = join(outDir, `gwas-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(out, JSON.stringify(results, null, 2));
-  process.stdout.write(JSON.stringify(results, null, 2) + '\n');
-  log(`results written to ${out}`);
+  writeResults('gwas', results);
 }
 
 main().catch((err: unknown) => {

@@ -9,11 +9,10 @@
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/ncbi.js [--genes 1000000] [--duration 15] [--postgres URL] [--keep]
  */
-import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -21,32 +20,19 @@ import { createGunzip } from 'node:zlib';
 import pg from 'pg';
 import { symbolFor, writeGeneInfo } from './lib/ncbi-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
+import { CLI, ROOT, cannon, log, machine, round, withSchema, writeResults } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: { genes: { type: 'string' }, duration: { type: 'string' }, postgres: { type: 'string' }, keep: { type: 'boolean' } },
 });
 const N = Number(values.genes ?? 1_000_000);
 const DURATION = Number(values.duration ?? 15);
-const ROOT = new URL('..', import.meta.url).pathname;
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const work = mkdtempSync(join(tmpdir(), 'biomirror-bench-ncbi-'));
-const round = (x: number) => Math.round(x * 100) / 100;
-const log = (m: string) => process.stderr.write(`${m}\n`);
 const GENE_FIELD = 1; // the Gene Name sub-field of the index (src/services/ncbi/gene/fields.ts)
 
 const randomGene = () => Math.floor(Math.random() * N);
 const TAGGED = () => `/eutils/esearch.fcgi?db=gene&term=${symbolFor(randomGene())}%5Bgene%5D`;
 const COMBINED = () => `/eutils/esearch.fcgi?db=gene&term=${symbolFor(randomGene())}%5Bgene%5D%20AND%20human%5Borgn%5D&retmode=json`;
-
-async function cannon(url: string, paths: () => string) {
-  const r = await autocannon({ url, connections: 10, duration: DURATION, requests: [{ setupRequest: (req) => ({ ...req, path: paths() }) }] });
-  return {
-    requestsPerSecond: Math.round(r.requests.average),
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
-    requests: r.requests.total,
-    failed: r.non2xx + r.errors,
-  };
-}
 
 /** The floor of write cost: the gene_info rows into one table keyed by GeneID, 5,000 rows a transaction. */
 async function rawInsert(file: string, db: string): Promise<{ seconds: number; rowsPerSecond: number }> {
@@ -113,9 +99,9 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   const base = match[1] as string;
   try {
     log(`[${dialect}] esearch: bare route, tagged term, tagged term AND organism`);
-    const bare = await cannon(bareUrl, () => '/studies/x');
-    const tagged = await cannon(base, TAGGED);
-    const combined = await cannon(base, COMBINED);
+    const bare = await cannon(bareUrl, () => '/studies/x', DURATION);
+    const tagged = await cannon(base, TAGGED, DURATION);
+    const combined = await cannon(base, COMBINED, DURATION);
     let raw;
     if (dialect === 'sqlite') {
       const d = new Database(join(dataDir, 'biomirror.sqlite'), { readonly: true });
@@ -149,7 +135,7 @@ async function main() {
   const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
-    machine: { cpus: availableParallelism(), model: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: machine(),
     genes: N,
     durationSeconds: DURATION,
   };
@@ -158,28 +144,13 @@ async function main() {
     results.rawInsertSqlite = await rawInsert(file, join(work, 'raw.sqlite'));
     results.sqlite = await runOn('sqlite', undefined, file, match[1] as string);
     if (values.postgres) {
-      const schema = `bench_ncbi_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: values.postgres });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const url = `${values.postgres}${values.postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      try {
-        results.postgres = await runOn('postgres', url, file, match[1] as string);
-      } finally {
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
-      }
+      results.postgres = await withSchema(values.postgres, (url) => runOn('postgres', url, file, match[1] as string));
     }
   } finally {
     await stop(bareChild);
     if (!values.keep) rmSync(work, { recursive: true, force: true });
   }
-  const outDir = join(ROOT, 'bench', 'results');
-  mkdirSync(outDir, { recursive: true });
-  const out = join(outDir, `ncbi-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(out, JSON.stringify(results, null, 2));
-  process.stdout.write(JSON.stringify(results, null, 2) + '\n');
-  log(`results written to ${out}`);
+  writeResults('ncbi', results);
 }
 
 main().catch((err: unknown) => {

@@ -11,16 +11,15 @@
  * It drives the built CLI (`npx tsc -p tsconfig.build.json` first). 25,000 genes is about the
  * number of rows of PharmGKB's genes.tsv.
  */
-import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { geneSymbol, writePgxDownloads } from './lib/pgx-generate.js';
 import { startAndWait, stop, timed } from './lib/proc.js';
+import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,25 +31,8 @@ const { values } = parseArgs({
 });
 const N = Number(values.genes ?? 25_000);
 const DURATION = Number(values.duration ?? 15);
-const ROOT = new URL('..', import.meta.url).pathname;
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const work = mkdtempSync(join(tmpdir(), 'biomirror-bench-pgx-'));
-const round = (x: number) => Math.round(x * 100) / 100;
 const randomSymbol = () => geneSymbol(Math.floor(Math.random() * N));
-
-function log(msg: string): void {
-  process.stderr.write(`${msg}\n`);
-}
-
-async function cannon(url: string, path: () => string) {
-  const r = await autocannon({ url, connections: 10, duration: DURATION, requests: [{ setupRequest: (req) => ({ ...req, path: path() }) }] });
-  return {
-    requestsPerSecond: Math.round(r.requests.average),
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
-    requests: r.requests.total,
-    failed: r.non2xx + r.errors,
-  };
-}
 
 interface RawDb {
   /** The stored document of a gene (lower-cased symbol). */
@@ -83,12 +65,6 @@ async function rawLookupRate(raw: RawDb): Promise<number> {
   return Math.round(n / 3);
 }
 
-function activeGeneration(env: NodeJS.ProcessEnv): number {
-  const out = execFileSync(process.execPath, [CLI, 'status', '--json'], { env, encoding: 'utf8' });
-  const report = JSON.parse(out) as { services: { id: string; datasets: { generation: number }[] }[] };
-  return report.services.find((s) => s.id === 'pgx')?.datasets[0]?.generation as number;
-}
-
 async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined, input: string) {
   const dataDir = join(work, dialect);
   mkdirSync(dataDir, { recursive: true });
@@ -99,7 +75,7 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   log(`[${dialect}] ingest ${N} genes`);
   const ing = await timed(process.execPath, [CLI, 'ingest', 'pgx', input], env);
   if (ing.code !== 0) throw new Error(`ingest failed: ${ing.stderr}`);
-  const gen = activeGeneration(env);
+  const gen = activeGeneration(env, 'pgx');
   const raw = dialect === 'sqlite' ? rawSqlite(join(dataDir, 'biomirror.sqlite'), gen) : rawPostgres(databaseUrl as string, gen);
 
   // The baseline answers every request with a gene exactly as biomirror stores it, from memory.
@@ -109,7 +85,7 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   const bareProc = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   let bare;
   try {
-    bare = await cannon(bareProc.match[1] as string, () => `/studies/${randomSymbol()}`);
+    bare = await cannon(bareProc.match[1] as string, () => `/studies/${randomSymbol()}`, DURATION);
   } finally {
     await stop(bareProc.child);
   }
@@ -117,7 +93,7 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   log(`[${dialect}] serve, then GET /v1/gene/{gene_symbol} on biomirror`);
   const { child, match } = await startAndWait(process.execPath, [CLI, 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);
   try {
-    const get = await cannon(match[1] as string, () => `/pgx/v1/gene/${randomSymbol()}`);
+    const get = await cannon(match[1] as string, () => `/pgx/v1/gene/${randomSymbol()}`, DURATION);
     const rawRate = await rawLookupRate(raw);
     return {
       ingest: { genes: N, seconds: round(ing.seconds), genesPerSecond: Math.round(N / ing.seconds), peakRssMb: ing.peakRssMb },
@@ -134,34 +110,19 @@ async function main() {
   const input = writePgxDownloads(join(work, 'downloads'), N);
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
-    machine: { cpus: availableParallelism(), model: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: machine(),
     genes: N,
     durationSeconds: DURATION,
   };
   try {
     results.sqlite = await runOn('sqlite', undefined, input);
     if (values.postgres) {
-      const schema = `bench_pgx_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: values.postgres });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const url = `${values.postgres}${values.postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      try {
-        results.postgres = await runOn('postgres', url, input);
-      } finally {
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
-      }
+      results.postgres = await withSchema(values.postgres, (url) => runOn('postgres', url, input));
     }
   } finally {
     if (!values.keep) rmSync(work, { recursive: true, force: true });
   }
-  const outDir = join(ROOT, 'bench', 'results');
-  mkdirSync(outDir, { recursive: true });
-  const out = join(outDir, `pgx-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(out, JSON.stringify(results, null, 2));
-  process.stdout.write(JSON.stringify(results, null, 2) + '\n');
-  log(`results written to ${out}`);
+  writeResults('pgx', results);
 }
 
 main().catch((err: unknown) => {

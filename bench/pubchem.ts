@@ -16,16 +16,16 @@
  * written by one process per core and can be kept for later runs.
  */
 import Database from 'better-sqlite3';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
-import pg from 'pg';
 import { RARE_QUERY, cidSmilesLines, moleculeFor } from './lib/pubchem-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
+import { CLI, activeGeneration, log, machine, round, withSchema, writeResults } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,11 +38,7 @@ const { values } = parseArgs({
 });
 const N = Number(values.compounds ?? 1_000_000);
 const QUERIES = Number(values.queries ?? 20);
-const ROOT = new URL('..', import.meta.url).pathname;
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const work = mkdtempSync(join(tmpdir(), 'biomirror-bench-pubchem-'));
-const round = (x: number) => Math.round(x * 100) / 100;
-const log = (m: string) => process.stderr.write(`${m}\n`);
 const MORGAN_BYTES = 128;
 
 interface RDKitMol {
@@ -120,13 +116,6 @@ async function rawInsert(dir: string, file: string): Promise<{ seconds: number; 
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   d.close();
   return { seconds: round(seconds), recordsPerSecond: Math.round(n / seconds) };
-}
-
-function activeGeneration(env: NodeJS.ProcessEnv): number {
-  const out = execFileSync(process.execPath, [CLI, 'status', '--json'], { env, encoding: 'utf8' });
-  const report = JSON.parse(out) as { services: { id: string; datasets: { name?: string; dataset?: string; generation: number }[] }[] };
-  const ds = report.services.find((s) => s.id === 'pubchem')?.datasets ?? [];
-  return (ds.find((d) => (d.name ?? d.dataset) === 'compounds') ?? ds[0])?.generation as number;
 }
 
 interface Structures {
@@ -216,7 +205,7 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   const ing = await timed(process.execPath, [CLI, 'ingest', 'pubchem', sdfDir, '--dataset', 'compounds'], env);
   if (ing.code !== 0) throw new Error(`ingest failed: ${ing.stderr}`);
   const ingest = { compounds: N, seconds: round(ing.seconds), compoundsPerSecond: Math.round(N / ing.seconds), peakRssMb: ing.peakRssMb };
-  if (dialect === 'sqlite') baseline.structures = readStructures(join(dataDir, 'biomirror.sqlite'), activeGeneration(env));
+  if (dialect === 'sqlite') baseline.structures = readStructures(join(dataDir, 'biomirror.sqlite'), activeGeneration(env, 'pubchem', 'compounds'));
 
   log(`[${dialect}] serve`);
   const { child, match } = await startAndWait(process.execPath, [CLI, 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);
@@ -271,7 +260,7 @@ async function main() {
   const sdfDir = values.sdf ?? join(work, 'sdf');
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
-    machine: { cpus: availableParallelism(), model: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: machine(),
     compounds: N,
     queries: QUERIES,
   };
@@ -287,28 +276,13 @@ async function main() {
     const baseline: { structures?: Structures } = {};
     results.sqlite = await runOn('sqlite', undefined, sdfDir, r, baseline);
     if (values.postgres) {
-      const schema = `bench_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: values.postgres });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const url = `${values.postgres}${values.postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      try {
-        results.postgres = await runOn('postgres', url, sdfDir, r, baseline);
-      } finally {
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
-      }
+      results.postgres = await withSchema(values.postgres, (url) => runOn('postgres', url, sdfDir, r, baseline));
     }
   } finally {
     if (!values.keep) rmSync(work, { recursive: true, force: true });
     else log(`kept ${work} (SD files in ${sdfDir})`);
   }
-  const outDir = join(ROOT, 'bench', 'results');
-  mkdirSync(outDir, { recursive: true });
-  const out = join(outDir, `pubchem-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(out, JSON.stringify(results, null, 2));
-  process.stdout.write(JSON.stringify(results, null, 2) + '\n');
-  log(`results written to ${out}`);
+  writeResults('pubchem', results);
 }
 
 main().catch((err: unknown) => {

@@ -9,11 +9,9 @@
  *
  *   npm run bench -- [--studies 100000] [--duration 15] [--postgres URL] [--zip existing.zip]
  */
-import autocannon from 'autocannon';
-import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -21,6 +19,7 @@ import yauzl from 'yauzl';
 import { writeStudiesZip } from './generate.js';
 import { generateStudy, nctFor } from './lib/ct-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
+import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -33,8 +32,6 @@ const { values } = parseArgs({
 });
 const N = Number(values.studies ?? 100_000);
 const DURATION = Number(values.duration ?? 15);
-const ROOT = new URL('..', import.meta.url).pathname;
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const work = mkdtempSync(join(tmpdir(), 'biomirror-bench-'));
 
 // The search mix: every condition and intervention of the generator, one first page of 10 each.
@@ -47,26 +44,6 @@ const DRUGS = [
   ),
 ];
 const SEARCHES = [...CONDITIONS.map((c) => `query.cond=${encodeURIComponent(`"${c}"`)}`), ...DRUGS.map((d) => `query.intr=${encodeURIComponent(d)}`)];
-
-function log(msg: string): void {
-  process.stderr.write(`${msg}\n`);
-}
-
-async function cannon(url: string, paths: () => string, connections: number) {
-  const r = await autocannon({
-    url,
-    connections,
-    duration: DURATION,
-    requests: [{ setupRequest: (req) => ({ ...req, path: paths() }) }],
-  });
-  const non2xx = r.non2xx + r.errors;
-  return {
-    requestsPerSecond: Math.round(r.requests.average),
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
-    requests: r.requests.total,
-    failed: non2xx,
-  };
-}
 
 /** The floor of write cost: the same documents into one table, one transaction per 5,000 rows. */
 async function rawInsertSqlite(zip: string, file: string): Promise<{ seconds: number; rate: number }> {
@@ -188,13 +165,6 @@ async function rawLookupRate(raw: RawDb): Promise<number> {
   return Math.round(n / 3);
 }
 
-const round = (x: number) => Math.round(x * 100) / 100;
-
-function activeGeneration(env: NodeJS.ProcessEnv): number {
-  const out = execFileSync(process.execPath, [CLI, 'status', '--json'], { env, encoding: 'utf8' });
-  const report = JSON.parse(out) as { services: { id: string; datasets: { generation: number }[] }[] };
-  return report.services.find((s) => s.id === 'clinicaltrials')?.datasets[0]?.generation as number;
-}
 
 async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined, zip: string, smallZip: string, bareUrl: string) {
   const dataDir = join(work, dialect);
@@ -218,18 +188,18 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
     peakRssMb: ing.peakRssMb,
     peakRssMbAtFifth: small.peakRssMb,
   };
-  const gen = activeGeneration(env);
+  const gen = activeGeneration(env, 'clinicaltrials');
 
   log(`[${dialect}] serve`);
   const { child, match } = await startAndWait(process.execPath, [CLI, 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);
   const base = `${match[1] as string}/clinicaltrials/api/v2`;
   try {
     log(`[${dialect}] GET /studies/{nctId}: bare route, then biomirror`);
-    const bare = await cannon(bareUrl, () => `/studies/${nctFor(Math.floor(Math.random() * N))}`, 10);
-    const get = await cannon(base, () => `/clinicaltrials/api/v2/studies/${nctFor(Math.floor(Math.random() * N))}`, 10);
+    const bare = await cannon(bareUrl, () => `/studies/${nctFor(Math.floor(Math.random() * N))}`, DURATION, 10);
+    const get = await cannon(base, () => `/clinicaltrials/api/v2/studies/${nctFor(Math.floor(Math.random() * N))}`, DURATION, 10);
     log(`[${dialect}] search, 10 concurrent clients`);
     let k = 0;
-    const search = await cannon(base, () => `/clinicaltrials/api/v2/studies?${SEARCHES[k++ % SEARCHES.length] as string}&pageSize=10`, 10);
+    const search = await cannon(base, () => `/clinicaltrials/api/v2/studies?${SEARCHES[k++ % SEARCHES.length] as string}&pageSize=10`, DURATION, 10);
     const raw = dialect === 'sqlite' ? rawSqlite(join(dataDir, 'biomirror.sqlite'), gen) : await rawPostgres(databaseUrl as string, gen);
     const rawGet = await rawLookupRate(raw);
     const rawSearch = await rawSearchLatency(raw);
@@ -258,7 +228,7 @@ async function main() {
   const bareUrl = match[1] as string;
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
-    machine: { cpus: availableParallelism(), model: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: machine(),
     studies: N,
     durationSeconds: DURATION,
   };
@@ -267,28 +237,13 @@ async function main() {
     results.rawInsertSqlite = await rawInsertSqlite(zip, join(work, 'raw.sqlite'));
     results.sqlite = await runOn('sqlite', undefined, zip, smallZip, bareUrl);
     if (values.postgres) {
-      const schema = `bench_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: values.postgres });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const url = `${values.postgres}${values.postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      try {
-        results.postgres = await runOn('postgres', url, zip, smallZip, bareUrl);
-      } finally {
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
-      }
+      results.postgres = await withSchema(values.postgres, (url) => runOn('postgres', url, zip, smallZip, bareUrl));
     }
   } finally {
     await stop(bareChild);
     if (!values.keep) rmSync(work, { recursive: true, force: true });
   }
-  const outDir = join(ROOT, 'bench', 'results');
-  mkdirSync(outDir, { recursive: true });
-  const out = join(outDir, `clinicaltrials-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(out, JSON.stringify(results, null, 2));
-  process.stdout.write(JSON.stringify(results, null, 2) + '\n');
-  log(`results written to ${out}`);
+  writeResults('clinicaltrials', results);
 }
 
 main().catch((err: unknown) => {
