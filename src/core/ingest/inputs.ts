@@ -93,3 +93,14 @@ export function baseName(path: string): string {
   const name = path.split(/[\\/]/).pop() ?? path;
   return name.toLowerCase().replace(/\.gz$/, '');
 }
+
+/** A whole (small) file as text, decompressed; bytes are counted for progress. */
+export async function readText(path: string, bytes?: ByteProgress): Promise<string> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const c of openInput(path, bytes)) chunks.push(c as Buffer);
+  } catch (err) {
+    throw new FormatError(`${path}: cannot be read (${(err as Error).message})`);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream';
+import { FormatError } from './errors.js';
+import { openInput, type ByteProgress } from './inputs.js';
 import StreamJson from 'stream-json';
 import Pick from 'stream-json/filters/Pick.js';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
@@ -22,5 +24,15 @@ export async function* jsonArrayItems(stream: Readable, member?: string): AsyncG
     }
   } finally {
     stream.destroy();
+  }
+}
+
+/** The elements of the JSON array in a file (see jsonArrayItems); a damaged file is a FormatError. */
+export async function* jsonFileItems(path: string, bytes?: ByteProgress, member?: string): AsyncGenerator<{ index: number; value: unknown }> {
+  try {
+    yield* jsonArrayItems(openInput(path, bytes), member);
+  } catch (err) {
+    if (err instanceof FormatError) throw err;
+    throw new FormatError(`${path}: damaged JSON (${(err as Error).message})`);
   }
 }

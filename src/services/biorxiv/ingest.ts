@@ -6,7 +6,7 @@
 import type { ReadContext } from '../../core/ingest/dataset.js';
 import { FormatError } from '../../core/ingest/errors.js';
 import { ByteProgress, baseName, lines, listInputs, openInput, peek, type InputFile } from '../../core/ingest/inputs.js';
-import { jsonArrayItems } from '../../core/ingest/json.js';
+import { jsonFileItems } from '../../core/ingest/json.js';
 import type { Sourced } from '../../core/ingest/load.js';
 import { fullTextFile } from './fulltext.js';
 import { recordKind, toPaper, toPub } from './records.js';
@@ -148,12 +148,7 @@ async function* jsonRecords(f: InputFile, bytes: ByteProgress, only: boolean): A
   const head = (await peek(f.path)).replace(/^\uFEFF/, '').trimStart();
   if (!head.startsWith('[') && !head.startsWith('{')) throw new FormatError(`${f.path}: not JSON; expected ${EXPECTED}`);
   const member = head.startsWith('{') ? 'collection' : undefined;
-  try {
-    for await (const { index, value } of jsonArrayItems(openInput(f.path, bytes), member)) {
-      yield { value, position: member ? `collection[${index}]` : `item ${index}` };
-    }
-  } catch (err) {
-    if (err instanceof FormatError) throw err;
-    throw new FormatError(`${f.path}: damaged JSON (${(err as Error).message})`);
+  for await (const { index, value } of jsonFileItems(f.path, bytes, member)) {
+    yield { value, position: member ? `collection[${index}]` : `item ${index}` };
   }
 }

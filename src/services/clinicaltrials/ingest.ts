@@ -5,9 +5,9 @@
  */
 import type { ReadContext } from '../../core/ingest/dataset.js';
 import { FormatError } from '../../core/ingest/errors.js';
-import { ByteProgress, baseName, lines, listInputs, openInput, peek } from '../../core/ingest/inputs.js';
+import { ByteProgress, baseName, lines, listInputs, openInput, peek, readText } from '../../core/ingest/inputs.js';
 import type { Sourced } from '../../core/ingest/load.js';
-import { jsonArrayItems } from '../../core/ingest/json.js';
+import { jsonFileItems } from '../../core/ingest/json.js';
 import { zipEntries } from '../../core/ingest/zip.js';
 import { NCT_ID, columns, nctIdOf, type Study } from './extract.js';
 import type { StudyRecord } from './store.js';
@@ -135,7 +135,7 @@ export async function* readStudies(input: string, ctx: ReadContext): AsyncGenera
     // A .json file: one study, an array of studies, or a saved API page.
     const head = (await peek(f.path)).replace(/^\uFEFF/, '').trimStart();
     if (head.startsWith('[')) {
-      for await (const { index, value } of streamItems(f.path, bytes)) {
+      for await (const { index, value } of jsonFileItems(f.path, bytes)) {
         if (ctx.signal.aborted) return;
         const rec = emit(value, `item ${index}`);
         if (rec) yield rec;
@@ -145,14 +145,14 @@ export async function* readStudies(input: string, ctx: ReadContext): AsyncGenera
     if (!head.startsWith('{')) throw new FormatError(`${f.path}: not JSON; expected ${EXPECTED}`);
     const firstKey = /^\{\s*"([^"]*)"/.exec(head)?.[1];
     if (firstKey !== undefined && PAGE_KEYS.has(firstKey)) {
-      for await (const { index, value } of streamItems(f.path, bytes, 'studies')) {
+      for await (const { index, value } of jsonFileItems(f.path, bytes, 'studies')) {
         if (ctx.signal.aborted) return;
         const rec = emit(value, `studies[${index}]`);
         if (rec) yield rec;
       }
       continue;
     }
-    const text = await readWhole(f.path, bytes);
+    const text = await readText(f.path, bytes);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -175,19 +175,4 @@ export async function* readStudies(input: string, ctx: ReadContext): AsyncGenera
     if (rec) yield rec;
     else if (files.length === 1) throw new FormatError(`${f.path}: not a ClinicalTrials.gov study; expected ${EXPECTED}`);
   }
-}
-
-async function* streamItems(path: string, bytes: ByteProgress, member?: string) {
-  try {
-    yield* jsonArrayItems(openInput(path, bytes), member);
-  } catch (err) {
-    if (err instanceof FormatError) throw err;
-    throw new FormatError(`${path}: damaged JSON (${(err as Error).message})`);
-  }
-}
-
-async function readWhole(path: string, bytes: ByteProgress): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of openInput(path, bytes)) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

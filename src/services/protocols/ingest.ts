@@ -6,8 +6,8 @@
  */
 import type { ReadContext } from '../../core/ingest/dataset.js';
 import { FormatError } from '../../core/ingest/errors.js';
-import { ByteProgress, baseName, lines, listInputs, openInput, peek } from '../../core/ingest/inputs.js';
-import { jsonArrayItems } from '../../core/ingest/json.js';
+import { ByteProgress, baseName, lines, listInputs, openInput, peek, readText } from '../../core/ingest/inputs.js';
+import { jsonFileItems } from '../../core/ingest/json.js';
 import type { Sourced } from '../../core/ingest/load.js';
 import { storedAsHtml } from './content.js';
 import { columnsOf, protocolId, type Doc } from './extract.js';
@@ -93,7 +93,7 @@ export async function* readProtocols(input: string, ctx: ReadContext): AsyncGene
     const head = (await peek(f.path)).replace(/^\uFEFF/, '').trimStart();
     const firstKey = /^\{\s*"([^"]*)"/.exec(head)?.[1];
     if (head.startsWith('[') || firstKey === 'items') {
-      for await (const { index, value } of streamItems(f.path, bytes, head.startsWith('[') ? undefined : 'items')) {
+      for await (const { index, value } of jsonFileItems(f.path, bytes, head.startsWith('[') ? undefined : 'items')) {
         if (ctx.signal.aborted) return;
         const rec = emit(value, `item ${index}`);
         if (rec) yield rec;
@@ -107,7 +107,7 @@ export async function* readProtocols(input: string, ctx: ReadContext): AsyncGene
     }
     let value: unknown;
     try {
-      value = JSON.parse(await readWhole(f.path, bytes));
+      value = JSON.parse(await readText(f.path, bytes));
     } catch (err) {
       if (files.length === 1) throw new FormatError(`${f.path}: invalid JSON (${(err as Error).message}); expected ${EXPECTED}`);
       ctx.skip({ file: f.path, position: 'file' }, `invalid JSON: ${(err as Error).message}`);
@@ -115,19 +115,4 @@ export async function* readProtocols(input: string, ctx: ReadContext): AsyncGene
     }
     yield* many(value, 'file');
   }
-}
-
-async function* streamItems(path: string, bytes: ByteProgress, member?: string) {
-  try {
-    yield* jsonArrayItems(openInput(path, bytes), member);
-  } catch (err) {
-    if (err instanceof FormatError) throw err;
-    throw new FormatError(`${path}: damaged JSON (${(err as Error).message})`);
-  }
-}
-
-async function readWhole(path: string, bytes: ByteProgress): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of openInput(path, bytes)) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
