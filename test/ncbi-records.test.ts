@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './helpers/app.js';
+import { at, parseAsn, type AsnValue } from './helpers/asn1.js';
 import { E, get, loadDemo, ncbiApp, tags } from './helpers/ncbi.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
 
@@ -186,15 +187,43 @@ for (const target of STORES) {
       expect(tags(rcv.body, 'Title')[0]).toBe('NM_000410.4(HFE):c.845G&gt;A (p.Cys282Tyr) AND Hemochromatosis type 1');
     });
 
+    it('efetch writes gene records as ASN.1 value notation that reads back to the XML record', async () => {
+      const r = await get(t.app, `${E}/efetch.fcgi?db=gene&id=672,4747&retmode=asn.1`);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('text/plain; charset=UTF-8');
+      expect(r.body.startsWith('Entrezgene ::= {\n  track-info {\n    geneid 672,\n    status live,\n')).toBe(true);
+      const records = parseAsn(r.body);
+      expect(records.map((x) => x.type)).toEqual(['Entrezgene', 'Entrezgene']);
+      const brca1 = records[0]?.value;
+      expect(at(brca1, 'track-info', 'geneid')).toBe(672);
+      expect(at(brca1, 'type')).toBe('#protein-coding');
+      expect(at(brca1, 'source', 'org')).toMatchObject({ taxname: 'Homo sapiens', common: 'human', db: [{ db: 'taxon', tag: { id: 9606 } }] });
+      expect(at(brca1, 'gene')).toMatchObject({ locus: 'BRCA1', desc: 'BRCA1 DNA repair associated', maploc: '17q21.31' });
+      expect(at(brca1, 'gene', 'db')).toContainEqual({ db: 'HGNC', tag: { str: 'HGNC:1100' } });
+      expect(at(brca1, 'location')).toEqual([{ 'display-str': '17q21.31', method: { 'map-type': '#cyto' } }]);
+      // The same placement and products as the XML record.
+      const xml = (await get(t.app, `${E}/efetch.fcgi?db=gene&id=672`)).body;
+      const locus = at(brca1, 'locus', 0);
+      expect(at(locus, 'type')).toBe('#genomic');
+      // One CHOICE item in a list reads back as a one-member object.
+      expect(at(locus, 'seqs', 'int')).toMatchObject({ from: Number(tags(xml, 'Seq-interval_from')[0]), to: Number(tags(xml, 'Seq-interval_to')[0]), strand: '#minus' });
+      const products = at(locus, 'products') as AsnValue[];
+      const mrnas = products.map((p) => `${String(at(p, 'accession'))}.${String(at(p, 'version'))}`);
+      expect(mrnas.length).toBeGreaterThan(0);
+      expect(mrnas[0]).toBe('NM_007294.4');
+      expect(at(brca1, 'xtra-index-terms')).toEqual(['LOC672']);
+      expect(at(records[1]?.value, 'gene', 'locus')).toBe('NEFL');
+    });
+
     it('efetch answers what it cannot write with the real messages', async () => {
       const none = await get(t.app, `${E}/efetch.fcgi?db=gene&id=99999999`);
       expect(none.status).toBe(200);
       expect(none.body).toContain('<!DOCTYPE eEfetchResult PUBLIC "-//NLM//DTD efetch 20131226//EN"');
       expect(tags(none.body, 'ERROR')).toEqual(['ID list is empty! Possibly it has no correct IDs.']);
       expect(tags((await get(t.app, `${E}/efetch.fcgi?db=gene&id=`)).body, 'ERROR')).toEqual(['Empty id list - nothing todo']);
-      const asn = await get(t.app, `${E}/efetch.fcgi?db=gene&id=672&retmode=asn.1`);
+      const asn = await get(t.app, `${E}/efetch.fcgi?db=clinvar&id=9&retmode=asn.1`);
       expect(asn.status).toBe(400);
-      expect(tags(asn.body, 'ERROR')[0]).toMatch(/^retmode=asn\.1 is not served for db=gene; this mirror writes retmode=xml, retmode=text/);
+      expect(tags(asn.body, 'ERROR')[0]).toMatch(/^retmode=asn\.1 is not served for db=clinvar; this mirror writes retmode=xml/);
       const bad = await get(t.app, `${E}/efetch.fcgi?db=clinvar&id=9&rettype=fasta`);
       expect(bad.status).toBe(400);
       expect(tags(bad.body, 'ERROR')[0]).toContain('rettype=vcv retmode=xml');

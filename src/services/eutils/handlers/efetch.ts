@@ -8,7 +8,7 @@ import type { ServiceContext } from '../../types.js';
 import { backend, type Backend, type DbName } from '../data.js';
 import type { Params } from '../params.js';
 import { vcvSet, rcvSet } from '../render/clinvar-fetch.js';
-import { entrezgeneSet } from '../render/entrezgene.js';
+import { entrezgeneAsn, entrezgeneSet } from '../render/entrezgene.js';
 import { geneSummaryText, geneTableText } from '../render/gene-text.js';
 import { JSON_TYPE } from '../errors.js';
 import { errorReply, errorThrow, textReply, xmlReply, type Reply } from '../replies.js';
@@ -46,6 +46,10 @@ const WRITERS: Record<string, Writer> = {
   'gene//xml': async (ctx, b, ids) => {
     const v = await genes(ctx, b, ids, true);
     return v && xmlReply(entrezgeneSet(v));
+  },
+  'gene//asn.1': async (ctx, b, ids) => {
+    const v = await genes(ctx, b, ids, true);
+    return v && textReply(entrezgeneAsn(v));
   },
   'gene//text': async (ctx, b, ids) => {
     const v = await genes(ctx, b, ids);

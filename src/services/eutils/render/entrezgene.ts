@@ -7,6 +7,7 @@ import type { GeneView } from '../../ncbi/gene/view.js';
 import { cellList } from '../../ncbi/text.js';
 import { DOCTYPE } from '../xml.js';
 import { chromosomeOf, primaryPlacements, type Placement } from './placement.js';
+import { asnText } from './asn1.js';
 import { renderTree, x, type XNode } from './tree.js';
 
 const GENE_TYPE: Record<string, number> = {
@@ -194,7 +195,7 @@ function phenotypes(v: GeneView): XNode | undefined {
   ]);
 }
 
-function entrezgene(v: GeneView): XNode {
+export function entrezgene(v: GeneView): XNode {
   const g = v.gene;
   const chromosomes = cellList(g.chromosome);
   const mito = chromosomes.includes('MT');
@@ -256,4 +257,9 @@ export function entrezgeneSet(views: GeneView[]): string {
   for (const v of views) renderTree(entrezgene(v), 0, lines);
   lines.push('</Entrezgene-Set>');
   return lines.join('\n') + '\n';
+}
+
+/** The records as ASN.1 value notation, one `Entrezgene ::=` per gene, as efetch retmode=asn.1. */
+export function entrezgeneAsn(views: GeneView[]): string {
+  return views.map((v) => asnText(entrezgene(v))).join('');
 }
