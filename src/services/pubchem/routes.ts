@@ -98,6 +98,13 @@ export function pubchemRoutes(opts: PubchemOptions) {
       }
     };
 
+    // And at start, so the first search after a restart does not wait for it.
+    app.addHook('onReady', async () => {
+      warm().catch((err: unknown) => {
+        if (!data.closed) ctx.log.error({ err }, 'building the fingerprint index failed');
+      });
+    });
+
     const pug = async (req: FastifyRequest, reply: FastifyReply) => {
       await warm();
       const path = req.url.split('?')[0] ?? '';
