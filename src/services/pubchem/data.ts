@@ -20,12 +20,22 @@ export interface CompoundGen {
   index(): Promise<FingerprintIndex>;
 }
 
+/**
+ * Indexes by database: the shared-port app and the service's own port (`--port-per-service`) serve
+ * one database from one process, so they share one index rather than hold two.
+ */
+const INDEXES = new WeakMap<object, Map<number, Promise<FingerprintIndex>>>();
+
 export class Data {
-  private readonly indexes = new Map<number, Promise<FingerprintIndex>>();
+  private readonly indexes: Map<number, Promise<FingerprintIndex>>;
   /** Set when the app closes: an index still being read then fails quietly. */
   closed = false;
 
-  constructor(readonly ctx: ServiceContext) {}
+  constructor(readonly ctx: ServiceContext) {
+    let m = INDEXES.get(ctx.db);
+    if (!m) INDEXES.set(ctx.db, (m = new Map()));
+    this.indexes = m;
+  }
 
   async compounds(): Promise<CompoundGen | undefined> {
     const gen = await this.ctx.generations.active(SERVICE, DATASETS.compounds);
