@@ -458,6 +458,20 @@ for (const target of STORES) {
         expect(soon.body.warning_message).toBe('Your access token expires in 24 days');
       });
 
+      it('forgets tokens a month after they can no longer be used, and no sooner', async () => {
+        const client = await findClient(s.db, c.clientId);
+        const token = await clientToken(s.db, client as NonNullable<typeof client>);
+        const digest = createHash('sha256').update(token).digest('hex');
+        const count = async () => (await s.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM proto_tokens WHERE access_hash = ?', [digest]))?.n;
+        await s.db.run('UPDATE proto_tokens SET expires_at = ? WHERE access_hash = ?', [Date.now() - 29 * 86400_000, digest]);
+        expect((await api(app, 'protocols?filter=public', token)).body.status_code).toBe(1219);
+        await clientToken(s.db, client as NonNullable<typeof client>);
+        expect(Number(await count())).toBe(1);
+        await s.db.run('UPDATE proto_tokens SET expires_at = ? WHERE access_hash = ?', [Date.now() - 31 * 86400_000, digest]);
+        await clientToken(s.db, client as NonNullable<typeof client>);
+        expect(Number(await count())).toBe(0);
+      });
+
       it('keeps one CLIENT_ACCESS_TOKEN per client: a new one revokes the old', async () => {
         const client = await findClient(s.db, c.clientId);
         const one = await clientToken(s.db, client as NonNullable<typeof client>);

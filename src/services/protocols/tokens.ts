@@ -11,6 +11,7 @@ const DAY = 24 * 3600 * 1000;
 /** "Access tokens typically live one year"; refresh tokens twice as long, as the upstream's example shows. */
 export const ACCESS_LIFETIME_MS = 365 * DAY;
 export const REFRESH_LIFETIME_MS = 730 * DAY;
+const PURGE_AFTER_MS = 30 * DAY;
 /** RFC 6749 4.1.2: short-lived, ten minutes at most. */
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
 
@@ -80,6 +81,11 @@ export async function insertToken(
   const refreshToken = t.kind === 'oauth' ? randomToken() : undefined;
   const expiresAt = t.now + ACCESS_LIFETIME_MS;
   const refreshExpiresAt = refreshToken ? t.now + REFRESH_LIFETIME_MS : undefined;
+  // Tokens that can no longer be used at all go a month after that: until then an expired token is
+  // still answered as expired rather than unknown. Revoked ones stay until they expire, so that a
+  // replayed refresh token of a rotated line is still recognised.
+  const cut = t.now - PURGE_AFTER_MS;
+  await tx.run('DELETE FROM proto_tokens WHERE expires_at < ? AND COALESCE(refresh_expires_at, expires_at) < ?', [cut, cut]);
   await tx.run(
     `INSERT INTO proto_tokens (access_hash, refresh_hash, kind, client_id, user_id, scope, family, expires_at, refresh_expires_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
