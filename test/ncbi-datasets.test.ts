@@ -49,7 +49,8 @@ for (const target of STORES) {
         ensembl_gene_ids: ['ENSG00000012048'],
         synonyms: ['RNF53', 'BRCC1'],
         genomic_ranges: [{ accession_version: 'NC_000017.11', range: [{ begin: 43044295, end: 43125483, orientation: 'minus' }] }],
-        transcripts: [{ accession_version: 'NM_007294.4', protein: { accession_version: 'NP_009225.1' } }],
+        // The length comes from the demo's RefSeq catalog (a generated value).
+        transcripts: [{ accession_version: 'NM_007294.4', length: 7088, protein: { accession_version: 'NP_009225.1' } }],
         transcript_count: 1,
         protein_count: 1,
       });

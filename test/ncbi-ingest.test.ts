@@ -29,8 +29,9 @@ for (const target of STORES) {
 
     it('loads the demo gene files and ClinVar files, recording their release', async () => {
       const g = await loadGenes(s, t.generations);
-      // 359 gene_info lines, 12 gene2refseq, 12 gene2pubmed, 7 gene2go, 9 gene_condition_source_id.
-      expect(g.records).toBe(399);
+      // 359 gene_info lines, 12 gene2refseq, 12 gene2pubmed, 7 gene2go, 9 gene_condition_source_id,
+      // 9 RNA lines of the RefSeq catalog (its genomic and protein lines are passed over).
+      expect(g.records).toBe(408);
       expect(g.skipped).toBe(0);
       expect(g.release).toBe('2025-11-25');
       const c = await loadClinvar(s, t.generations);
@@ -41,7 +42,7 @@ for (const target of STORES) {
       const status = await t.generations.served('eutils');
       expect(status.map((l) => [l.dataset, l.records])).toEqual([
         ['clinvar', 44],
-        ['gene', 399],
+        ['gene', 408],
       ]);
     });
 
@@ -86,6 +87,39 @@ for (const target of STORES) {
       expect((sum.json as { result: Record<string, Record<string, unknown>> }).result['100000001']?.organism).toEqual({ scientificname: 'Pan troglodytes', commonname: 'chimpanzee', taxid: 9598 });
       const links = await get(t.app, `${E}/elink.fcgi?dbfrom=gene&db=pubmed&id=100000001&retmode=json`);
       expect(JSON.stringify(links.json)).toContain('"links":["111"]');
+    });
+
+    it('takes transcript lengths from the RefSeq release catalog, in its old and new forms, for the loaded taxa', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'gene_info'), `${GENE_INFO_HEADER}\n9606\t7157\tTP53\t-\t-\t-\t17\t17p13.1\ttumor protein p53\tprotein-coding\tTP53\ttumor protein p53\t-\t-\t20260101\t-\n`);
+      writeFileSync(
+        join(dir, 'gene2refseq'),
+        '#tax_id\tGeneID\tstatus\tRNA_nucleotide_accession.version\tRNA_nucleotide_gi\tprotein_accession.version\tprotein_gi\tgenomic_nucleotide_accession.version\tgenomic_nucleotide_gi\n' +
+          '9606\t7157\tREVIEWED\tNM_000546.6\t-\tNP_000537.3\t-\t-\t-\n9606\t7157\tREVIEWED\tNM_001126112.3\t-\tNP_001119584.1\t-\t-\t-\n',
+      );
+      // Catalog lines are generated: two forms (7 columns with gi, before 2018; 6 after), a line of a
+      // taxon not loaded, a protein, and a malformed length.
+      writeFileSync(
+        join(dir, 'RefSeq-release999.catalog.gz'),
+        gzipSync(
+          '9606\tHomo sapiens\tNM_000546.6\tvertebrate_mammalian|complete\tREVIEWED\t2000\n' +
+            '9606\tHomo sapiens\tNM_001126112.3\t1\tvertebrate_mammalian|complete\tREVIEWED\t2100\n' +
+            '9598\tPan troglodytes\tNM_000546.6\tvertebrate_mammalian|complete\tREVIEWED\t3000\n' +
+            '9606\tHomo sapiens\tNP_000537.3\tvertebrate_mammalian|complete\tREVIEWED\t393\n' +
+            '9606\tHomo sapiens\tNM_000001.1\tvertebrate_mammalian|complete\tREVIEWED\tlong\n',
+        ),
+      );
+      const skipped: string[] = [];
+      const r = await loadGenes(s, t.generations, dir, { onSkip: (_p, why) => skipped.push(why) });
+      expect(r.records).toBe(5);
+      expect(skipped).toEqual(['length is not a positive whole number: long']);
+      const rep = await get(t.app, '/datasets/v2alpha/gene/id/7157');
+      expect((rep.json as { genes: { gene: { transcripts: unknown[] } }[] }).genes[0]?.gene.transcripts).toEqual([
+        { accession_version: 'NM_000546.6', length: 2000, protein: { accession_version: 'NP_000537.3' } },
+        { accession_version: 'NM_001126112.3', length: 2100, protein: { accession_version: 'NP_001119584.1' } },
+      ]);
+      writeFileSync(join(dir, 'RefSeq-release999.catalog.gz'), gzipSync('not a catalog\n'));
+      await expect(loadGenes(s, t.generations, dir)).rejects.toThrow(/not a RefSeq release catalog/);
     });
 
     it('refuses input that is not in the bulk formats, and a failed load leaves the data served before', async () => {

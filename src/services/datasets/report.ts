@@ -59,7 +59,12 @@ export function geneReport(v: GeneView): Record<string, unknown> {
     accession_version: p.accession,
     range: [{ begin: p.start + 1, end: p.end + 1, orientation: p.minus ? 'minus' : 'plus' }],
   }));
-  out.transcripts = transcripts.map((t) => (t.protein ? { accession_version: t.rna, protein: { accession_version: t.protein } } : { accession_version: t.rna }));
+  // `length` (bases) only where the RefSeq release catalog was loaded: gene2refseq does not carry it.
+  out.transcripts = transcripts.map((t) => ({
+    accession_version: t.rna,
+    ...(t.rnaLength ? { length: t.rnaLength } : {}),
+    ...(t.protein ? { protein: { accession_version: t.protein } } : {}),
+  }));
   out.transcript_count = transcripts.length;
   out.protein_count = new Set(prods.map((p) => p.protein).filter(Boolean)).size;
   return out;

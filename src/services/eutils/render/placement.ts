@@ -48,15 +48,25 @@ export function chromosomeOf(v: GeneView, accession: string): string {
 }
 
 /** RNA and protein accessions of the gene, each once, in file order. */
-export function products(v: GeneView): { rna: string; rnaGi: string; protein: string; proteinGi: string; status: string }[] {
+export interface Product {
+  rna: string;
+  rnaGi: string;
+  /** Bases of the RNA, when the RefSeq release catalog was loaded. */
+  rnaLength?: number;
+  protein: string;
+  proteinGi: string;
+  status: string;
+}
+
+export function products(v: GeneView): Product[] {
   const seen = new Set<string>();
-  const out: { rna: string; rnaGi: string; protein: string; proteinGi: string; status: string }[] = [];
+  const out: Product[] = [];
   for (const r of v.refseq) {
     if (!r.rnaAcc && !r.protAcc) continue;
     const key = `${r.rnaAcc}|${r.protAcc}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ rna: r.rnaAcc, rnaGi: r.rnaGi, protein: r.protAcc, proteinGi: r.protGi, status: r.status });
+    out.push({ rna: r.rnaAcc, rnaGi: r.rnaGi, ...(r.rnaLength ? { rnaLength: r.rnaLength } : {}), protein: r.protAcc, proteinGi: r.protGi, status: r.status });
   }
   return out;
 }

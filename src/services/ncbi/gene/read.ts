@@ -1,8 +1,8 @@
 /**
  * Streams NCBI Gene's bulk files out of a file or a folder: gene_info (any of its per-taxon or
  * all-taxa forms, gzipped or not) and, when present, gene2refseq, gene2pubmed, gene2go, ClinVar's
- * gene_condition_source_id and the taxonomy's names.dmp. Files are recognised by their header line
- * (names.dmp by its name). gene_info is read first: the other files are large and cover every
+ * gene_condition_source_id, the taxonomy's names.dmp and the RefSeq release catalog (transcript
+ * lengths). Files are recognised by their header line (names.dmp and the catalog by their names). gene_info is read first: the other files are large and cover every
  * taxon, so their lines for taxa not loaded are passed over.
  */
 import type { ReadContext } from '../../../core/ingest/dataset.js';
@@ -21,18 +21,20 @@ import {
   parseGeneInfo,
   parseGo,
   parsePubmed,
+  parseCatalogLine,
   parseRefseq,
   type GeneRecord,
 } from './records.js';
 
-type Kind = 'gene_info' | 'names' | 'gene2refseq' | 'gene2pubmed' | 'gene2go' | 'condition';
-const ORDER: Kind[] = ['gene_info', 'names', 'gene2refseq', 'gene2pubmed', 'gene2go', 'condition'];
-const EXPECTED = 'NCBI Gene bulk files: gene_info (required), gene2refseq, gene2pubmed, gene2go, gene_condition_source_id, names.dmp; each may be gzipped';
+type Kind = 'gene_info' | 'names' | 'catalog' | 'gene2refseq' | 'gene2pubmed' | 'gene2go' | 'condition';
+const ORDER: Kind[] = ['gene_info', 'names', 'catalog', 'gene2refseq', 'gene2pubmed', 'gene2go', 'condition'];
+const EXPECTED = 'NCBI Gene bulk files: gene_info (required), gene2refseq, gene2pubmed, gene2go, gene_condition_source_id, names.dmp, RefSeq-release<N>.catalog; each may be gzipped';
 const KEPT_NAME_CLASSES = new Set(['scientific name', 'genbank common name', 'common name']);
 
 async function kindOf(f: InputFile): Promise<Kind | undefined> {
   const name = baseName(f.path);
   if (name === 'names.dmp') return 'names';
+  if (/^refseq-release\d*\.catalog$/.test(name)) return 'catalog';
   const first = (await peek(f.path, 2048)).split('\n')[0] ?? '';
   const cols = headerColumns(first.replace(/\r$/, ''));
   if (!cols) return undefined;
@@ -67,6 +69,10 @@ export async function* readGenes(input: string, ctx: ReadContext): AsyncGenerato
     const at = (no: number) => ({ file: f.path, position: `line ${no}` });
     if (kind === 'names') {
       yield* readNames(f.path, taxa, bytes, ctx);
+      continue;
+    }
+    if (kind === 'catalog') {
+      yield* readCatalog(f.path, taxa, bytes, ctx);
       continue;
     }
     if (kind === 'gene_info') {
@@ -126,5 +132,20 @@ async function* readNames(path: string, taxa: Set<number>, bytes: ByteProgress, 
     const cls = (parts[3] ?? '').replace(/\t\|$/, '');
     if (!taxa.has(taxId) || !KEPT_NAME_CLASSES.has(cls)) continue;
     yield { value: { kind: 'taxname', taxId, name: parts[1] as string, nameClass: cls }, place: { file: path, position: `line ${no}` } };
+  }
+}
+
+/** RNA lengths from the RefSeq release catalog, for the loaded taxa (it lists every RefSeq sequence). */
+async function* readCatalog(path: string, taxa: Set<number>, bytes: ByteProgress, ctx: ReadContext): AsyncGenerator<Sourced<GeneRecord>> {
+  for await (const { line, no } of lines(openInput(path, bytes))) {
+    if (ctx.signal.aborted) return;
+    if (!line.trim()) continue;
+    const place = { file: path, position: `line ${no}` };
+    const c = parseCatalogLine(line.replace(/\r$/, ''));
+    if (typeof c === 'string') {
+      // The catalog has no header, so a file of another kind is told by its first line.
+      if (no === 1) throw new FormatError(`${path}: not a RefSeq release catalog (${c})`);
+      ctx.skip(place, c);
+    } else if (c && taxa.has(c.taxId)) yield { value: { kind: 'seqlen', accession: c.accession, length: c.length }, place };
   }
 }

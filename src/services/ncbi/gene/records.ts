@@ -41,6 +41,8 @@ export interface RefseqRow {
   assembly: string;
   matureAcc: string;
   matureGi: string;
+  /** Length of the RNA in bases, from the RefSeq release catalog when it was loaded. */
+  rnaLength?: number;
 }
 
 export interface GoRow {
@@ -68,7 +70,8 @@ export type GeneRecord =
   | { kind: 'pubmed'; geneId: number; pmid: number }
   | { kind: 'go'; row: GoRow; seq: number }
   | { kind: 'condition'; row: ConditionRow; seq: number }
-  | { kind: 'taxname'; taxId: number; name: string; nameClass: string };
+  | { kind: 'taxname'; taxId: number; name: string; nameClass: string }
+  | { kind: 'seqlen'; accession: string; length: number };
 
 export const GENE_INFO_COLUMNS = ['tax_id', 'GeneID', 'Symbol', 'Synonyms', 'dbXrefs', 'chromosome', 'map_location', 'description', 'type_of_gene'];
 export const REFSEQ_COLUMNS = ['tax_id', 'GeneID', 'status', 'RNA_nucleotide_accession.version', 'protein_accession.version', 'genomic_nucleotide_accession.version'];
@@ -188,4 +191,24 @@ export function parseCondition(row: TsvRow): ConditionRow | string {
 export function isoDate(yyyymmdd: string): string | undefined {
   const m = /^(\d{4})(\d{2})(\d{2})$/.exec(yyyymmdd);
   return m ? `${m[1]}-${m[2]}-${m[3]}` : undefined;
+}
+
+/** RNA accessions (NM_, NR_, XM_, XR_): the only catalog lines whose length the gene records use. */
+const RNA_ACCESSION = /^[NX][MR]_\d+\.\d+$/;
+
+/**
+ * A line of the RefSeq release catalog (`RefSeq-release<N>.catalog`, no header): taxonomy ID,
+ * species name, accession.version, [gi, before 2018,] release directories, status, length.
+ * Undefined for a line of another kind of sequence; a reason when the line is malformed.
+ */
+export function parseCatalogLine(line: string): { taxId: number; accession: string; length: number } | string | undefined {
+  const cells = line.split('\t');
+  if (cells.length !== 6 && cells.length !== 7) return `a RefSeq catalog line has 6 columns (7 with gi), this one ${cells.length}`;
+  const accession = (cells[2] ?? '').trim();
+  if (!RNA_ACCESSION.test(accession)) return undefined;
+  const taxId = Number(cells[0]);
+  const length = Number(cells[cells.length - 1]);
+  if (!Number.isSafeInteger(taxId) || taxId <= 0) return `tax_id is not a number: ${cells[0]}`;
+  if (!Number.isSafeInteger(length) || length <= 0) return `length is not a positive whole number: ${cells[cells.length - 1]}`;
+  return { taxId, accession, length };
 }

@@ -12,7 +12,7 @@ import { G, GO_CATEGORY } from './fields.js';
 import type { GeneInfo, GeneRecord } from './records.js';
 
 export const GENE_PREFIX = 'ng';
-export const GENE_TABLES = ['genes', 'refseq', 'pubmed', 'go', 'conditions', 'taxnames', ...INDEX_TABLES];
+export const GENE_TABLES = ['genes', 'refseq', 'pubmed', 'go', 'conditions', 'taxnames', 'seqlen', ...INDEX_TABLES];
 
 export interface GeneTables {
   genes: string;
@@ -21,6 +21,8 @@ export interface GeneTables {
   go: string;
   conditions: string;
   taxnames: string;
+  /** RNA lengths of the RefSeq release catalog, copied onto the refseq rows when the load ends. */
+  seqlen: string;
 }
 
 export function geneTables(t: TableSet): GeneTables {
@@ -31,6 +33,7 @@ export function geneTables(t: TableSet): GeneTables {
     go: t.name('go'),
     conditions: t.name('conditions'),
     taxnames: t.name('taxnames'),
+    seqlen: t.name('seqlen'),
   };
 }
 
@@ -61,11 +64,12 @@ export async function createGeneTables(db: Db, t: TableSet): Promise<void> {
   const text = (cols: readonly string[], ints: readonly string[]) => cols.map((c) => `${c} ${ints.includes(c) ? 'INTEGER' : 'TEXT'}`).join(', ');
   await db.exec(`
     CREATE TABLE ${ident(n.genes)} (${text(GENE_COLUMNS, ['gene_id', 'tax_id']).replace('gene_id INTEGER', 'gene_id INTEGER PRIMARY KEY')});
-    CREATE TABLE ${ident(n.refseq)} (${text(REFSEQ_COLUMNS, ['seq', 'gene_id', 'start_pos', 'end_pos'])});
+    CREATE TABLE ${ident(n.refseq)} (${text(REFSEQ_COLUMNS, ['seq', 'gene_id', 'start_pos', 'end_pos'])}, rna_len INTEGER);
     CREATE TABLE ${ident(n.pubmed)} (gene_id INTEGER NOT NULL, pmid INTEGER NOT NULL);
     CREATE TABLE ${ident(n.go)} (${text(GO_COLUMNS, ['seq', 'gene_id'])});
     CREATE TABLE ${ident(n.conditions)} (${text(CONDITION_COLUMNS, ['seq', 'gene_id'])});
     CREATE TABLE ${ident(n.taxnames)} (tax_id INTEGER NOT NULL, name TEXT NOT NULL, name_class TEXT NOT NULL);
+    CREATE TABLE ${ident(n.seqlen)} (accession TEXT NOT NULL, length INTEGER NOT NULL);
   `);
   await createIndexTables(db, indexTables(t));
 }
@@ -133,6 +137,7 @@ export async function writeGeneBatch(tx: Db, t: TableSet, batch: readonly Source
   const go: SqlValue[][] = [];
   const conditions: SqlValue[][] = [];
   const taxnames: SqlValue[][] = [];
+  const seqlen: SqlValue[][] = [];
   const postings: Posting[] = [];
   batch.forEach((b, i) => {
     const r = b.value;
@@ -179,6 +184,9 @@ export async function writeGeneBatch(tx: Db, t: TableSet, batch: readonly Source
       case 'taxname':
         taxnames.push([r.taxId, r.name, r.nameClass]);
         return;
+      case 'seqlen':
+        seqlen.push([r.accession, r.length]);
+        return;
     }
   });
   await tx.insertMany(n.genes, GENE_COLUMNS, genes);
@@ -187,6 +195,7 @@ export async function writeGeneBatch(tx: Db, t: TableSet, batch: readonly Source
   await tx.insertMany(n.go, GO_COLUMNS, go);
   await tx.insertMany(n.conditions, CONDITION_COLUMNS, conditions);
   await tx.insertMany(n.taxnames, ['tax_id', 'name', 'name_class'], taxnames);
+  await tx.insertMany(n.seqlen, ['accession', 'length'], seqlen);
   await addPostings(tx, ix, postings);
   return dupes;
 }
@@ -202,7 +211,12 @@ export async function finishGeneTables(db: Db, t: TableSet): Promise<void> {
     CREATE INDEX ${q(n.conditions + '_gene')} ON ${q(n.conditions)} (gene_id, seq);
     CREATE INDEX ${q(n.taxnames + '_id')} ON ${q(n.taxnames)} (tax_id);
     CREATE INDEX ${q(n.taxnames + '_name')} ON ${q(n.taxnames)} (${db.dialect === 'sqlite' ? 'name COLLATE NOCASE' : 'lower(name)'});
+    CREATE INDEX ${q(n.seqlen + '_acc')} ON ${q(n.seqlen)} (accession);
   `);
+  // Transcript lengths onto the rows that name the transcript (the catalog may come in any order).
+  if (await db.one(`SELECT 1 AS x FROM ${q(n.seqlen)} LIMIT 1`)) {
+    await db.exec(`UPDATE ${q(n.refseq)} SET rna_len = s.length FROM ${q(n.seqlen)} s WHERE s.accession = ${q(n.refseq)}.rna_acc`);
+  }
   // The default order: genes with the most publications and GO annotations first (NCBI orders
   // gene searches by relevance, where well-studied genes come first), then by GeneID.
   const records = `SELECT g.gene_id AS id, COALESCE(pc.n, 0) + COALESCE(gc.n, 0) AS w FROM ${q(n.genes)} g

@@ -103,7 +103,10 @@ function geneOf(r: Record<string, unknown>): GeneInfo {
 
 function refseqOf(r: Record<string, unknown>): RefseqRow {
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  // Generations loaded before rna_len existed have no such column: no length, as without a catalog.
+  const len = num(r.rna_len);
   return {
+    ...(len !== null ? { rnaLength: len } : {}),
     geneId: Number(r.gene_id),
     taxId: 0,
     status: str(r.status),
