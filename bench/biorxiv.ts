@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { paperCount, papers, postedOn, writePages } from './lib/biorxiv-generate.js';
 import { startAndWait, stop, timed } from './lib/proc.js';
-import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults } from './lib/harness.js';
+import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults, runMain } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -181,7 +181,4 @@ async function main() {
   writeResults('biorxiv', results);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-  process.exitCode = 1;
-});
+runMain(main);

@@ -21,7 +21,7 @@ import { createGunzip } from 'node:zlib';
 import pg from 'pg';
 import { ssfMeta, ssfPlace, writeSsf, type SsfOptions } from './lib/gwas-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
-import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults } from './lib/harness.js';
+import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults, runMain } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -206,7 +206,4 @@ async function main() {
   writeResults('gwas', results);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-  process.exitCode = 1;
-});
+runMain(main);

@@ -20,7 +20,7 @@ import { createGunzip } from 'node:zlib';
 import pg from 'pg';
 import { symbolFor, writeGeneInfo } from './lib/ncbi-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
-import { CLI, ROOT, cannon, log, machine, round, withSchema, writeResults } from './lib/harness.js';
+import { CLI, ROOT, cannon, log, machine, round, withSchema, writeResults, runMain } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: { genes: { type: 'string' }, duration: { type: 'string' }, postgres: { type: 'string' }, keep: { type: 'boolean' } },
@@ -153,7 +153,4 @@ async function main() {
   writeResults('ncbi', results);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-  process.exitCode = 1;
-});
+runMain(main);

@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import { RARE_QUERY, cidSmilesLines, moleculeFor } from './lib/pubchem-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
-import { CLI, activeGeneration, log, machine, round, withSchema, writeResults } from './lib/harness.js';
+import { CLI, activeGeneration, log, machine, round, withSchema, writeResults, runMain } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -285,7 +285,4 @@ async function main() {
   writeResults('pubchem', results);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-  process.exitCode = 1;
-});
+runMain(main);

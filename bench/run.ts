@@ -19,7 +19,7 @@ import yauzl from 'yauzl';
 import { writeStudiesZip } from './generate.js';
 import { generateStudy, nctFor } from './lib/ct-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
-import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults } from './lib/harness.js';
+import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults, runMain } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -246,7 +246,4 @@ async function main() {
   writeResults('clinicaltrials', results);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-  process.exitCode = 1;
-});
+runMain(main);

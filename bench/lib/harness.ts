@@ -71,3 +71,11 @@ export function writeResults(name: string, results: unknown): void {
   process.stdout.write(JSON.stringify(results, null, 2) + '\n');
   log(`results written to ${out}`);
 }
+
+/** Runs a benchmark's main, printing a failure and setting a non-zero exit code. */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
