@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toPgPlaceholders } from '../src/core/store/postgres.js';
 import { Generations } from '../src/core/store/generations.js';
+import { lookupOne } from '../src/core/store/lookup.js';
+import type { Db } from '../src/core/store/db.js';
 import { migrate } from '../src/core/store/migrations.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
 
@@ -32,6 +34,27 @@ for (const target of STORES) {
         { id: 2, name: 'b', n: 5 },
       ]);
       expect(await s.db.one<{ c: number }>('SELECT COUNT(*) AS c FROM t')).toEqual({ c: 2 });
+    });
+
+    it('answers concurrent key lookups each with its own row, in as few round trips as PostgreSQL needs', async () => {
+      await s.db.exec('CREATE TABLE docs (id INTEGER PRIMARY KEY, doc TEXT NOT NULL); CREATE TABLE named (key TEXT PRIMARY KEY, doc TEXT NOT NULL)');
+      await s.db.insertMany('docs', ['id', 'doc'], Array.from({ length: 300 }, (_, i) => [i + 1, `doc ${i + 1}`]));
+      await s.db.insertMany('named', ['key', 'doc'], [['CYP2D6', 'a'], ['cyp2d6', 'b']]);
+      // Count the statements the lookups send.
+      let statements = 0;
+      const counted = Object.create(s.db) as Db;
+      counted.query = (sql, params, hint) => (statements++, s.db.query(sql, params, hint));
+      counted.one = (sql, params, hint) => (statements++, s.db.one(sql, params, hint));
+      const keys = [...Array.from({ length: 300 }, (_, i) => i + 1), 5, 5, 0, 999];
+      const got = await Promise.all(keys.map((k) => lookupOne(counted, 'docs', 'id', 'doc', k)));
+      expect(got).toEqual(keys.map((k) => (k >= 1 && k <= 300 ? `doc ${k}` : undefined)));
+      // SQLite reads each at once; PostgreSQL gathers what arrives while a round trip is out.
+      if (s.db.dialect === 'sqlite') expect(statements).toBe(keys.length);
+      else expect(statements).toBeLessThanOrEqual(4);
+      expect(await Promise.all(['CYP2D6', 'cyp2d6', 'Cyp2d6'].map((k) => lookupOne(counted, 'named', 'key', 'doc', k)))).toEqual(['a', 'b', undefined]);
+      // A failed read fails every lookup waiting on it, and later ones still run.
+      await expect(Promise.all([1, 2].map((k) => lookupOne(counted, 'missing_table', 'id', 'doc', k)))).rejects.toThrow();
+      expect(await lookupOne(counted, 'docs', 'id', 'doc', 7)).toBe('doc 7');
     });
 
     it('rolls a failed transaction back whole', async () => {

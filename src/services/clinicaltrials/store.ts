@@ -6,6 +6,7 @@
  */
 import type { Db, SqlValue } from '../../core/store/db.js';
 import { ident } from '../../core/store/db.js';
+import { lookupOne } from '../../core/store/lookup.js';
 import type { TableSet } from '../../core/ingest/dataset.js';
 import type { Sourced } from '../../core/ingest/load.js';
 import type { Area } from './essie.js';
@@ -54,7 +55,6 @@ export interface Tables {
   text: string;
   areaText: Record<Area, string>;
   /** The single-study lookup of this generation, built once. */
-  docById: string;
   aliasByNct: string;
 }
 
@@ -73,7 +73,6 @@ export function tablesOf(t: TableSet): Tables {
     aliases,
     text: t.name('text'),
     areaText: Object.fromEntries([['all', t.name('text')], ...AREAS.map((a) => [a, t.name(`text_${a}`)])]) as Record<Area, string>,
-    docById: `SELECT doc FROM ${ident(docs)} WHERE id = ?`,
     aliasByNct: `SELECT nct_id FROM ${ident(aliases)} WHERE alias = ?`,
   };
   if (byGeneration.size > 16) byGeneration.clear();
@@ -283,9 +282,8 @@ export async function countStudies(db: Db, t: TableSet): Promise<number> {
   return Number(r?.n ?? 0);
 }
 
-export async function studyDoc(db: Db, t: TableSet, nctId: string): Promise<string | undefined> {
-  const r = await db.one<{ doc: string }>(tablesOf(t).docById, [studyId(nctId)], { hot: true });
-  return r?.doc;
+export function studyDoc(db: Db, t: TableSet, nctId: string): Promise<string | undefined> {
+  return lookupOne(db, tablesOf(t).docs, 'id', 'doc', studyId(nctId));
 }
 
 export async function aliasTarget(db: Db, t: TableSet, alias: string): Promise<string | undefined> {

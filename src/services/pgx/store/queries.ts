@@ -4,6 +4,7 @@
  */
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
+import { lookupOne } from '../../../core/store/lookup.js';
 import { namesOf } from './schema.js';
 
 /** The resources that filter through `links`: annotations, guidelines, labels, pathways. */
@@ -21,7 +22,7 @@ async function one(db: Db, sql: string, params: SqlValue[], hot = false): Promis
   return (await db.one<{ doc: string }>(sql, params, { hot }))?.doc;
 }
 
-export const geneByKey = (db: Db, t: TableSet, key: string) => one(db, `SELECT doc FROM ${namesOf(t).genes} WHERE key = ?`, [key], true);
+export const geneByKey = (db: Db, t: TableSet, key: string) => lookupOne(db, t.name('genes'), 'key', 'doc', key);
 
 export async function geneKeyById(db: Db, t: TableSet, id: string): Promise<string | undefined> {
   return (await db.one<{ key: string }>(`SELECT key FROM ${namesOf(t).genes} WHERE id = ?`, [id]))?.key;
