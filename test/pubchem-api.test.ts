@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { B, fault, loadDemo, post, pubchemApp, req } from './helpers/pubchem.js';
-import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { B, fault, post, req , demoSuite } from './helpers/pubchem.js';
+import { STORES, tempDir } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
 
 type Row = Record<string, unknown>;
@@ -63,17 +63,10 @@ const SPEC_PROPERTIES = [
 
 for (const target of STORES) {
   describe(`PubChem PUG REST on ${target.name}`, () => {
-    let s: OpenedStore;
+    const suite = demoSuite(target);
     let t: TestApp;
-    beforeAll(async () => {
-      s = await target.open();
-      const made = await pubchemApp(s);
-      t = made.t;
-      await loadDemo(s, t.generations, made.m);
-    });
-    afterAll(async () => {
-      await t.close();
-      await s.cleanup();
+    beforeAll(() => {
+      t = suite.t;
     });
 
     describe('compound properties', () => {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rdkit, type RDKit } from '../src/services/pubchem/chem/rdkit.js';
 import { ListKeys } from '../src/services/pubchem/search/listkeys.js';
-import { B, dataset, fault, loadDemo, post, pubchemApp, req, type Res } from './helpers/pubchem.js';
-import { STORES, type OpenedStore } from './helpers/stores.js';
+import { B, dataset, fault, post, req, type Res , demoSuite } from './helpers/pubchem.js';
+import { STORES } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
 
 const ids = (r: Res) => (r.body.IdentifierList as { CID: number[] }).CID;
@@ -54,21 +54,14 @@ const SLOW_SMARTS = encodeURIComponent('[#6].[#6].[#6].[#6].[#6].[#6].[#6;R]');
 
 for (const target of STORES) {
   describe(`PubChem structure search on ${target.name}`, () => {
-    let s: OpenedStore;
+    const suite = demoSuite(target, { syncBudgetMs: 0, maxSearchMs: 2000, listkeyTtlMs: 60_000 });
     let t: TestApp;
     let demo: { cid: number; smiles: string }[];
     let r: RDKit;
     beforeAll(async () => {
-      s = await target.open();
-      const made = await pubchemApp(s, { syncBudgetMs: 0, maxSearchMs: 2000, listkeyTtlMs: 60_000 });
-      t = made.t;
-      await loadDemo(s, t.generations, made.m);
-      demo = await demoStructures(t.app, `${dataset(made.m, 'compounds').demo as string}/CID-SMILES`);
+      t = suite.t;
+      demo = await demoStructures(t.app, `${dataset(suite.m, 'compounds').demo as string}/CID-SMILES`);
       r = await rdkit();
-    });
-    afterAll(async () => {
-      await t.close();
-      await s.cleanup();
     });
 
     it('finds by similarity exactly the compounds a brute-force Tanimoto finds, best first', async () => {
@@ -158,7 +151,7 @@ for (const target of STORES) {
     });
 
     it('says Waiting while a search runs, times out one whose process died, and forgets expired keys', async () => {
-      const keys = new ListKeys(s.db, 60_000);
+      const keys = new ListKeys(suite.s.db, 60_000);
       const running = await keys.create('compound', undefined, Date.now() + 60_000);
       const w = await req(t.app, `${B}/compound/listkey/${running}/cids/JSON`);
       expect(w.status).toBe(202);
@@ -167,7 +160,7 @@ for (const target of STORES) {
       const d = await req(t.app, `${B}/compound/listkey/${dead}/cids/JSON`);
       expect(d.status).toBe(504);
       expect(fault(d).Code).toBe('PUGREST.Timeout');
-      const short = new ListKeys(s.db, 50);
+      const short = new ListKeys(suite.s.db, 50);
       const soon = await short.create('compound', [2244], Date.now());
       expect(ids(await req(t.app, `${B}/compound/listkey/${soon}/cids/JSON`))).toEqual([2244]);
       await sleep(120);

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fault, loadDemo, pubchemApp, req, V } from './helpers/pubchem.js';
-import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fault, req, V , demoSuite } from './helpers/pubchem.js';
+import { STORES, tempDir } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
 
 interface Section {
@@ -51,17 +51,10 @@ const SPEC_HEADINGS = [
 
 for (const target of STORES) {
   describe(`PubChem PUG View on ${target.name}`, () => {
-    let s: OpenedStore;
+    const suite = demoSuite(target);
     let t: TestApp;
-    beforeAll(async () => {
-      s = await target.open();
-      const made = await pubchemApp(s);
-      t = made.t;
-      await loadDemo(s, t.generations, made.m);
-    });
-    afterAll(async () => {
-      await t.close();
-      await s.cleanup();
+    beforeAll(() => {
+      t = suite.t;
     });
 
     it('builds the Record/Section tree of a compound, with references every Information points to', async () => {

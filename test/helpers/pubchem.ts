@@ -6,7 +6,8 @@ import { createPubchem } from '../../src/services/pubchem/index.js';
 import type { PubchemOptions } from '../../src/services/pubchem/routes.js';
 import type { ServiceModule } from '../../src/services/types.js';
 import { makeApp, type TestApp } from './app.js';
-import type { OpenedStore } from './stores.js';
+import { afterAll, beforeAll } from 'vitest';
+import type { OpenedStore, StoreTarget } from './stores.js';
 import type { Config } from '../../src/server/config.js';
 
 export const B = '/pubchem/rest/pug';
@@ -64,4 +65,28 @@ export function post(app: FastifyInstance, url: string, form: Record<string, str
 
 export function fault(r: Res): { Code: string; Message: string; Details?: string[] } {
   return (r.body as { Fault: { Code: string; Message: string; Details?: string[] } }).Fault;
+}
+
+export interface DemoSuite {
+  s: OpenedStore;
+  t: TestApp;
+  m: ServiceModule;
+}
+
+/**
+ * For a describe block: a store and the service with every demo dataset loaded, opened before its
+ * tests and closed after. The members are set once the suite's first hook has run.
+ */
+export function demoSuite(target: StoreTarget, opts: Partial<PubchemOptions> = {}): DemoSuite {
+  const suite = {} as DemoSuite;
+  beforeAll(async () => {
+    suite.s = await target.open();
+    Object.assign(suite, await pubchemApp(suite.s, opts));
+    await loadDemo(suite.s, suite.t.generations, suite.m);
+  });
+  afterAll(async () => {
+    await suite.t.close();
+    await suite.s.cleanup();
+  });
+  return suite;
 }
