@@ -42,10 +42,11 @@ export function namesOf(t: TableSet): Names {
 
 export async function createTables(db: Db, t: TableSet): Promise<void> {
   const n = namesOf(t);
-  // Prefix searches compare code points; PostgreSQL's default collation would not.
+  // Prefix searches and the derivation's walks in key order compare code points; PostgreSQL's
+  // default collation would not.
   const bytewise = db.dialect === 'postgres' ? ' COLLATE "C"' : '';
   await db.exec(`
-    CREATE TABLE ${n.raw} (kind TEXT NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL, PRIMARY KEY (kind, k));
+    CREATE TABLE ${n.raw} (kind TEXT NOT NULL, k TEXT${bytewise} NOT NULL, v TEXT NOT NULL, PRIMARY KEY (kind, k));
     CREATE TABLE ${n.genes} (key TEXT PRIMARY KEY, id TEXT NOT NULL, ord INTEGER NOT NULL, doc TEXT NOT NULL, brief TEXT NOT NULL);
     CREATE TABLE ${n.gene_terms} (term TEXT${bytewise} NOT NULL, gene_key TEXT NOT NULL, PRIMARY KEY (term, gene_key));
     CREATE TABLE ${n.chemicals} (id TEXT PRIMARY KEY, ord INTEGER NOT NULL, doc TEXT NOT NULL);

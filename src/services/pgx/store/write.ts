@@ -48,3 +48,26 @@ export async function rawRows<K extends Kind>(db: Db, t: TableSet, kind: K): Pro
   rows.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
   return rows.map((r) => JSON.parse(r.v) as KindRows[K]);
 }
+
+/**
+ * The records of one kind in pages, in key order (code points on both databases: `raw.k` is
+ * bytewise), so that a derivation holds one page at a time.
+ */
+export async function* rawPages<K extends Kind>(db: Db, t: TableSet, kind: K, size = 2000): AsyncGenerator<{ k: string; row: KindRows[K] }[]> {
+  let after: string | undefined;
+  for (;;) {
+    const rows = await db.query<{ k: string; v: string }>(
+      `SELECT k, v FROM ${namesOf(t).raw} WHERE kind = ?${after === undefined ? '' : ' AND k > ?'} ORDER BY k LIMIT ${size}`,
+      after === undefined ? [kind] : [kind, after],
+    );
+    if (!rows.length) return;
+    yield rows.map((r) => ({ k: r.k, row: JSON.parse(r.v) as KindRows[K] }));
+    if (rows.length < size) return;
+    after = (rows[rows.length - 1] as { k: string }).k;
+  }
+}
+
+/** Every record of a kind, a page at a time. */
+export async function* rawEach<K extends Kind>(db: Db, t: TableSet, kind: K): AsyncGenerator<KindRows[K]> {
+  for await (const page of rawPages(db, t, kind)) for (const r of page) yield r.row;
+}

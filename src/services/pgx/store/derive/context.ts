@@ -60,20 +60,52 @@ export async function put(db: Db, t: TableSet, table: Logical, columns: readonly
   }
 }
 
-/** Rows of `links`: each filter value of a resource, lower-cased, once. */
-export class Links {
-  private readonly seen = new Set<string>();
-  readonly rows: SqlValue[][] = [];
+/** Rows written a few thousand at a time as they are made, so that a table's rows are never all held. */
+export class Batch {
+  private rows: SqlValue[][] = [];
 
-  add(res: string, kind: string, keys: Iterable<string>, id: string): void {
+  constructor(
+    private readonly db: Db,
+    private readonly t: TableSet,
+    private readonly table: Logical,
+    private readonly columns: readonly string[],
+  ) {}
+
+  async add(row: SqlValue[]): Promise<void> {
+    this.rows.push(row);
+    if (this.rows.length >= 2000) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const rows = this.rows;
+    this.rows = [];
+    await put(this.db, this.t, this.table, this.columns, rows);
+  }
+}
+
+/**
+ * Rows of `links`: each filter value of a resource, lower-cased, once. Each resource's values of a
+ * kind come in one call, so a value is told apart from the others of that call only.
+ */
+export class Links {
+  private readonly batch: Batch;
+
+  constructor(db: Db, t: TableSet) {
+    this.batch = new Batch(db, t, 'links', ['res', 'kind', 'key', 'id']);
+  }
+
+  async add(res: string, kind: string, keys: Iterable<string>, id: string): Promise<void> {
+    const seen = new Set<string>();
     for (const k of keys) {
       const key = k.trim().toLowerCase();
-      if (!key) continue;
-      const tag = `${res}\n${kind}\n${key}\n${id}`;
-      if (this.seen.has(tag)) continue;
-      this.seen.add(tag);
-      this.rows.push([res, kind, key, id]);
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      await this.batch.add([res, kind, key, id]);
     }
+  }
+
+  flush(): Promise<void> {
+    return this.batch.flush();
   }
 }
 

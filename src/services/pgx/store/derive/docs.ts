@@ -1,20 +1,51 @@
 /** The documents of genes, drugs, guidelines, labels, pathways, variants and alleles. */
-import type { SqlValue } from '../../../../core/store/db.js';
+import type { TableSet } from '../../../../core/ingest/dataset.js';
+import type { Db, SqlValue } from '../../../../core/store/db.js';
 import { chromosomeRank, compareText, labelSource, naturalKey } from '../../enums.js';
-import type { AlleleRow, GuidelineRow, LabelRow, PathwayRow, VariantRow } from '../../records.js';
+import type { AlleleRow, GeneRow, GuidelineRow, LabelRow, PathwayRow, VariantRow } from '../../records.js';
 import { SITE, type Allele, type ClinicalAnnotation, type Drug, type DrugLabel, type Gene, type Guideline, type Pathway, type Variant } from '../../resources.js';
-import { ranked, type Links, type LoadIndex } from './context.js';
+import { namesOf } from '../schema.js';
+import { Batch, ranked, type Links, type LoadIndex } from './context.js';
 
 const sorted = (s: Iterable<string> | undefined) => [...(s ?? [])].sort(compareText);
 
-export function geneRows(
-  index: LoadIndex,
+/**
+ * Gene documents, each with its clinical annotations as written to the annotations table (read
+ * back a few hundred genes at a time through the annotations' gene links, in list order).
+ */
+export async function geneRows(db: Db, t: TableSet, index: LoadIndex, drugsOf: Map<string, Set<string>>): Promise<void> {
+  const n = namesOf(t);
+  const genes = new Batch(db, t, 'genes', ['key', 'id', 'ord', 'doc', 'brief']);
+  const terms = new Batch(db, t, 'gene_terms', ['term', 'gene_key']);
+  const all = ranked([...index.genesByKey.values()], (a, b) => compareText(a.symbol, b.symbol));
+  for (let i = 0; i < all.length; i += 500) {
+    const part = all.slice(i, i + 500);
+    const keys = part.map(({ item }) => item.symbol.toLowerCase());
+    const annotationsOf = new Map<string, ClinicalAnnotation[]>();
+    const found = await db.query<{ g: string; doc: string }>(
+      `SELECT l.key AS g, a.doc FROM ${n.links} l JOIN ${n.annotations} a ON a.id = l.id
+       WHERE l.res = 'a' AND l.kind = 'gene' AND l.key IN (${keys.map(() => '?').join(', ')}) ORDER BY a.ord`,
+      keys,
+    );
+    for (const r of found) {
+      const list = annotationsOf.get(r.g) ?? [];
+      list.push(JSON.parse(r.doc) as ClinicalAnnotation);
+      annotationsOf.set(r.g, list);
+    }
+    await genePart(part, annotationsOf, drugsOf, genes, terms);
+  }
+  await genes.flush();
+  await terms.flush();
+}
+
+async function genePart(
+  part: { item: GeneRow; ord: number }[],
   annotationsOf: Map<string, ClinicalAnnotation[]>,
   drugsOf: Map<string, Set<string>>,
-): { genes: SqlValue[][]; terms: SqlValue[][] } {
-  const genes: SqlValue[][] = [];
-  const terms = new Map<string, SqlValue[]>();
-  for (const { item: g, ord } of ranked([...index.genesByKey.values()], (a, b) => compareText(a.symbol, b.symbol))) {
+  genes: Batch,
+  terms: Batch,
+): Promise<void> {
+  for (const { item: g, ord } of part) {
     const key = g.symbol.toLowerCase();
     const annotations = annotationsOf.get(key) ?? [];
     const base = {
@@ -29,15 +60,18 @@ export function geneRows(
     const relatedDrugs = sorted(drugsOf.get(key));
     const doc: Gene = { ...base, clinicalAnnotations: annotations, relatedDrugs };
     const brief: Gene = { ...base, clinicalAnnotations: annotations.length, relatedDrugs };
-    genes.push([key, g.id, ord, JSON.stringify(doc), JSON.stringify(brief)]);
+    await genes.add([key, g.id, ord, JSON.stringify(doc), JSON.stringify(brief)]);
     // A search term matches the start of the symbol, an alternate symbol, the name or a word of it.
     const words = [g.symbol, ...g.alternateSymbols, g.name, ...g.alternateNames, ...g.name.split(/[^\p{L}\p{N}]+/u)];
+    const seen = new Set<string>();
     for (const w of words) {
       const term = w.trim().toLowerCase();
-      if (term) terms.set(`${term}\n${key}`, [term, key]);
+      if (term && !seen.has(term)) {
+        seen.add(term);
+        await terms.add([term, key]);
+      }
     }
   }
-  return { genes, terms: [...terms.values()] };
 }
 
 export function chemicalRows(index: LoadIndex, genesOf: Map<string, Set<string>>): { chemicals: SqlValue[][]; names: SqlValue[][] } {
@@ -61,7 +95,7 @@ export function chemicalRows(index: LoadIndex, genesOf: Map<string, Set<string>>
 
 const STRENGTH = ['strong', 'moderate', 'optional', 'no recommendation'];
 
-export function guidelineRows(index: LoadIndex, links: Links, rows: GuidelineRow[]): SqlValue[][] {
+export async function guidelineRows(index: LoadIndex, links: Links, rows: GuidelineRow[]): Promise<SqlValue[][]> {
   const out: SqlValue[][] = [];
   for (const { item: g, ord } of ranked(rows, (a, b) => compareText(a.name, b.name) || compareText(a.id, b.id))) {
     const genes = g.genes.map((x) => index.geneSymbol(x));
@@ -82,13 +116,13 @@ export function guidelineRows(index: LoadIndex, links: Links, rows: GuidelineRow
       pmid: g.pmid,
     };
     out.push([g.id, g.source.toLowerCase(), ord, JSON.stringify(doc)]);
-    links.add('g', 'gene', genes, g.id);
-    links.add('g', 'drug', drugs, g.id);
+    await links.add('g', 'gene', genes, g.id);
+    await links.add('g', 'drug', drugs, g.id);
   }
   return out;
 }
 
-export function labelRows(index: LoadIndex, links: Links, rows: LabelRow[]): SqlValue[][] {
+export async function labelRows(index: LoadIndex, links: Links, rows: LabelRow[]): Promise<SqlValue[][]> {
   const out: SqlValue[][] = [];
   const docs = rows.map((l) => ({ l, drugs: l.drugs.map((d) => index.drugName(d)), source: labelSource(l.source) }));
   const order = (x: (typeof docs)[number]) => x.drugs.join(';');
@@ -108,13 +142,13 @@ export function labelRows(index: LoadIndex, links: Links, rows: LabelRow[]): Sql
       testingLevel: l.testingLevel,
     };
     out.push([l.id, x.source.toLowerCase(), ord, JSON.stringify(doc)]);
-    links.add('l', 'drug', x.drugs, l.id);
-    links.add('l', 'gene', genes, l.id);
+    await links.add('l', 'drug', x.drugs, l.id);
+    await links.add('l', 'gene', genes, l.id);
   }
   return out;
 }
 
-export function pathwayRows(index: LoadIndex, links: Links, rows: PathwayRow[]): SqlValue[][] {
+export async function pathwayRows(index: LoadIndex, links: Links, rows: PathwayRow[]): Promise<SqlValue[][]> {
   const out: SqlValue[][] = [];
   for (const { item: p, ord } of ranked(rows, (a, b) => compareText(a.name, b.name) || compareText(a.id, b.id))) {
     const genes = p.genes.map((g) => index.geneSymbol(g));
@@ -129,8 +163,8 @@ export function pathwayRows(index: LoadIndex, links: Links, rows: PathwayRow[]):
       steps: p.steps.map((s) => ({ ...s, genes: s.genes.map((g) => index.geneSymbol(g)) })),
     };
     out.push([p.id, ord, JSON.stringify(doc)]);
-    links.add('p', 'gene', genes, p.id);
-    links.add('p', 'drug', drugs, p.id);
+    await links.add('p', 'gene', genes, p.id);
+    await links.add('p', 'drug', drugs, p.id);
   }
   return out;
 }

@@ -9,6 +9,7 @@ import type { SqlValue } from '../../../../core/store/db.js';
 import { compareText, labelSource, levelRank, sortSources } from '../../enums.js';
 import type { CpicPairRow, GuidelineRow, LabelRow, RelationshipRow } from '../../records.js';
 import { SITE, type GeneDrugPair } from '../../resources.js';
+import type { AnnotationPair } from './annotations.js';
 import { ranked, type LoadIndex } from './context.js';
 
 interface Acc {
@@ -31,16 +32,17 @@ export interface PairOutput {
   genesOfDrug: Map<string, Set<string>>;
 }
 
-export function derivePairs(
+export async function derivePairs(
   index: LoadIndex,
   input: {
-    annotationPairs: { gene: string; drug: string; level: string }[];
+    annotationPairs: Iterable<AnnotationPair>;
     guidelines: GuidelineRow[];
     labels: LabelRow[];
     cpic: CpicPairRow[];
-    relationships: RelationshipRow[];
+    /** Read as they are walked: PharmGKB's relationships file is its largest after the annotations. */
+    relationships: AsyncIterable<RelationshipRow>;
   },
-): PairOutput {
+): Promise<PairOutput> {
   const acc = new Map<string, Acc>();
   const at = (geneName: string, drugName: string): Acc => {
     const gene = index.geneSymbol(geneName);
@@ -56,8 +58,8 @@ export function derivePairs(
 
   for (const p of input.annotationPairs) {
     const a = at(p.gene, p.drug);
-    a.count++;
-    if (!a.bestLevel || levelRank(p.level) < levelRank(a.bestLevel)) a.bestLevel = p.level;
+    a.count += p.count;
+    if (!a.bestLevel || levelRank(p.bestLevel) < levelRank(a.bestLevel)) a.bestLevel = p.bestLevel;
   }
   for (const g of input.guidelines) {
     const drugs = g.drugs.map((d, i) => index.drugOf(g.drugIds[i], d));
@@ -91,7 +93,7 @@ export function derivePairs(
     genesOfDrug.set(drug.toLowerCase(), ds);
   };
   for (const a of acc.values()) relate(a.gene, a.drug);
-  for (const r of input.relationships) {
+  for await (const r of input.relationships) {
     if (r.association === 'associated') relate(index.geneSymbol(r.gene), index.chemicalsById.get(r.chemicalId)?.name ?? index.drugName(r.chemical));
   }
 
