@@ -316,22 +316,31 @@ for (const target of STORES) {
     });
 
     it('loads hundreds of generated genes in small batches into the same lists on every database', async () => {
-      const dir = writePgxDownloads(join(tempDir(), 'gen'), 300);
+      // 2,100 annotations and 6,300 allele texts: the derivation walks them over several pages.
+      const dir = writePgxDownloads(join(tempDir(), 'gen'), 700);
       const r = await loadPgx(s, t.generations, dir, { batchSize: 64 });
       // Per gene: a gene row, three annotations with three genotypes, one piece of evidence and one relationship each.
-      expect(r.records).toBe(300 * (1 + 3 * (1 + 3 + 1 + 1)) + 30);
+      expect(r.records).toBe(700 * (1 + 3 * (1 + 3 + 1 + 1)) + 70);
       const genes = (await call<J[]>('/gene')).body;
-      expect(genes).toHaveLength(300);
+      expect(genes).toHaveLength(700);
       const symbols = genes.map((g) => g.symbol as string);
       expect(symbols.slice(0, 4)).toEqual(['SYNG1', 'SYNG10', 'SYNG100', 'SYNG101']);
       expect(symbols).toEqual([...symbols].sort());
       expect(genes.every((g) => g.clinicalAnnotations === 3)).toBe(true);
       const anns = (await call<J[]>('/clinicalAnnotation')).body;
-      expect(anns).toHaveLength(900);
+      expect(anns).toHaveLength(2100);
+      // Each annotation carries its own allele texts and evidence, wherever the pages broke.
+      for (const a of anns) {
+        expect(a.annotation).toBe(['AA', 'AG', 'GG'].map((g) => `${g}: Generated text for genotype ${g} of annotation ${String(a.id)}.`).join('\n'));
+        expect(a.pmid).toBe(String(30000000 + (Number(a.id) % 1000000)));
+      }
+      const full = (await call(`/gene/${geneSymbol(699)}`)).body.clinicalAnnotations as J[];
+      expect(full.map((a) => a.id)).toEqual(['980002098', '980002099', '980002100'].sort((x, y) => anns.findIndex((a) => a.id === x) - anns.findIndex((a) => a.id === y)));
       const ranks = anns.map((a) => ['1A', '1B', '2A', '2B', '3', '4'].indexOf(a.evidenceLevel as string));
       expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
-      expect((await call<J[]>('/clinicalAnnotation?evidenceLevel=2B')).body).toHaveLength(150);
-      expect((await call<J[]>(`/gene?q=${geneSymbol(41)}`)).body.map((g) => g.symbol)).toEqual(['SYNG42']);
+      // Level 2B is (gene + k) mod 6 = 3 for k < 3: genes whose index mod 6 is 1, 2 or 3.
+      expect((await call<J[]>('/clinicalAnnotation?evidenceLevel=2B')).body).toHaveLength(351);
+      expect((await call<J[]>(`/gene?q=${geneSymbol(69)}`)).body.map((g) => g.symbol)).toEqual(['SYNG70', 'SYNG700']);
       expect((await call<J[]>(`/geneDrugPair?gene=${geneSymbol(0)}`)).body.map((p) => p.drug)).toEqual([drugName(0), drugName(3), drugName(6)]);
     });
 
