@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { paperCount, papers, postedOn, writePages } from './lib/biorxiv-generate.js';
 import { startAndWait, stop, timed } from './lib/proc.js';
-import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults, runMain } from './lib/harness.js';
+import { CLI, ROOT, activeGeneration, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -170,10 +170,7 @@ async function main() {
     durationSeconds: DURATION,
   };
   try {
-    results.sqlite = await runOn('sqlite', undefined, input, match[1] as string);
-    if (values.postgres) {
-      results.postgres = await withSchema(values.postgres, (url) => runOn('postgres', url, input, match[1] as string));
-    }
+    await onEachDatabase(results, values.postgres, (dialect, url) => runOn(dialect, url, input, match[1] as string));
   } finally {
     await stop(bareChild);
     if (!values.keep) rmSync(work, { recursive: true, force: true });

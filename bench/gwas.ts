@@ -21,7 +21,7 @@ import { createGunzip } from 'node:zlib';
 import pg from 'pg';
 import { ssfMeta, ssfPlace, writeSsf, type SsfOptions } from './lib/gwas-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
-import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults, runMain } from './lib/harness.js';
+import { CLI, ROOT, activeGeneration, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -195,10 +195,7 @@ async function main() {
   try {
     log('raw bulk insert baseline');
     results.rawInsertSqlite = await rawInsert(file, join(work, 'raw.sqlite'));
-    results.sqlite = await runOn('sqlite', undefined, input, match[1] as string);
-    if (values.postgres) {
-      results.postgres = await withSchema(values.postgres, (url) => runOn('postgres', url, input, match[1] as string));
-    }
+    await onEachDatabase(results, values.postgres, (dialect, url) => runOn(dialect, url, input, match[1] as string));
   } finally {
     await stop(bareChild);
     if (!values.keep) rmSync(work, { recursive: true, force: true });

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { geneSymbol, writePgxDownloads } from './lib/pgx-generate.js';
 import { startAndWait, stop, timed } from './lib/proc.js';
-import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults, runMain } from './lib/harness.js';
+import { CLI, ROOT, activeGeneration, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -115,10 +115,7 @@ async function main() {
     durationSeconds: DURATION,
   };
   try {
-    results.sqlite = await runOn('sqlite', undefined, input);
-    if (values.postgres) {
-      results.postgres = await withSchema(values.postgres, (url) => runOn('postgres', url, input));
-    }
+    await onEachDatabase(results, values.postgres, (dialect, url) => runOn(dialect, url, input));
   } finally {
     if (!values.keep) rmSync(work, { recursive: true, force: true });
   }

@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import { RARE_QUERY, cidSmilesLines, moleculeFor } from './lib/pubchem-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
-import { CLI, activeGeneration, log, machine, round, withSchema, writeResults, runMain } from './lib/harness.js';
+import { CLI, activeGeneration, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -274,10 +274,7 @@ async function main() {
     results.rawInsertSqlite = await rawInsert(sdfDir, join(work, 'raw.sqlite'));
     const r = await loadRdkit();
     const baseline: { structures?: Structures } = {};
-    results.sqlite = await runOn('sqlite', undefined, sdfDir, r, baseline);
-    if (values.postgres) {
-      results.postgres = await withSchema(values.postgres, (url) => runOn('postgres', url, sdfDir, r, baseline));
-    }
+    await onEachDatabase(results, values.postgres, (dialect, url) => runOn(dialect, url, sdfDir, r, baseline));
   } finally {
     if (!values.keep) rmSync(work, { recursive: true, force: true });
     else log(`kept ${work} (SD files in ${sdfDir})`);

@@ -19,7 +19,7 @@ import yauzl from 'yauzl';
 import { writeStudiesZip } from './generate.js';
 import { generateStudy, nctFor } from './lib/ct-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
-import { CLI, ROOT, activeGeneration, cannon, log, machine, round, withSchema, writeResults, runMain } from './lib/harness.js';
+import { CLI, ROOT, activeGeneration, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -235,10 +235,7 @@ async function main() {
   try {
     log('raw bulk insert baseline');
     results.rawInsertSqlite = await rawInsertSqlite(zip, join(work, 'raw.sqlite'));
-    results.sqlite = await runOn('sqlite', undefined, zip, smallZip, bareUrl);
-    if (values.postgres) {
-      results.postgres = await withSchema(values.postgres, (url) => runOn('postgres', url, zip, smallZip, bareUrl));
-    }
+    await onEachDatabase(results, values.postgres, (dialect, url) => runOn(dialect, url, zip, smallZip, bareUrl));
   } finally {
     await stop(bareChild);
     if (!values.keep) rmSync(work, { recursive: true, force: true });

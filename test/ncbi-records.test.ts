@@ -213,6 +213,10 @@ for (const target of STORES) {
       expect(mrnas[0]).toBe('NM_007294.4');
       expect(at(brca1, 'xtra-index-terms')).toEqual(['LOC672']);
       expect(at(records[1]?.value, 'gene', 'locus')).toBe('NEFL');
+      // Ids that find nothing get the real efetch error, as in the other modes.
+      const none = await get(t.app, `${E}/efetch.fcgi?db=gene&id=99999999,abc&retmode=asn.1`);
+      expect(none.status).toBe(200);
+      expect(tags(none.body, 'ERROR')).toEqual(['ID list is empty! Possibly it has no correct IDs.']);
     });
 
     it('efetch answers what it cannot write with the real messages', async () => {

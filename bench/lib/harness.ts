@@ -79,3 +79,16 @@ export function runMain(main: () => Promise<void>): void {
     process.exitCode = 1;
   });
 }
+
+/**
+ * Runs a measurement on SQLite, then, when a PostgreSQL URL is given, on PostgreSQL in a schema of
+ * its own; each result goes into `results` under the database's name.
+ */
+export async function onEachDatabase(
+  results: Record<string, unknown>,
+  postgres: string | undefined,
+  run: (dialect: 'sqlite' | 'postgres', url: string | undefined) => Promise<unknown>,
+): Promise<void> {
+  results.sqlite = await run('sqlite', undefined);
+  if (postgres) results.postgres = await withSchema(postgres, (url) => run('postgres', url));
+}

@@ -75,6 +75,7 @@ class Batcher {
 }
 
 const batchers = new WeakMap<Db, Map<string, Batcher>>();
+const SQLITE_SQL = new Map<string, string>();
 
 /**
  * The value column of the row whose key column equals `key`, or undefined. `table` must have at
@@ -83,7 +84,13 @@ const batchers = new WeakMap<Db, Map<string, Batcher>>();
  */
 export function lookupOne(db: Db, table: string, keyColumn: string, valueColumn: string, key: Key): Promise<string | undefined> {
   if (db.dialect === 'sqlite') {
-    const sql = `SELECT ${ident(valueColumn)} AS v FROM ${ident(table)} WHERE ${ident(keyColumn)} = ?`;
+    // Built once per table: this runs on every request.
+    const id = `${table}\n${keyColumn}\n${valueColumn}`;
+    let sql = SQLITE_SQL.get(id);
+    if (!sql) {
+      if (SQLITE_SQL.size > 200) SQLITE_SQL.clear();
+      SQLITE_SQL.set(id, (sql = `SELECT ${ident(valueColumn)} AS v FROM ${ident(table)} WHERE ${ident(keyColumn)} = ?`));
+    }
     return db.one<{ v: string }>(sql, [key], { hot: true }).then((r) => r?.v);
   }
   let byTable = batchers.get(db);
