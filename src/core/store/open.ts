@@ -1,4 +1,6 @@
 import { join, resolve } from 'node:path';
+import { FolderFileStore } from '../files/folder.js';
+import { attachFileStore } from '../files/store.js';
 import type { Db } from './db.js';
 import { PostgresDb } from './postgres.js';
 import { SqliteDb } from './sqlite.js';
@@ -30,6 +32,9 @@ export async function openStore(opts: StoreOptions): Promise<Db> {
     await db.close();
     throw err;
   }
+  // With the embedded database, kept files sit in a folder beside it; on PostgreSQL they stay in
+  // the database, so every process that shares it reads the same files.
+  if (!opts.databaseUrl && opts.sqliteFile !== ':memory:') attachFileStore(db, new FolderFileStore(resolve(join(opts.dataDir, 'files'))));
   return db;
 }
 

@@ -65,6 +65,15 @@ const migrations: Migration[] = [
         );`,
     },
   },
+  {
+    // Content-addressed file bytes (structure and model files kept as loaded), for stores that
+    // keep them in the database so that every replica reads the same ones.
+    id: '002_files',
+    sql: {
+      sqlite: `CREATE TABLE bm_files (key TEXT PRIMARY KEY, size INTEGER NOT NULL, bytes BLOB NOT NULL);`,
+      postgres: `CREATE TABLE bm_files (key TEXT PRIMARY KEY, size BIGINT NOT NULL, bytes BYTEA NOT NULL);`,
+    },
+  },
 ];
 
 export function migratePlatform(db: Db): Promise<string[]> {
