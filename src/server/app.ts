@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ServiceError } from '../core/http/errors.js';
+import { MAX_JSON_DEPTH, jsonDepth } from '../core/http/json-depth.js';
 import { Limiter, configureRules } from '../core/limits/limiter.js';
 import type { Draw, LimitRule, LimitStore } from '../core/limits/policy.js';
 import type { Db } from '../core/store/db.js';
 import type { Generations } from '../core/store/generations.js';
 import type { ServiceModule } from '../services/types.js';
 import type { Config } from './config.js';
+import { clientErrorHandler } from './client-errors.js';
 import { statusReport } from './status.js';
 
 export interface AppDeps {
@@ -115,7 +117,12 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
  * single given service answers at the root, exactly as its upstream does.
  */
 export async function buildApp(deps: AppDeps, services: readonly ServiceModule[], prefixed: boolean): Promise<FastifyInstance> {
+  const serviceAt = (path: string): ServiceModule | undefined =>
+    prefixed ? services.find((s) => path === s.mount || path.startsWith(`${s.mount}/`)) : services[0];
   const app = Fastify({
+    // Requests Node's parser refuses (a raw space or control byte in the path, an unknown method,
+    // oversized headers) still get the error body of the service their path points into.
+    clientErrorHandler: clientErrorHandler(serviceAt),
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
     // One line per request is written by the onResponse hook below, with what this project needs.
     logController: new LogController({ disableRequestLogging: true }),
@@ -134,12 +141,26 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
     // format of the service its path points into.
     frameworkErrors: (err, req, reply) => {
       const path = req.url.split('?')[0] ?? '';
-      const service = prefixed ? services.find((s) => path === s.mount || path.startsWith(`${s.mount}/`)) : services[0];
+      const service = serviceAt(path);
       const e = service
         ? service.errors.badRequest(`Malformed request: ${err.message}`, 400, path)
         : new ServiceError(400, { error: 'bad request', message: err.message });
       return sendServiceError(reply as unknown as FastifyReply, e);
     },
+  });
+
+  // JSON bodies: Fastify's own parser (which refuses prototype keys), behind a bound on nesting
+  // that keeps any recursive walk of the value from overflowing the stack.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    if (jsonDepth(text) > MAX_JSON_DEPTH) {
+      const err = new Error(`JSON body nests deeper than ${MAX_JSON_DEPTH} levels`) as Error & { statusCode: number };
+      err.statusCode = 400;
+      done(err, undefined);
+      return;
+    }
+    parseJson(req, text, done);
   });
 
   // HTML forms and many API clients (E-utilities, OAuth token requests, PUG REST) post
