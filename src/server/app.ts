@@ -145,6 +145,8 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
       const e = service
         ? service.errors.badRequest(`Malformed request: ${err.message}`, 400, path)
         : new ServiceError(400, { error: 'bad request', message: err.message });
+      // The onRequest hook does not run for these: the request id is set here.
+      (reply as unknown as FastifyReply).header('x-request-id', req.id);
       return sendServiceError(reply as unknown as FastifyReply, e);
     },
   });

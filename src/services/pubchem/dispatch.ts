@@ -29,7 +29,8 @@ export const WAITING_MESSAGE = 'Your request is running';
 export async function handlePug(env: Env, req: PugRequest): Promise<Answer> {
   if (req.output === 'ASNT' || req.output === 'ASNB') throw pcErrors.unimplemented(`${req.output} (ASN.1) output`);
   const table = TABLES[req.domain];
-  const op = table.ops[req.operation];
+  // Operation names come from the path: only the table's own entries, never Object's members.
+  const op = Object.hasOwn(table.ops, req.operation) ? table.ops[req.operation] : undefined;
   if (!op) {
     if (table.unserved.includes(req.operation)) throw pcErrors.unimplemented(`The ${req.domain} operation "${req.operation}"`);
     throw pcErrors.badOperation(req.operation, req.domain, Object.keys(table.ops));

@@ -87,7 +87,7 @@ export function parsePugPath(rawPath: string, options: Options, accept: string |
   const next = () => seg[i++];
   const domainName = (next() ?? '').toLowerCase();
   if (OTHER_DOMAINS.has(domainName)) throw pcErrors.unimplemented(`The ${domainName} input`);
-  if (!(domainName in NAMESPACES)) throw pcErrors.badDomain(domainName);
+  if (!Object.hasOwn(NAMESPACES, domainName)) throw pcErrors.badDomain(domainName);
   const domain = domainName as Domain;
 
   const nsName = (next() ?? '').toLowerCase();
@@ -96,13 +96,13 @@ export function parsePugPath(rawPath: string, options: Options, accept: string |
 
   let namespace: Namespace;
   let key: string = nsName;
-  const search = domain === 'compound' ? SEARCHES[nsName] : undefined;
+  const search = domain === 'compound' && Object.hasOwn(SEARCHES, nsName) ? SEARCHES[nsName] : undefined;
   if (search) {
     const input = (next() ?? '').toLowerCase() as StructureInput;
     if (!STRUCTURE_INPUTS.includes(input)) throw pcErrors.badNamespace(`${nsName}/${input}`, domain, STRUCTURE_INPUTS.map((x) => `${nsName}/${x}`));
     namespace = { kind: 'search', ...search, input };
     key = input;
-  } else if (nsName in MASSES) {
+  } else if (Object.hasOwn(MASSES, nsName)) {
     const mode = (next() ?? '').toLowerCase();
     const values = [next(), mode === 'range' ? next() : undefined].filter((v) => v !== undefined).map(Number);
     if ((mode !== 'equals' && mode !== 'range') || values.length !== (mode === 'range' ? 2 : 1) || values.some((v) => !Number.isFinite(v))) {
