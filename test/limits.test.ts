@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRules, perIp } from '../src/core/limits/limiter.js';
+import { resolveConfig } from '../src/server/config.js';
 import { MemoryLimitStore } from '../src/core/limits/memory.js';
 import type { Draw, LimitStore } from '../src/core/limits/policy.js';
 import { RedisLimitStore } from '../src/core/limits/redis.js';
@@ -111,11 +112,19 @@ describe('rate limits when Redis is unreachable', () => {
 
 describe('limit configuration', () => {
   const defaults = [perIp('per-ip', 50, 60_000)];
-  it('is on by default, can be switched off globally or per service, and numbers overridden', () => {
+  it('follows the master switch unless a service says otherwise, and numbers can be overridden', () => {
     expect(configureRules(defaults, undefined, true)).toMatchObject({ enabled: true, rules: [{ limit: 50, windowMs: 60_000 }] });
     expect(configureRules(defaults, undefined, false).enabled).toBe(false);
     expect(configureRules(defaults, 'off', true).enabled).toBe(false);
+    expect(configureRules(defaults, 'on', false).enabled).toBe(true);
     expect(configureRules(defaults, { 'per-ip': { limit: 5, windowSeconds: 1 } }, true).rules[0]).toMatchObject({ limit: 5, windowMs: 1000 });
+    expect(configureRules(defaults, { 'per-ip': { limit: 5 } }, false).enabled).toBe(true);
+  });
+
+  it('is off by default: a private mirror promises no public limits; --limits on reproduces them', () => {
+    expect(resolveConfig({}, {}).limits).toBe(false);
+    expect(resolveConfig({ limits: 'on' }, {}).limits).toBe(true);
+    expect(resolveConfig({}, { BIOMIRROR_LIMITS: 'on' }).limits).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@ export interface CommonFlags {
   port?: string | undefined;
   'port-per-service'?: boolean | undefined;
   limits?: string | undefined;
+  faults?: string | undefined;
   'data-dir'?: string | undefined;
   'no-demo'?: boolean | undefined;
   config?: string | undefined;
@@ -17,6 +18,7 @@ export function configFrom(flags: CommonFlags): Config {
     port: flags.port,
     portPerService: flags['port-per-service'],
     limits: flags.limits,
+    faults: flags.faults,
     dataDir: flags['data-dir'],
     demo: flags['no-demo'] ? false : undefined,
     config: flags.config,

@@ -11,14 +11,16 @@ export const USAGE = `biomirror: biomedical reference services served from local
 
 Usage:
   biomirror serve [--port 8080] [--host 127.0.0.1] [--port-per-service] [--limits on|off]
-                  [--data-dir ./data] [--no-demo] [--config file.json] [--log-level info]
+                  [--faults on|off] [--data-dir ./data] [--no-demo] [--config file.json] [--log-level info]
   biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n]
   biomirror status [--json]
   biomirror services
   biomirror <service> <command> [args...]   commands of a service, e.g. biomirror protocols add-user
 
 Environment: DATABASE_URL (PostgreSQL instead of the embedded SQLite), REDIS_URL (shared rate-limit
-budgets), PORT, HOST, DATA_DIR, BIOMIRROR_LIMITS=on|off, BIOMIRROR_CONFIG, LOG_LEVEL.
+budgets), PORT, HOST, DATA_DIR, BIOMIRROR_LIMITS=on|off (the public services' published limits;
+off by default), BIOMIRROR_FAULTS=on|off (honour the X-Biomirror-Fault header), BIOMIRROR_CONFIG,
+LOG_LEVEL.
 `;
 
 const OPTIONS = {
@@ -26,6 +28,7 @@ const OPTIONS = {
   port: { type: 'string' },
   'port-per-service': { type: 'boolean' },
   limits: { type: 'string' },
+  faults: { type: 'string' },
   'data-dir': { type: 'string' },
   'no-demo': { type: 'boolean' },
   config: { type: 'string' },

@@ -10,6 +10,7 @@ import type { Generations } from '../core/store/generations.js';
 import type { ServiceModule } from '../services/types.js';
 import type { Config } from './config.js';
 import { clientErrorHandler } from './client-errors.js';
+import { installFaults } from './faults.js';
 import { statusReport } from './status.js';
 
 export interface AppDeps {
@@ -96,6 +97,9 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
       });
     }
   }
+
+  const faults = deps.config.services[service.id]?.faults;
+  if (deps.config.faults || faults) installFaults(scope, service, { header: deps.config.faults, settings: faults });
 
   scope.setNotFoundHandler((req, reply) => {
     sendServiceError(reply, service.errors.routeNotFound(req.method, req.url.split('?')[0] ?? req.url));

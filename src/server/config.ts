@@ -1,10 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { RuleOverride } from '../core/limits/limiter.js';
+import type { FaultSettings } from './faults.js';
 
 export interface ServiceSettings {
   enabled?: boolean;
   port?: number;
   limits?: 'on' | 'off' | Record<string, RuleOverride>;
+  /** Faults drawn at a rate on this service's answers (see docs/operations.md). */
+  faults?: FaultSettings;
 }
 
 export interface Config {
@@ -15,8 +18,10 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
-  /** Master switch of the rate limits (`--limits off`). */
+  /** Master switch of the rate limits (`--limits on`): off by default, a private mirror promises none. */
   limits: boolean;
+  /** Honour the X-Biomirror-Fault request header (`--faults on`). */
+  faults: boolean;
   /** Load each service's demo data when its dataset is empty. */
   demo: boolean;
   logLevel: string;
@@ -32,7 +37,8 @@ export const DEFAULT_CONFIG: Config = {
   dataDir: './data',
   databaseUrl: undefined,
   redisUrl: undefined,
-  limits: true,
+  limits: false,
+  faults: false,
   demo: true,
   logLevel: 'info',
   trustProxy: false,
@@ -70,6 +76,7 @@ export function readConfigFile(path: string): Partial<Config> {
   const out: Partial<Config> = { ...(c as Partial<Config>) };
   if (c.port !== undefined) out.port = port(c.port, 'port');
   if (typeof c.limits === 'string') out.limits = onOff(c.limits, 'limits');
+  if (typeof c.faults === 'string') out.faults = onOff(c.faults, 'faults');
   return out;
 }
 
@@ -79,6 +86,7 @@ export interface Flags {
   portPerService?: boolean | undefined;
   dataDir?: string | undefined;
   limits?: string | undefined;
+  faults?: string | undefined;
   demo?: boolean | undefined;
   config?: string | undefined;
   logLevel?: string | undefined;
@@ -95,12 +103,14 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv = process.env
   if (env.DATABASE_URL) c.databaseUrl = env.DATABASE_URL;
   if (env.REDIS_URL) c.redisUrl = env.REDIS_URL;
   if (env.BIOMIRROR_LIMITS) c.limits = onOff(env.BIOMIRROR_LIMITS, 'BIOMIRROR_LIMITS');
+  if (env.BIOMIRROR_FAULTS) c.faults = onOff(env.BIOMIRROR_FAULTS, 'BIOMIRROR_FAULTS');
   if (env.LOG_LEVEL) c.logLevel = env.LOG_LEVEL;
   if (flags.host) c.host = flags.host;
   if (flags.port !== undefined) c.port = port(flags.port, '--port');
   if (flags.portPerService) c.portPerService = true;
   if (flags.dataDir) c.dataDir = flags.dataDir;
   if (flags.limits !== undefined) c.limits = onOff(flags.limits, '--limits');
+  if (flags.faults !== undefined) c.faults = onOff(flags.faults, '--faults');
   if (flags.demo === false) c.demo = false;
   if (flags.logLevel) c.logLevel = flags.logLevel;
   for (const [id, s] of Object.entries(c.services)) {

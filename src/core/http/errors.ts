@@ -29,4 +29,6 @@ export interface ErrorCatalogue {
   badRequest(message: string, status: number, path: string): ServiceError;
   /** An unexpected failure; the message never carries internals, only the request id. */
   internal(requestId: string, path: string): ServiceError;
+  /** The upstream's own 503 (service busy or down), where it has one; faults on demand send it. */
+  unavailable?(retryAfterSeconds: number, path: string): ServiceError;
 }

@@ -17,7 +17,8 @@ export function configureRules(
   config: 'on' | 'off' | Record<string, RuleOverride> | undefined,
   globallyOn: boolean,
 ): LimitSettings {
-  if (!globallyOn || config === 'off') return { enabled: false, rules: defaults };
+  // The master switch is the default; a service's own setting ("on", "off" or its rules) wins.
+  if (config === 'off' || (config === undefined && !globallyOn)) return { enabled: false, rules: defaults };
   if (!config || config === 'on') return { enabled: true, rules: defaults };
   const rules = defaults.map((r) => {
     const o = config[r.name];
