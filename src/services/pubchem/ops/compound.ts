@@ -127,6 +127,12 @@ async function synonyms(env: Env, s: CompoundSubject, req: PugRequest): Promise<
   return renderDoc({ InformationList: { Information: info } }, req.output, req.options, { TXT: () => txtLines(info.flatMap((i) => i.Synonym)) });
 }
 
+/** The relationships PubChem's compound-to-CID operation knows (its `cids_type` values). */
+const CIDS_TYPES: readonly string[] = [
+  'original', 'parent', 'component', 'similar_2d', 'similar_3d', 'same_stereo', 'same_isotopes', 'same_connectivity', 'same_tautomer',
+  'same_parent', 'same_parent_stereo', 'same_parent_isotopes', 'same_parent_connectivity', 'same_parent_tautomer',
+];
+
 async function cids(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
   const type = req.options.get('cids_type')?.toLowerCase() ?? 'original';
   if (!s.ids.length && s.novel) return identifierList(env, 'CID', [0], req.output, req.options);
@@ -135,6 +141,9 @@ async function cids(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answ
     const list = s.search ? s.ids : (await existing(env, s)).cids;
     return identifierList(env, 'CID', list, req.output, req.options);
   }
+  // A relationship PubChem has but this mirror does not compute is unimplemented (501); a value
+  // PubChem does not know is a bad option (400).
+  if (!CIDS_TYPES.includes(type)) throw pcErrors.badOption('cids_type', type, CIDS_TYPES.join(', '));
   if (type !== 'same_connectivity') throw pcErrors.unimplemented(`cids_type=${type}`);
   const { c, cids: found } = await existing(env, s);
   const rows = await c.store.rows(found, ['props']);
