@@ -211,6 +211,7 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
     status: 'ok',
     database: deps.db.dialect,
     services: services.map((s) => s.id),
+    engines: Object.fromEntries(services.filter((s) => s.engines).map((s) => [s.id, s.engines?.()])),
   });
   const status = async (req: FastifyRequest) => statusReport(deps, services, prefixed ? baseUrl(req) : baseUrl(req), prefixed);
 

@@ -42,6 +42,11 @@ export interface ServiceModule {
   limitHeaders?(usage: { rule: LimitRule; fraction: number }[], allowed: boolean): Record<string, string>;
   routes(app: FastifyInstance, ctx: ServiceContext): void | Promise<void>;
   /**
+   * The state of the engines the service drives (RDKit, Mol*, external programs, the sandbox), for
+   * `/health`: each by name, with at least `state` ('ok', 'unavailable', ...).
+   */
+  engines?(): Record<string, { state: string } & Record<string, unknown>>;
+  /**
    * Commands of its own, run as `biomirror <service id> <command> [args...]` (e.g. the protocol
    * service's add-user). They get the opened store; they print and return an exit code.
    */

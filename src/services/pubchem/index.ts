@@ -4,6 +4,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '../types.js';
+import { engineState } from './chem/rdkit.js';
+import { matcherState } from './search/pool.js';
 import { pubchemCommands } from './commands.js';
 import { DATASETS, SERVICE } from './data.js';
 import { pcCatalogue } from './errors.js';
@@ -41,6 +43,11 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     defaultPort: 8084,
     limits: pubchemLimits(opts.runningTimeMs),
     limitHeaders,
+    // A faulted engine is replaced, never kept: the state is always usable; the counts tell how often.
+    engines: () => ({
+      rdkit: { state: 'ok', replacements: engineState.replacements, lastFault: engineState.lastFault },
+      matchers: { state: 'ok', threads: opts.matchThreads, replacements: matcherState.replacements },
+    }),
     migrations: LISTKEY_MIGRATIONS,
     datasets: [
       {

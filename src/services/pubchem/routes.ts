@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../types.js';
+import { noteEngineFault } from './chem/rdkit.js';
 import { Data } from './data.js';
 import { handlePug } from './dispatch.js';
 import { pcErrors } from './errors.js';
@@ -65,6 +66,10 @@ export function pubchemRoutes(opts: PubchemOptions) {
       data.closed = true;
       await pool.close();
     });
+
+    // An RDKit call that faulted anywhere in a request leaves that instance unusable: drop it, so
+    // the next request gets a fresh engine.
+    app.addHook('onError', async (_req, _reply, err) => noteEngineFault(err));
 
     // Background search time counts against the running-time budget too (the platform charges each
     // request's own). The platform's limiter has run by now and set the header when limits are on.

@@ -8,6 +8,33 @@ export type RDKit = MainModule;
 export type { Mol };
 
 let loading: Promise<RDKit> | undefined;
+let current: RDKit | undefined;
+
+/** The main thread's engine, as `/health` reports it. */
+export const engineState = { replacements: 0, lastFault: undefined as string | undefined };
+
+/**
+ * True for the errors of a WASM fault: a molecule deep enough to overflow RDKit's stack ends in a
+ * RuntimeError ("memory access out of bounds") after which that instance's memory is unusable.
+ */
+export function isEngineFault(err: unknown): boolean {
+  // WebAssembly.RuntimeError is named so; RangeError is a JavaScript stack overflow inside a call.
+  return err instanceof Error && (err.name === 'RuntimeError' || err instanceof RangeError);
+}
+
+/**
+ * Called with any error that came out of an RDKit call: on a fault the instance is dropped, so the
+ * next request gets a fresh module (its own memory) while the one that hit the fault gets its
+ * error. Mols of the old instance are request-local and die with it.
+ */
+export function noteEngineFault(err: unknown, r?: RDKit): void {
+  if (!isEngineFault(err)) return;
+  if (r !== undefined && r !== current) return; // already replaced
+  engineState.replacements++;
+  engineState.lastFault = new Date().toISOString();
+  loading = undefined;
+  current = undefined;
+}
 
 export function rdkit(): Promise<RDKit> {
   loading ??= (async () => {
@@ -16,6 +43,7 @@ export function rdkit(): Promise<RDKit> {
     const r = await mod.default();
     // RDKit writes parse warnings to stderr; callers turn failures into answers themselves.
     r.disable_logging();
+    current = r;
     return r;
   })();
   return loading;
@@ -26,7 +54,8 @@ export function parseMol(r: RDKit, text: string, details?: Record<string, unknow
   let m: Mol | null = null;
   try {
     m = details ? r.get_mol(text, JSON.stringify(details)) : r.get_mol(text);
-  } catch {
+  } catch (err) {
+    noteEngineFault(err, r);
     return undefined;
   }
   if (!m) return undefined;
@@ -42,7 +71,8 @@ export function parseQuery(r: RDKit, smarts: string): Mol | undefined {
   let m: Mol | null = null;
   try {
     m = r.get_qmol(smarts);
-  } catch {
+  } catch (err) {
+    noteEngineFault(err, r);
     return undefined;
   }
   if (!m) return undefined;

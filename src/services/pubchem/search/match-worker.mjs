@@ -7,8 +7,10 @@
  *
  * Messages: {id, op: 'prepare', text, smarts} -> {id, pattern, morgan} (fingerprints of a query);
  * {id, op: 'match', text, smarts, mode: 'sub'|'super', cids, pickles} -> {id, matched};
- * a query RDKit cannot read -> {id, invalid: true}.
+ * a query RDKit cannot read -> {id, invalid: true}; one that faulted RDKit -> {id, invalid: true, retire: true},
+ * after which the thread ends.
  */
+import process from 'node:process';
 import { parentPort } from 'node:worker_threads';
 
 const init = (await import('@rdkit/rdkit')).default;
@@ -17,6 +19,16 @@ rdkit.disable_logging();
 
 /** @type {{ key: string, mol: any } | undefined} */
 let cached;
+
+/**
+ * A WASM fault (a molecule deep enough to overflow RDKit's stack) leaves this RDKit's memory
+ * unusable: the thread answers the task that hit it, then ends, and the pool starts a fresh one.
+ */
+let poisoned = false;
+const fault = (err) => {
+  // WebAssembly.RuntimeError ("memory access out of bounds"), or a stack overflow inside a call.
+  if (err instanceof Error && (err.name === 'RuntimeError' || err instanceof RangeError)) poisoned = true;
+};
 
 /** The query molecule, parsed once per query text. */
 function query(text, smarts) {
@@ -27,7 +39,8 @@ function query(text, smarts) {
   let mol = null;
   try {
     mol = smarts ? rdkit.get_qmol(text) : rdkit.get_mol(text, JSON.stringify({ removeHs: true }));
-  } catch {
+  } catch (err) {
+    fault(err);
     mol = null;
   }
   if (!mol || !mol.is_valid()) {
@@ -61,10 +74,17 @@ function handle(msg) {
 }
 
 parentPort?.on('message', (msg) => {
+  let reply;
   try {
-    parentPort?.postMessage(handle(msg));
+    reply = handle(msg);
   } catch (err) {
-    parentPort?.postMessage({ id: msg.id, error: String(err && err.message ? err.message : err) });
+    fault(err);
+    reply = { id: msg.id, error: String(err && err.message ? err.message : err) };
   }
+  // The query that faulted the engine is the one answered as unreadable; the thread retires with
+  // that answer, so the pool gives the next task a fresh thread.
+  if (poisoned) reply = { id: msg.id, invalid: true, retire: true };
+  parentPort?.postMessage(reply);
+  if (poisoned) process.exit(70);
 });
 parentPort?.postMessage({ ready: true });

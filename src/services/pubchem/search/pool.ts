@@ -17,6 +17,8 @@ export interface WorkerReply {
   morgan?: Uint8Array;
   atoms?: number;
   matched?: number[];
+  /** The thread faulted and ends after this answer. */
+  retire?: boolean;
   /** Milliseconds the task waited for its thread to start (loading RDKit); callers add them to their deadline. */
   waited?: number;
 }
@@ -28,6 +30,9 @@ interface Task {
   resolve(r: WorkerReply): void;
   reject(e: Error): void;
 }
+
+/** Matching threads replaced in this process (past a deadline, or after a fault), for `/health`. */
+export const matcherState = { replacements: 0 };
 
 class Slot {
   worker: Worker | undefined;
@@ -74,13 +79,24 @@ export class MatchPool {
       if (m.ready) return;
       const t = slot.task;
       if (!t || m.id !== t.msg.id) return;
+      if (m.retire && slot.worker === w) {
+        // Forget the thread before the next task is handed out: that one gets a fresh thread.
+        matcherState.replacements++;
+        slot.worker = undefined;
+        slot.ready = undefined;
+        void w.terminate();
+      }
       this.finish(slot);
       if (m.error) t.reject(new Error(m.error));
       else t.resolve({ ...m, waited: Number(t.msg.waited ?? 0) });
     });
     w.on('error', (err) => this.fail(slot, err));
     w.on('exit', () => {
-      if (slot.worker === w) this.fail(slot, new Error('the matching thread stopped'));
+      // A thread that ended by itself (after a WASM fault) is replaced at the next task.
+      if (slot.worker === w) {
+        matcherState.replacements++;
+        this.fail(slot, new Error('the matching thread stopped'));
+      }
     });
   }
 
@@ -121,6 +137,7 @@ export class MatchPool {
           slot.timer = setTimeout(() => {
             if (slot.task !== task) return;
             this.restarts++;
+            matcherState.replacements++;
             slot.worker = undefined;
             slot.ready = undefined;
             void w.terminate();
