@@ -11,7 +11,7 @@ export const USAGE = `biomirror: biomedical reference services served from local
 
 Usage:
   biomirror serve [--port 8080] [--host 127.0.0.1] [--port-per-service] [--limits on|off]
-                  [--faults on|off] [--data-dir ./data] [--no-demo] [--config file.json] [--log-level info]
+                  [--faults on|off] [--workers N] [--data-dir ./data] [--no-demo] [--config file.json] [--log-level info]
   biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n]
   biomirror status [--json]
   biomirror services
@@ -29,6 +29,7 @@ const OPTIONS = {
   'port-per-service': { type: 'boolean' },
   limits: { type: 'string' },
   faults: { type: 'string' },
+  workers: { type: 'string' },
   'data-dir': { type: 'string' },
   'no-demo': { type: 'boolean' },
   config: { type: 'string' },

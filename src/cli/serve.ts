@@ -1,9 +1,18 @@
+import cluster from 'node:cluster';
 import { SERVICES } from '../services/registry.js';
+import { ConfigError } from '../server/config.js';
 import { startServer } from '../server/serve.js';
 import { configFrom, type CommonFlags } from './flags.js';
+import { runPrimary } from './workers.js';
 
-export async function serveCommand(flags: CommonFlags): Promise<number> {
+export async function serveCommand(flags: CommonFlags & { workers?: string | undefined }): Promise<number> {
   const config = configFrom(flags);
+  const workers = flags.workers === undefined ? 1 : Number(flags.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new ConfigError(`--workers must be a whole number from 1 to 64, not "${flags.workers}"`);
+  if (workers > 1 && cluster.isPrimary) return runPrimary(config, SERVICES, workers);
+  // A worker of `--workers N`: the primary loaded the demo data; only the first prints the banner.
+  const role = process.env.BIOMIRROR_WORKER_ROLE;
+  if (role) config.demo = false;
   const server = await startServer(config, SERVICES);
   const log = server.runtime.log;
 
@@ -29,10 +38,11 @@ export async function serveCommand(flags: CommonFlags): Promise<number> {
 
   for (const a of server.apps) log.info({ url: a.url, service: a.service ?? 'all' }, 'listening');
   const main = server.apps[0];
-  if (main) {
+  if (main && role !== 'other') {
     const enabled = SERVICES.filter((s) => config.services[s.id]?.enabled !== false);
     const lines = enabled.flatMap((s) => Object.entries(s.baseUrls).map(([k, v]) => `  {${k}} = ${main.url}${s.mount}${v}`));
-    process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})\n${lines.join('\n')}\n`);
+    const procs = workers > 1 ? ` with ${workers} worker processes` : '';
+    process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})${procs}\n${lines.join('\n')}\n`);
     const ctx = { db: server.runtime.db, generations: server.runtime.generations, log };
     for (const s of enabled) {
       if (!s.startupNotes) continue;
@@ -46,5 +56,7 @@ export async function serveCommand(flags: CommonFlags): Promise<number> {
 
   await stopped;
   log.info('stopped');
+  // A worker's channel to the primary would keep it alive once its server is closed.
+  if (cluster.isWorker) cluster.worker?.disconnect();
   return 0;
 }

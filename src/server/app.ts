@@ -209,6 +209,8 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
 
   const health = async () => ({
     status: 'ok',
+    // Which process answered, when several share the port (`serve --workers N`).
+    pid: process.pid,
     database: deps.db.dialect,
     services: services.map((s) => s.id),
     engines: Object.fromEntries(services.filter((s) => s.engines).map((s) => [s.id, s.engines?.()])),
