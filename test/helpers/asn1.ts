@@ -2,7 +2,8 @@
  * A reader of ASN.1 value notation, for tests: `Type ::= value` records into plain values, so a test
  * checks the structure efetch wrote rather than its spacing. A `{ ... }` of named members becomes an
  * object (members with a repeated name an array of one-member objects), a `{ ... }` of bare values an array, `name value` inside a
- * CHOICE a one-member object, numbers numbers, identifiers (enumerations) strings prefixed `#`.
+ * CHOICE a one-member object, numbers numbers, identifiers (enumerations) strings prefixed `#`,
+ * OCTET STRINGs their `'..'H` text.
  */
 export type AsnValue = number | string | AsnValue[] | { [name: string]: AsnValue };
 
@@ -10,7 +11,7 @@ type Token = { kind: 'open' | 'close' | 'comma' | 'assign' | 'ident' | 'number' 
 
 function tokens(text: string): Token[] {
   const out: Token[] = [];
-  const re = /\s*(?:(::=)|([{}])|(,)|(-?\d+)(?![\w-])|"((?:[^"]|"")*)"|([A-Za-z][\w-]*))/y;
+  const re = /\s*(?:(::=)|([{}])|(,)|(-?\d+)(?![\w-])|"((?:[^"]|"")*)"|([A-Za-z][\w-]*)|'([0-9A-F]*)'H)/y;
   let m: RegExpExecArray | null;
   while (re.lastIndex < text.length && (m = re.exec(text))) {
     if (m[1]) out.push({ kind: 'assign', text: m[1] });
@@ -19,6 +20,7 @@ function tokens(text: string): Token[] {
     else if (m[4] !== undefined) out.push({ kind: 'number', text: m[4] });
     else if (m[5] !== undefined) out.push({ kind: 'string', text: m[5].replace(/""/g, '"') });
     else if (m[6]) out.push({ kind: 'ident', text: m[6] });
+    else if (m[7] !== undefined) out.push({ kind: 'string', text: `'${m[7]}'H` });
     if (/^\s*$/.test(text.slice(re.lastIndex))) break;
   }
   if (!/^\s*$/.test(text.slice(re.lastIndex))) throw new Error(`unreadable ASN.1 at ${re.lastIndex}: ${text.slice(re.lastIndex, re.lastIndex + 40)}`);
