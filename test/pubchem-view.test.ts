@@ -88,6 +88,26 @@ for (const target of STORES) {
       expect(rec.Section[0]?.Section?.[0]?.Section?.map((x) => x.TOCHeading)).toEqual(['Hydrogen Bond Acceptor Count']);
     });
 
+    it('selects a sub-heading such as Solubility, cut to that sub-section under its parents, beside the computed sections', async () => {
+      const full = record((await req(t.app, `${V}/data/compound/2244/JSON`)).body);
+      // Loaded experimental properties join the computed ones under the same top heading.
+      const props = full.Section.find((x) => x.TOCHeading === 'Chemical and Physical Properties');
+      expect(props?.Section?.map((x) => x.TOCHeading)).toEqual(['Computed Properties', 'Experimental Properties']);
+      const r = await req(t.app, `${V}/data/compound/2244/JSON?heading=Solubility`);
+      expect(r.status).toBe(200);
+      const rec = record(r.body);
+      expect(rec.Section.map((x) => x.TOCHeading)).toEqual(['Chemical and Physical Properties']);
+      expect(rec.Section[0]?.Section?.map((x) => x.TOCHeading)).toEqual(['Experimental Properties']);
+      const leaf = rec.Section[0]?.Section?.[0]?.Section;
+      expect(leaf?.map((x) => x.TOCHeading)).toEqual(['Solubility']);
+      expect(leaf?.[0]).toEqual(find(full.Section, 'Solubility'));
+      expect(rec.Reference.map((x) => x.ReferenceNumber)).toEqual([...referenceNumbers(rec.Section)]);
+      // A sub-heading PubChem has, without data for this compound, is PubChem's 404.
+      const none = await req(t.app, `${V}/data/compound/2519/JSON?heading=Solubility`);
+      expect(none.status).toBe(404);
+      expect(fault(none).Code).toBe('PUGVIEW.NotFound');
+    });
+
     it('answers PUGVIEW faults: a heading without data (404), an unknown heading or format (400), an unknown CID (404)', async () => {
       const noData = await req(t.app, `${V}/data/compound/2519/JSON?heading=Toxicity`);
       expect(noData.status).toBe(404);

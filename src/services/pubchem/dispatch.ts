@@ -24,10 +24,12 @@ const TABLES: Record<Domain, { ops: Record<string, OpEntry>; unserved: readonly 
   assay: { ops: ASSAY_OPS, unserved: UNSERVED_ASSAY_OPS },
 };
 
+const ASN_OUTPUTS: Output[] = ['ASNT', 'ASNB'];
+const RECORD_OPS = ['record', 'description'];
+
 export const WAITING_MESSAGE = 'Your request is running';
 
 export async function handlePug(env: Env, req: PugRequest): Promise<Answer> {
-  if (req.output === 'ASNT' || req.output === 'ASNB') throw pcErrors.unimplemented(`${req.output} (ASN.1) output`);
   const table = TABLES[req.domain];
   // Operation names come from the path: only the table's own entries, never Object's members.
   const op = Object.hasOwn(table.ops, req.operation) ? table.ops[req.operation] : undefined;
@@ -35,7 +37,11 @@ export async function handlePug(env: Env, req: PugRequest): Promise<Answer> {
     if (table.unserved.includes(req.operation)) throw pcErrors.unimplemented(`The ${req.domain} operation "${req.operation}"`);
     throw pcErrors.badOperation(req.operation, req.domain, Object.keys(table.ops));
   }
-  if (!op.outputs.includes(req.output)) throw pcErrors.badOutput(req.output, `${req.domain} ${req.operation}`, op.outputs);
+  if (!op.outputs.includes(req.output)) {
+    // PubChem writes assay descriptions as ASN.1 too; this mirror only compound and substance records.
+    if (ASN_OUTPUTS.includes(req.output) && RECORD_OPS.includes(req.operation)) throw pcErrors.unimplemented(`${req.output} (ASN.1) output of ${req.domain} records`);
+    throw pcErrors.badOutput(req.output, `${req.domain} ${req.operation}`, op.outputs);
+  }
   const resolved = await resolve(env, req);
   if ('waiting' in resolved) {
     const doc = { Waiting: { ListKey: resolved.waiting, Message: WAITING_MESSAGE } };

@@ -3,7 +3,7 @@
  * The sections the bulk data can fill are built from the compound's stored values (structure,
  * names and identifiers, computed properties, bioassay results); annotation sections come from
  * PUG View records loaded with the compounds, merged in with their references renumbered.
- * `heading=` keeps the sections of that heading and their parents.
+ * `heading=` keeps the sections of that heading (at any depth) and their parents.
  */
 import type { Props } from './chem/properties.js';
 import { pcErrors } from './errors.js';
@@ -31,7 +31,7 @@ export interface ViewRecord {
   Reference: Record<string, unknown>[];
 }
 
-/** The spec's annotation headings, and the headings of the sections built here. */
+/** The spec's annotation headings, the headings of the sections built here, and PubChem sub-headings users ask for. */
 export const KNOWN_HEADINGS = [
   'Chemical and Physical Properties',
   'Drug and Medication Information',
@@ -53,6 +53,24 @@ export const KNOWN_HEADINGS = [
   'Synonyms',
   'Depositor-Supplied Synonyms',
   'Computed Properties',
+  'Experimental Properties',
+  'Physical Description',
+  'Color/Form',
+  'Odor',
+  'Taste',
+  'Boiling Point',
+  'Melting Point',
+  'Flash Point',
+  'Solubility',
+  'Density',
+  'Vapor Pressure',
+  'LogP',
+  'Stability/Shelf Life',
+  'Decomposition',
+  'Dissociation Constants',
+  'Drug Indication',
+  'Mechanism of Action',
+  'Hazards Summary',
   'Biological Test Results',
   'BioAssay Results',
 ];
@@ -169,6 +187,25 @@ function renumber(sections: Section[], offset: number): void {
   }
 }
 
+/**
+ * Loaded sections go into the built ones heading by heading: a loaded section with Information is
+ * PubChem's own and replaces the built one; one with only sub-sections is merged into it, so that
+ * (say) loaded Experimental Properties sit beside the Computed Properties built here.
+ */
+function merge(into: Section[], loaded: Section[]): void {
+  for (const s of loaded) {
+    const at = into.findIndex((x) => x.TOCHeading === s.TOCHeading);
+    const built = at >= 0 ? into[at] : undefined;
+    if (!built) into.push(s);
+    else if (s.Information?.length || !s.Section || !built.Section) into[at] = s;
+    else {
+      const inner = [...built.Section];
+      merge(inner, s.Section);
+      into[at] = { ...built, Section: inner };
+    }
+  }
+}
+
 export function buildView(v: ViewInput): ViewRecord {
   const sections = computedSections(v);
   const references: Record<string, unknown>[] = [
@@ -181,12 +218,7 @@ export function buildView(v: ViewInput): ViewRecord {
     const offset = references.length;
     renumber(loaded.Section ?? [], offset);
     for (const r of loaded.Reference ?? []) references.push({ ...r, ReferenceNumber: Number(r.ReferenceNumber) + offset });
-    // A loaded section replaces the computed one of the same heading: it is PubChem's own.
-    for (const s of loaded.Section ?? []) {
-      const at = sections.findIndex((x) => x.TOCHeading === s.TOCHeading);
-      if (at >= 0) sections[at] = s;
-      else sections.push(s);
-    }
+    merge(sections, loaded.Section ?? []);
   }
   return { RecordType: 'CID', RecordNumber: v.cid, ...(title ? { RecordTitle: title } : {}), Section: sections, Reference: references };
 }

@@ -11,11 +11,16 @@ export type Domain = 'compound' | 'substance' | 'assay';
 export type SearchKind = 'substructure' | 'superstructure' | 'similarity' | 'identity';
 export type StructureInput = 'smiles' | 'smarts' | 'inchi' | 'sdf' | 'cid';
 
+/** The cross-reference types PubChem searches by (`<domain>/xref/<type>/<value>`). */
+export const XREF_TYPES = ['RegistryID', 'RN', 'PubMedID', 'MMDBID', 'ProteinGI', 'NucleotideGI', 'TaxonomyID', 'MIMID', 'GeneID', 'ProbeID', 'PatentID'] as const;
+export type XrefType = (typeof XREF_TYPES)[number];
+
 export type Namespace =
-  | { kind: 'cid' | 'sid' | 'aid' | 'name' | 'smiles' | 'inchi' | 'inchikey' | 'sdf' | 'listkey' | 'formula' }
+  | { kind: 'cid' | 'sid' | 'aid' | 'name' | 'smiles' | 'inchi' | 'inchikey' | 'sdf' | 'listkey' | 'formula' | 'fastformula' }
   | { kind: 'search'; search: SearchKind; input: StructureInput; fast: boolean }
   | { kind: 'mass'; column: 'mw' | 'exact_mass' | 'mono_mass'; low: number; high: number }
-  | { kind: 'sourceid'; source: string };
+  | { kind: 'sourceid'; source: string }
+  | { kind: 'xref'; xref: XrefType };
 
 export interface PugRequest {
   domain: Domain;
@@ -63,11 +68,11 @@ const STRUCTURE_INPUTS: StructureInput[] = ['smiles', 'smarts', 'inchi', 'sdf', 
 const MASSES = { molecular_weight: 'mw', exact_mass: 'exact_mass', monoisotopic_mass: 'mono_mass' } as const;
 
 const NAMESPACES: Record<Domain, readonly string[]> = {
-  compound: ['cid', 'name', 'smiles', 'inchi', 'sdf', 'inchikey', 'formula', 'fastformula', 'listkey', ...Object.keys(SEARCHES), ...Object.keys(MASSES)],
-  substance: ['sid', 'name', 'sourceid', 'listkey'],
+  compound: ['cid', 'name', 'smiles', 'inchi', 'sdf', 'inchikey', 'formula', 'fastformula', 'listkey', 'xref', ...Object.keys(SEARCHES), ...Object.keys(MASSES)],
+  substance: ['sid', 'name', 'sourceid', 'listkey', 'xref'],
   assay: ['aid', 'listkey'],
 };
-const UNSERVED_NAMESPACES = new Set(['xref', 'fastsimilarity_3d', 'similarity_3d', 'sourceall', 'type', 'target', 'activity']);
+const UNSERVED_NAMESPACES = new Set(['fastsimilarity_3d', 'similarity_3d', 'sourceall', 'type', 'target', 'activity']);
 
 /** Identifiers that come as comma-separated lists. */
 const LISTS = new Set(['cid', 'sid', 'aid', 'inchikey']);
@@ -114,8 +119,14 @@ export function parsePugPath(rawPath: string, options: Options, accept: string |
     const source = next();
     if (!source) throw pcErrors.badRequest('Invalid namespace', 'sourceid needs a source name: substance/sourceid/<source>/<id>');
     namespace = { kind: 'sourceid', source: source.replace(/\./g, '/') };
+  } else if (nsName === 'xref') {
+    const given = next() ?? '';
+    const xref = XREF_TYPES.find((x) => x.toLowerCase() === given.toLowerCase());
+    if (!xref) throw pcErrors.badNamespace(`xref/${given}`, domain, XREF_TYPES.map((x) => `xref/${x}`));
+    namespace = { kind: 'xref', xref };
+    key = xref;
   } else if (nsName === 'fastformula') {
-    namespace = { kind: 'formula' };
+    namespace = { kind: 'fastformula' };
     key = 'formula';
   } else {
     namespace = { kind: nsName as 'cid' };

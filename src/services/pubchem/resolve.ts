@@ -65,6 +65,37 @@ async function byStructure(env: Env, kind: 'smiles' | 'sdf' | 'inchi', text: str
   return compound([], { novel: { kind, text } });
 }
 
+async function byFormula(c: CompoundGen, req: PugRequest): Promise<number[]> {
+  const formula = (req.identifiers[0] ?? '').trim();
+  if (!/^([A-Z][a-z]?\d*)+$/.test(formula)) throw pcErrors.badRequest('Invalid formula', `"${formula}" is not a molecular formula such as C9H8O4`);
+  return (await c.store.byFormula(formula)).slice(0, maxRecords(req.options));
+}
+
+/** The bulk file that would answer each cross-reference search this mirror does not serve. */
+const XREF_SOURCES: Record<string, string> = {
+  PatentID: 'the CID-Patent file (compound to patent links)',
+  PubMedID: 'the CID-PMID file (compound to PubMed links)',
+};
+
+/**
+ * Registry numbers (CAS and the like) are among the synonyms of the synonym files, so `xref/RN`
+ * is a whole-synonym lookup; other cross-references need files this mirror does not load.
+ */
+async function byXref(env: Env, req: PugRequest): Promise<number[]> {
+  const ns = req.namespace as Extract<Namespace, { kind: 'xref' }>;
+  const value = (req.identifiers[0] ?? '').trim();
+  if (ns.xref !== 'RN') {
+    const source = XREF_SOURCES[ns.xref] ?? "the depositors' cross-references of the Substance ASN.1 or XML records";
+    throw pcErrors.unimplemented(`xref/${ns.xref} searches (they need ${source}, which this mirror does not load)`);
+  }
+  if (!/^\d{2,7}-\d{2}-\d$/.test(value)) throw pcErrors.badRequest('Invalid registry number', `"${value}" is not a CAS registry number such as 50-78-2`);
+  if (req.domain === 'substance') {
+    const s = await env.data.substances();
+    return s ? s.byName(value) : [];
+  }
+  return (await compounds(env)).store.byName(value);
+}
+
 const GONE = 30_000;
 
 async function fromListKey(env: Env, req: PugRequest, domain: ListDomain): Promise<Resolution> {
@@ -80,6 +111,7 @@ async function fromListKey(env: Env, req: PugRequest, domain: ListDomain): Promi
   if (state.state === 'failed') throw fault(state.status, state.fault.Fault.Code, state.fault.Fault.Message, state.fault.Fault.Details);
   const { start, count } = listSlice(req.options);
   const ids = state.ids.slice(start, start + count);
+  if (!state.ids.length && domain === 'compound') throw pcErrors.noCid(`The search of ListKey ${key} found no compounds`);
   if (!ids.length) throw pcErrors.notFound('No records found', `ListKey ${key} holds no identifiers${start ? ` from position ${start}` : ''}`);
   if (domain === 'compound') return compound(ids, { search: true });
   return { subject: { domain, ids } } as Resolution;
@@ -113,12 +145,15 @@ const RESOLVERS: Record<string, Resolver> = {
     if (!cids.length) throw pcErrors.noCid('No CID found that matches the given InChI key');
     return compound(cids);
   },
+  // PubChem answers a formula search with a list key, a fastformula search at once.
   'compound:formula': async (env, req) => {
-    const formula = (req.identifiers[0] ?? '').trim();
-    if (!/^([A-Z][a-z]?\d*)+$/.test(formula)) throw pcErrors.badRequest('Invalid formula', `"${formula}" is not a molecular formula such as C9H8O4`);
     const c = await compounds(env);
-    const cids = (await c.store.byFormula(formula)).slice(0, maxRecords(req.options));
-    if (!cids.length) throw pcErrors.noCid(`No CID found that matches the given formula ${formula}`);
+    const job = byFormula(c, req);
+    return searchResult(await env.searcher.background(job, { at: Date.now() + maxSeconds(req.options) * 1000 }, env.client));
+  },
+  'compound:fastformula': async (env, req) => {
+    const cids = await byFormula(await compounds(env), req);
+    if (!cids.length) throw pcErrors.noCid(`No CID found that matches the given formula ${(req.identifiers[0] ?? '').trim()}`);
     return compound(cids, { search: true });
   },
   'compound:mass': async (env, req) => {
@@ -150,6 +185,16 @@ const RESOLVERS: Record<string, Resolver> = {
       env.client,
     );
     return searchResult(outcome);
+  },
+  'compound:xref': async (env, req) => {
+    const cids = await byXref(env, req);
+    if (!cids.length) throw pcErrors.noCid('No CID found that matches the given registry number');
+    return compound(cids, { search: true });
+  },
+  'substance:xref': async (env, req) => {
+    const sids = await byXref(env, req);
+    if (!sids.length) throw pcErrors.notFound('No SID found', 'No SID found that matches the given registry number');
+    return { subject: { domain: 'substance', ids: sids } };
   },
   'substance:sid': async (_env, req) => ({ subject: { domain: 'substance', ids: positiveIds(req.identifiers, 'SID') } }),
   'substance:name': async (env, req) => {

@@ -19,10 +19,11 @@ import { Ledger } from './search/ledger.js';
 import { ListKeys } from './search/listkeys.js';
 import { MatchPool } from './search/pool.js';
 import { Searcher } from './search/searcher.js';
+import { handleSources } from './sources.js';
 import { handleView } from './view.js';
 
 export interface PubchemOptions {
-  /** How long a non-fast structure search may take before it is answered with a list key. */
+  /** How long a non-fast search is waited for, so that the list key it answers with is ready at once. */
   syncBudgetMs: number;
   /** Longest a structure search may run. */
   maxSearchMs: number;
@@ -85,6 +86,9 @@ export function pubchemRoutes(opts: PubchemOptions) {
     app.addHook('onSend', async (req, reply, payload) => {
       // Without limits every budget is untouched; the header is still on every answer, as PubChem's is.
       if (!reply.hasHeader('x-throttling-control')) reply.header('X-Throttling-Control', throttlingControl(0, 0, false, false));
+      // PubChem's JSON (answers and faults alike) is `application/json`, without the charset Fastify adds.
+      const type = reply.getHeader('content-type');
+      if (typeof type === 'string' && /^application\/json;/i.test(type)) reply.header('content-type', 'application/json');
       if (reply.statusCode < 400 || typeof payload !== 'string' || !payload.startsWith('{"Fault"') || !wantsXml(req)) return payload;
       reply.type('application/xml');
       return documentXml(JSON.parse(payload) as Record<string, unknown>, pathOf(req).includes(VIEW) ? PUG_VIEW_NS : PUG_REST_NS);
@@ -117,6 +121,7 @@ export function pubchemRoutes(opts: PubchemOptions) {
       const rest = at < 0 ? '' : path.slice(at + PUG.length);
       const body = req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
       const options = new Options(req.query as Record<string, unknown>, body);
+      if (/^sources(\/|$)/i.test(rest)) return send(reply, await handleSources(data, rest.slice('sources'.length), options, req.headers.accept));
       const parsed = parsePugPath(rest, options, req.headers.accept);
       return send(reply, await handlePug(env(req), parsed));
     };

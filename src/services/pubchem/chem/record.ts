@@ -41,8 +41,9 @@ const URNS: { prop: string; urn: Urn; as: 'sval' | 'ival' | 'fval' | 'binary' }[
   { prop: 'ExactMass', urn: { label: 'Mass', name: 'Exact', datatype: DOUBLE }, as: 'fval' },
   { prop: 'MolecularFormula', urn: { label: 'Molecular Formula', datatype: STRING }, as: 'sval' },
   { prop: 'MolecularWeight', urn: { label: 'Molecular Weight', datatype: DOUBLE }, as: 'fval' },
-  { prop: 'ConnectivitySMILES', urn: { label: 'SMILES', name: 'Canonical', datatype: STRING }, as: 'sval' },
-  { prop: 'SMILES', urn: { label: 'SMILES', name: 'Isomeric', datatype: STRING }, as: 'sval' },
+  // Since 2025 PubChem names its two SMILES "Absolute" (with stereo and isotopes) and "Connectivity".
+  { prop: 'SMILES', urn: { label: 'SMILES', name: 'Absolute', datatype: STRING }, as: 'sval' },
+  { prop: 'ConnectivitySMILES', urn: { label: 'SMILES', name: 'Connectivity', datatype: STRING }, as: 'sval' },
   { prop: 'TPSA', urn: { label: 'Topological', name: 'Polar Surface Area', datatype: DOUBLE, implementation: 'E_TPSA' }, as: 'fval' },
   { prop: 'MonoisotopicMass', urn: { label: 'Weight', name: 'MonoIsotopic', datatype: DOUBLE }, as: 'fval' },
 ];
@@ -148,5 +149,18 @@ export function compoundRecord(input: RecordInput): Record<string, unknown> | st
       tautomers: -1,
     },
   };
+  return record;
+}
+
+const RENAMED_SMILES: Record<string, string> = { Canonical: 'Connectivity', Isomeric: 'Absolute' };
+
+/** A record loaded before 2025's labels, with its SMILES under their current names. */
+export function currentLabels(record: Record<string, unknown>): Record<string, unknown> {
+  const props = record.props;
+  if (!Array.isArray(props)) return record;
+  for (const p of props as { urn?: { label?: string; name?: string } }[]) {
+    const renamed = p.urn?.label === 'SMILES' && p.urn.name !== undefined ? RENAMED_SMILES[p.urn.name] : undefined;
+    if (renamed && p.urn) p.urn.name = renamed;
+  }
   return record;
 }

@@ -1,5 +1,6 @@
 /** Operations of the compound domain. */
 import { COMPUTED_TAG, describe, molfileWithHydrogens } from '../chem/compound.js';
+import { currentLabels } from '../chem/record.js';
 import { pngOf, svgOf } from '../chem/depict.js';
 import { propertyName, storedName, tagsFromProps, type Props } from '../chem/properties.js';
 import { requestMolecule } from '../chem/query.js';
@@ -9,9 +10,10 @@ import type { CompoundGen } from '../data.js';
 import { pcErrors } from '../errors.js';
 import { imageSize, linkTypes, outcomeType, recordType } from '../options.js';
 import { asnXml } from '../output/asn.js';
+import { recordsAsn } from '../output/asnt-asnb.js';
 import { csvTable, txtLines, type Output } from '../output/formats.js';
 import { answer, renderDoc, type Answer } from '../output/render.js';
-import type { PugRequest } from '../request.js';
+import { XREF_TYPES, type PugRequest } from '../request.js';
 import type { Env, Subject } from '../resolve.js';
 import { activityTable, identifierList, linkedList } from './common.js';
 
@@ -73,6 +75,7 @@ async function record(env: Env, s: CompoundSubject, req: PugRequest): Promise<An
     try {
       if (req.output === 'PNG') return await png(n.mol, req);
       if (req.output === 'SDF') return answer('SDF', n.sdf);
+      if (req.output === 'ASNT' || req.output === 'ASNB') return recordsAsn('PC-Compounds', [n.record], req.output);
       return renderDoc({ PC_Compounds: [n.record] }, req.output, req.options, { XML: () => asnXml('PC-Compounds', 'PC-Compound', [n.record]) });
     } finally {
       n.mol.delete();
@@ -92,7 +95,8 @@ async function record(env: Env, s: CompoundSubject, req: PugRequest): Promise<An
   }
   const rows = await c.store.rows(cids, [req.output === 'SDF' ? 'sdf' : 'record']);
   if (req.output === 'SDF') return answer('SDF', cids.map((cid) => rows.get(cid)?.sdf ?? '').join(''));
-  const records = cids.map((cid) => JSON.parse(rows.get(cid)?.record ?? '{}') as Record<string, unknown>);
+  const records = cids.map((cid) => currentLabels(JSON.parse(rows.get(cid)?.record ?? '{}') as Record<string, unknown>));
+  if (req.output === 'ASNT' || req.output === 'ASNB') return recordsAsn('PC-Compounds', records, req.output);
   return renderDoc({ PC_Compounds: records }, req.output, req.options, { XML: () => asnXml('PC-Compounds', 'PC-Compound', records) });
 }
 
@@ -193,12 +197,30 @@ async function description(env: Env, s: CompoundSubject, req: PugRequest): Promi
   return renderDoc({ InformationList: { Information: info } }, req.output, req.options);
 }
 
+const CAS = /^\d{2,7}-\d{2}-\d$/;
+
+/** `xrefs/RN`: the registry numbers among each compound's synonyms (other kinds need files not loaded). */
+async function xrefs(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
+  const kinds = (req.argument ?? '').split(',').map((k) => k.trim()).filter((k) => k !== '');
+  if (!kinds.length) throw pcErrors.badRequest('Invalid xref', 'xrefs needs a comma-separated list of cross-reference types, e.g. xrefs/RN');
+  for (const k of kinds) {
+    const known = XREF_TYPES.find((x) => x.toLowerCase() === k.toLowerCase());
+    if (!known) throw pcErrors.badRequest('Invalid xref', `"${k}" is not a cross-reference type; allowed: ${XREF_TYPES.join(', ')}`);
+    if (known !== 'RN') throw pcErrors.unimplemented(`xrefs/${known} (it needs cross-reference files this mirror does not load; RN is served from the synonyms)`);
+  }
+  const { c, cids: found } = await existing(env, s);
+  const syn = await c.store.synonyms(found);
+  const info = found.map((cid) => ({ CID: cid, RN: (syn.get(cid) ?? []).filter((n) => CAS.test(n)) })).filter((i) => i.RN.length);
+  if (!info.length) throw pcErrors.notFound('No data found', 'None of the given CIDs has a registry number among its synonyms');
+  return renderDoc({ InformationList: { Information: info } }, req.output, req.options, { TXT: () => txtLines(info.flatMap((i) => i.RN)) });
+}
+
 type Run = (env: Env, s: CompoundSubject, req: PugRequest) => Promise<Answer>;
 
 const JSON_XML: Output[] = ['JSON', 'JSONP', 'XML'];
 
 export const COMPOUND_OPS: Record<string, { outputs: Output[]; run: Run }> = {
-  record: { outputs: [...JSON_XML, 'SDF', 'PNG'], run: record },
+  record: { outputs: [...JSON_XML, 'SDF', 'PNG', 'ASNT', 'ASNB'], run: record },
   property: { outputs: [...JSON_XML, 'CSV', 'TXT'], run: property },
   synonyms: { outputs: [...JSON_XML, 'TXT'], run: synonyms },
   cids: { outputs: [...JSON_XML, 'TXT'], run: cids },
@@ -206,6 +228,7 @@ export const COMPOUND_OPS: Record<string, { outputs: Output[]; run: Run }> = {
   aids: { outputs: [...JSON_XML, 'TXT'], run: aids },
   assaysummary: { outputs: [...JSON_XML, 'CSV'], run: assaysummary },
   description: { outputs: JSON_XML, run: description },
+  xrefs: { outputs: [...JSON_XML, 'TXT'], run: xrefs },
 };
 
-export const UNSERVED_COMPOUND_OPS = ['classification', 'xrefs', 'conformers', 'dates'];
+export const UNSERVED_COMPOUND_OPS = ['classification', 'conformers', 'dates'];

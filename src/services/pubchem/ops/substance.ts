@@ -5,6 +5,7 @@ import { rdkit } from '../chem/rdkit.js';
 import { pcErrors } from '../errors.js';
 import { imageSize, linkTypes, outcomeType } from '../options.js';
 import { asnXml } from '../output/asn.js';
+import { recordsAsn } from '../output/asnt-asnb.js';
 import { txtLines, type Output } from '../output/formats.js';
 import { answer, renderDoc, type Answer } from '../output/render.js';
 import type { PugRequest } from '../request.js';
@@ -42,6 +43,7 @@ async function record(env: Env, s: SubstanceSubject, req: PugRequest): Promise<A
     }
   }
   const records = sids.map((sid) => JSON.parse(rows.get(sid)?.record ?? '{}') as Record<string, unknown>);
+  if (req.output === 'ASNT' || req.output === 'ASNB') return recordsAsn('PC-Substances', records, req.output);
   return renderDoc({ PC_Substances: records }, req.output, req.options, { XML: () => asnXml('PC-Substances', 'PC-Substance', records) });
 }
 
@@ -86,7 +88,7 @@ type Run = (env: Env, s: SubstanceSubject, req: PugRequest) => Promise<Answer>;
 const JSON_XML: Output[] = ['JSON', 'JSONP', 'XML'];
 
 export const SUBSTANCE_OPS: Record<string, { outputs: Output[]; run: Run }> = {
-  record: { outputs: [...JSON_XML, 'SDF', 'PNG'], run: record },
+  record: { outputs: [...JSON_XML, 'SDF', 'PNG', 'ASNT', 'ASNB'], run: record },
   synonyms: { outputs: [...JSON_XML, 'TXT'], run: synonyms },
   sids: { outputs: [...JSON_XML, 'TXT'], run: sids },
   cids: { outputs: [...JSON_XML, 'TXT'], run: cids },

@@ -4,6 +4,7 @@
  * values repeat `<T_f_E>`; enumerated values carry their name in `value="..."`. Types this table
  * does not know are written as inline types (`<T_f_g>`), which is how ASN.1 XML names them too.
  */
+import { BOND_ANNOTATIONS, BOND_TYPES, COMPOUND_TYPES, COORD_TYPES, ELEMENT_NAMES, URN_DATATYPES } from './asn-schema.js';
 import { escapeXml } from './xml.js';
 
 interface Field {
@@ -16,29 +17,6 @@ interface Field {
   enumType?: string;
 }
 
-const ELEMENTS = 'h he li be b c n o f ne na mg al si p s cl ar k ca sc ti v cr mn fe co ni cu zn ga ge as se br kr rb sr y zr nb mo tc ru rh pd ag cd in sn sb te i xe cs ba la ce pr nd pm sm eu gd tb dy ho er tm yb lu hf ta w re os ir pt au hg tl pb bi po at rn fr ra ac th pa u np pu am cm bk cf es fm md no lr rf db sg bh hs mt ds rg'.split(' ');
-const ELEMENT_NAMES: Record<number, string> = Object.fromEntries(ELEMENTS.map((s, i) => [i + 1, s]));
-const BOND_TYPES = { 1: 'single', 2: 'double', 3: 'triple', 4: 'quadruple', 5: 'dative', 6: 'complex', 7: 'ionic', 255: 'unknown' };
-const COORD_TYPES = {
-  1: 'two-d',
-  2: 'three-d',
-  3: 'submitted',
-  4: 'experimental',
-  5: 'computed',
-  6: 'standardized',
-  7: 'augmented',
-  8: 'aligned',
-  9: 'compact',
-  10: 'units-angstroms',
-  11: 'units-nanometers',
-  12: 'units-pixel',
-  13: 'units-points',
-  14: 'units-stdbonds',
-  255: 'units-unknown',
-};
-const ANNOTATIONS = { 1: 'crossed', 2: 'dashed', 3: 'wavy', 4: 'dotted', 5: 'wedge-up', 6: 'wedge-down', 7: 'arrow', 8: 'aromatic', 9: 'resonance', 10: 'bold', 11: 'fischer', 12: 'closeContact', 255: 'unknown' };
-const COMPOUND_ID_TYPES = { 0: 'deposited', 1: 'standardized', 2: 'component', 3: 'neutralized', 4: 'mixture', 5: 'tautomer', 6: 'pka-state', 255: 'unknown' };
-
 const TYPES: Record<string, Record<string, Field>> = {
   'PC-Compound': {
     id: { type: 'PC-CompoundType' },
@@ -48,7 +26,7 @@ const TYPES: Record<string, Record<string, Field>> = {
     props: { type: 'PC-InfoData', list: true },
     count: { type: 'PC-Count' },
   },
-  'PC-CompoundType': { type: { values: COMPOUND_ID_TYPES } },
+  'PC-CompoundType': { type: { values: COMPOUND_TYPES } },
   'PC-Atoms': { aid: { list: true }, element: { list: true, values: ELEMENT_NAMES, enumType: 'PC-Element' }, charge: { type: 'PC-AtomInt', list: true } },
   'PC-AtomInt': {},
   'PC-Bonds': { aid1: { list: true }, aid2: { list: true }, order: { list: true, values: BOND_TYPES, enumType: 'PC-BondType' } },
@@ -58,9 +36,9 @@ const TYPES: Record<string, Record<string, Field>> = {
     conformers: { type: 'PC-Conformer', list: true },
   },
   'PC-Conformer': { x: { list: true }, y: { list: true }, z: { list: true }, style: { type: 'PC-DrawAnnotations' } },
-  'PC-DrawAnnotations': { annotation: { list: true, values: ANNOTATIONS, enumType: 'PC-BondAnnotation' }, aid1: { list: true }, aid2: { list: true } },
+  'PC-DrawAnnotations': { annotation: { list: true, values: BOND_ANNOTATIONS, enumType: 'PC-BondAnnotation' }, aid1: { list: true }, aid2: { list: true } },
   'PC-InfoData': { urn: { type: 'PC-Urn' } },
-  'PC-Urn': { datatype: { type: 'PC-UrnDataType', values: { 1: 'string', 5: 'uint', 7: 'double', 16: 'fingerprint' } } },
+  'PC-Urn': { datatype: { type: 'PC-UrnDataType', values: URN_DATATYPES } },
   'PC-Count': {},
   'PC-Substance': { sid: { type: 'PC-ID' }, source: { type: 'PC-Source' }, synonyms: { list: true }, compound: { type: 'PC-Compounds' }, xref: { type: 'PC-XRefData', list: true } },
   'PC-Compounds': {},

@@ -1,8 +1,9 @@
 /**
  * Structure searches: similarity (Morgan Tanimoto), substructure and superstructure (pattern
  * screen, then an exact match in the matching threads) and identity (InChIKey). A `fast...` search
- * answers within its time limit or times out (504); the others answer at once when they finish
- * within a short budget, and otherwise return a list key while they go on in the background.
+ * answers within its time limit or times out (504); the others always answer with a list key, whose
+ * list is ready at once when the search finished within a short budget and otherwise fills in
+ * when the search, going on in the background, ends.
  */
 import { ServiceError } from '../../../core/http/errors.js';
 import type { Logger } from 'pino';
@@ -70,16 +71,25 @@ export class Searcher {
     const deadline: Deadline = { at: started + Math.min(spec.maxMs, this.opts.maxSearchMs) };
     const job = this.search(gen, spec, deadline);
     if (spec.fast) return { cids: await mapped(job) };
+    return this.background(job, deadline, client);
+  }
+
+  /**
+   * PubChem answers every non-fast search with a list key (pubchempy asks for the operation at
+   * the key's address). A search that finishes within the budget has its list ready at once; a
+   * bad query found within it is answered as the fault itself; a budget of 0 sends every search
+   * to the background.
+   */
+  async background(job: Promise<number[]>, deadline: { at: number }, client: string): Promise<SearchOutcome> {
     const safe = mapped(job);
-    // A budget of 0 answers every such search with a list key.
     if (this.opts.syncBudgetMs > 0) {
       let timer: NodeJS.Timeout | undefined;
       const budget = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.opts.syncBudgetMs)));
       const first = await Promise.race([safe.then((cids) => ({ cids })), budget]).finally(() => clearTimeout(timer));
-      if (first) return first;
+      if (first) return { listkey: await this.listkeys.create('compound', first.cids, deadline.at) };
     }
     safe.catch(() => undefined);
-    // Past the budget: the search goes on, its answer is kept under a list key.
+    // Past the budget: the search goes on, its answer is kept under the list key.
     const key = await this.listkeys.create('compound', undefined, deadline.at);
     const background = Date.now();
     // The time spent after the answer is charged before the result shows, so the next poll sees both.

@@ -124,6 +124,12 @@ export class AssayStore {
     return existing(this.db, this.n.assays, 'aid', aids);
   }
 
+  /** The depositors of the loaded assays. */
+  async sources(): Promise<string[]> {
+    const rows = await this.db.query<{ source: string }>(`SELECT DISTINCT source FROM ${ident(this.n.assays)} WHERE source <> ''`);
+    return rows.map((r) => r.source);
+  }
+
   /** Activity rows of CIDs, SIDs or AIDs, in AID then SID order. */
   async activities(by: 'cid' | 'sid' | 'aid', ids: readonly number[]): Promise<ActivityRow[]> {
     const rows = await byIds<ActivityRow>(this.db, (m) => `SELECT ${ACTIVITY_COLS} FROM ${ident(this.n.activities)} WHERE ${by} IN (${m})`, ids);

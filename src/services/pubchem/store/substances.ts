@@ -100,6 +100,12 @@ export class SubstanceStore {
     return rows.map((r) => Number(r.sid));
   }
 
+  /** The depositors of the loaded substances. */
+  async sources(): Promise<string[]> {
+    const rows = await this.db.query<{ source: string }>(`SELECT DISTINCT source FROM ${ident(this.n.substances)}`);
+    return rows.map((r) => r.source);
+  }
+
   async synonyms(sids: readonly number[]): Promise<Map<number, string[]>> {
     const rows = await this.rows(sids);
     const out = new Map<number, string[]>();
