@@ -104,6 +104,7 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv = process.env
   if (env.REDIS_URL) c.redisUrl = env.REDIS_URL;
   if (env.BIOMIRROR_LIMITS) c.limits = onOff(env.BIOMIRROR_LIMITS, 'BIOMIRROR_LIMITS');
   if (env.BIOMIRROR_FAULTS) c.faults = onOff(env.BIOMIRROR_FAULTS, 'BIOMIRROR_FAULTS');
+  if (env.BIOMIRROR_TRUST_PROXY) c.trustProxy = onOff(env.BIOMIRROR_TRUST_PROXY, 'BIOMIRROR_TRUST_PROXY');
   if (env.LOG_LEVEL) c.logLevel = env.LOG_LEVEL;
   if (flags.host) c.host = flags.host;
   if (flags.port !== undefined) c.port = port(flags.port, '--port');
