@@ -14,17 +14,42 @@ import { startServer, type RunningServer } from '../src/server/serve.js';
 import { DEFAULT_CONFIG } from '../src/server/config.js';
 import { KNOWN_GOOD, type Seed } from './fuzz/known-good.js';
 import { PROTOTYPE_KEYS, apply, mutation, sweep, type Request } from './fuzz/mutations.js';
-import { tempDir } from './helpers/stores.js';
+import { STORES, tempDir, type OpenedStore, type StoreTarget } from './helpers/stores.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const REFUSALS = new Set([501, 503, 504]);
 
-let server: RunningServer;
-let base: string;
-const baseline = new Map<string, { status: number; body: string | undefined }>();
+/** A server over every service on one of the test databases, its demo loaded. */
+function fuzzTarget(target: StoreTarget) {
+  const t = {} as { server: RunningServer; base: string; store: OpenedStore; baseline: Map<string, { status: number; body: string | undefined }> };
+  t.baseline = new Map();
+  beforeAll(async () => {
+    t.store = await target.open();
+    const o = t.store.options;
+    const databaseUrl = o.databaseUrl ? `${o.databaseUrl}${o.databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${o.schema as string}`)}` : undefined;
+    t.server = await startServer({ ...DEFAULT_CONFIG, port: 0, dataDir: tempDir(), databaseUrl, limits: false, logLevel: 'silent' }, SERVICES, pino({ level: 'silent' }));
+    t.base = t.server.apps[0]?.url as string;
+    // The demo client token the protocol seeds carry.
+    await ensureDemoAccounts(t.server.runtime.db);
+    for (const seeds of Object.values(KNOWN_GOOD)) {
+      for (const s of seeds) {
+        const a = await send(t.base, { ...s, headers: s.headers ?? {} });
+        const b = await send(t.base, { ...s, headers: s.headers ?? {} });
+        const [ta, tb] = [await a.text(), await b.text()];
+        // Pages with one-time tokens differ between two asks: only their status is compared.
+        t.baseline.set(key(s), { status: a.status, body: ta === tb ? ta : undefined });
+      }
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await t.server?.close();
+    await t.store?.cleanup();
+  });
+  return t;
+}
 
-async function send(r: Request): Promise<Response> {
+async function send(base: string, r: Request): Promise<Response> {
   const headers: Record<string, string> = { ...r.headers };
   if (r.type && r.body !== undefined) headers['content-type'] = r.type;
   return fetch(base + r.url, {
@@ -37,31 +62,15 @@ async function send(r: Request): Promise<Response> {
 
 const key = (s: Seed) => `${s.method} ${s.url}`;
 
-beforeAll(async () => {
-  server = await startServer({ ...DEFAULT_CONFIG, port: 0, dataDir: tempDir(), limits: false, logLevel: 'silent' }, SERVICES, pino({ level: 'silent' }));
-  base = server.apps[0]?.url as string;
-  // The demo client token the protocol seeds carry.
-  await ensureDemoAccounts(server.runtime.db);
-  for (const seeds of Object.values(KNOWN_GOOD)) {
-    for (const s of seeds) {
-      const a = await send({ ...s, headers: s.headers ?? {} });
-      const b = await send({ ...s, headers: s.headers ?? {} });
-      const [ta, tb] = [await a.text(), await b.text()];
-      // Pages with one-time tokens differ between two asks: only their status is compared.
-      baseline.set(key(s), { status: a.status, body: ta === tb ? ta : undefined });
-    }
-  }
-}, 120_000);
+describe.each(STORES)('fuzz on $name', (target) => {
+  const t = fuzzTarget(target);
 
-afterAll(() => server.close());
-
-describe('fuzz', () => {
   it('has known-good requests for every service in the registry', () => {
     expect(SERVICES.map((s) => s.id).filter((id) => !KNOWN_GOOD[id]?.length)).toEqual([]);
   });
 
   it('starts from known-good requests that answer 200', () => {
-    const bad = [...baseline].filter(([, v]) => v.status !== 200).map(([k, v]) => `${v.status} ${k}`);
+    const bad = [...t.baseline].filter(([, v]) => v.status !== 200).map(([k, v]) => `${v.status} ${k}`);
     expect(bad).toEqual([]);
   });
 
@@ -70,7 +79,7 @@ describe('fuzz', () => {
       const failures: string[] = [];
       for (const seed of KNOWN_GOOD[service.id] ?? []) {
         for (const req of sweep(seed, PROTOTYPE_KEYS)) {
-          const r = await send(req);
+          const r = await send(t.base, req);
           if (r.status >= 500 && !REFUSALS.has(r.status)) failures.push(`${r.status} ${req.method} ${req.url}`);
           await r.arrayBuffer();
         }
@@ -85,7 +94,7 @@ describe('fuzz', () => {
         fc.asyncProperty(fc.constantFrom(...seeds), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (seed, ms) => {
           let req: Request = { method: seed.method, url: seed.url, body: seed.body, type: seed.type, headers: { ...seed.headers } };
           for (const m of ms) req = apply({ method: req.method as Seed['method'], url: req.url, ...(req.body !== undefined ? { body: req.body } : {}), ...(req.type ? { type: req.type } : {}), headers: req.headers }, m);
-          const r = await send(req);
+          const r = await send(t.base, req);
           const body = await r.text();
           const what = `${req.method} ${req.url.slice(0, 300)} -> ${r.status} ${body.slice(0, 200)}`;
           if (r.status >= 500 && !REFUSALS.has(r.status)) throw new Error(`server error: ${what}`);
@@ -100,9 +109,9 @@ describe('fuzz', () => {
     const changed: string[] = [];
     for (const seeds of Object.values(KNOWN_GOOD)) {
       for (const s of seeds) {
-        const r = await send({ ...s, headers: s.headers ?? {} });
+        const r = await send(t.base, { ...s, headers: s.headers ?? {} });
         const text = await r.text();
-        const before = baseline.get(key(s));
+        const before = t.baseline.get(key(s));
         if (r.status !== before?.status || (before.body !== undefined && text !== before.body)) changed.push(`${r.status} ${key(s)}`);
       }
     }
