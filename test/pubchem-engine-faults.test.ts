@@ -3,7 +3,9 @@
  * engine instance unusable. The request that hits it gets PubChem's own error; every request after
  * it is served by a fresh engine, on the main thread and in the matching threads alike.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rdkitBudget } from '../src/services/pubchem/chem/rdkit.js';
+import { threadBudget } from '../src/services/pubchem/search/pool.js';
 import { B, V, demoSuite, fault, req } from './helpers/pubchem.js';
 import { STORES } from './helpers/stores.js';
 
@@ -56,5 +58,30 @@ describe.each(STORES)('RDKit faults on $name', (target) => {
     expect(engines?.rdkit?.state).toBe('ok');
     expect(engines?.rdkit?.replacements).toBeGreaterThanOrEqual(1);
     expect(engines?.matchers?.state).toBe('ok');
+  });
+});
+
+describe.each(STORES)('RDKit work budgets on $name', (target) => {
+  const suite = demoSuite(target);
+  const saved = { uses: rdkitBudget.uses, tasks: threadBudget.tasks };
+  afterAll(() => {
+    rdkitBudget.uses = saved.uses;
+    threadBudget.tasks = saved.tasks;
+  });
+
+  it('renews the engines after their budget of work, answering the same throughout', async () => {
+    rdkitBudget.uses = 3;
+    threadBudget.tasks = 2;
+    const health = async () => ((await req(suite.t.app, '/health')).body.engines as Record<string, Record<string, { renewals: number }>>).pubchem;
+    const before = await health();
+    for (let i = 0; i < 8; i++) {
+      const r = await req(suite.t.app, `${B}/compound/smiles/${encodeURIComponent(ASPIRIN)}/cids/JSON`);
+      expect(r.body).toEqual({ IdentifierList: { CID: [2244] } });
+      const f = await req(suite.t.app, `${B}/compound/fastsubstructure/smiles/${encodeURIComponent('C(=O)O')}/cids/JSON`);
+      expect((f.body.IdentifierList as { CID: number[] }).CID).toContain(2244);
+    }
+    const after = await health();
+    expect(after?.rdkit?.renewals).toBeGreaterThan(before?.rdkit?.renewals ?? 0);
+    expect(after?.matchers?.renewals).toBeGreaterThan(before?.matchers?.renewals ?? 0);
   });
 });

@@ -45,8 +45,8 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     limitHeaders,
     // A faulted engine is replaced, never kept: the state is always usable; the counts tell how often.
     engines: () => ({
-      rdkit: { state: 'ok', replacements: engineState.replacements, lastFault: engineState.lastFault },
-      matchers: { state: 'ok', threads: opts.matchThreads, replacements: matcherState.replacements },
+      rdkit: { state: 'ok', replacements: engineState.replacements, renewals: engineState.renewals, lastFault: engineState.lastFault },
+      matchers: { state: 'ok', threads: opts.matchThreads, replacements: matcherState.replacements, renewals: matcherState.renewals },
     }),
     migrations: LISTKEY_MIGRATIONS,
     datasets: [

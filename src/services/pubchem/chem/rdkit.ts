@@ -11,7 +11,7 @@ let loading: Promise<RDKit> | undefined;
 let current: RDKit | undefined;
 
 /** The main thread's engine, as `/health` reports it. */
-export const engineState = { replacements: 0, lastFault: undefined as string | undefined };
+export const engineState = { replacements: 0, renewals: 0, lastFault: undefined as string | undefined };
 
 /**
  * True for the errors of a WASM fault: a molecule deep enough to overflow RDKit's stack ends in a
@@ -36,7 +36,20 @@ export function noteEngineFault(err: unknown, r?: RDKit): void {
   current = undefined;
 }
 
+/**
+ * After this many uses the instance is replaced even without a fault: a WASM heap only grows, and
+ * what leaked or fragmented in it goes with it. In-flight users keep the old one until they finish.
+ */
+export const rdkitBudget = { uses: Number(process.env.BIOMIRROR_RDKIT_BUDGET ?? 20_000) };
+let uses = 0;
+
 export function rdkit(): Promise<RDKit> {
+  if (++uses > rdkitBudget.uses && current) {
+    uses = 1;
+    engineState.renewals++;
+    loading = undefined;
+    current = undefined;
+  }
   loading ??= (async () => {
     // A CommonJS module: its factory is the default export at run time.
     const mod = (await import('@rdkit/rdkit')) as unknown as { default: (options?: unknown) => Promise<RDKit> };
@@ -49,8 +62,15 @@ export function rdkit(): Promise<RDKit> {
   return loading;
 }
 
+/**
+ * The longest text handed to RDKit on this thread: a call here cannot be interrupted, so its size
+ * is bounded before the engine sees it (the largest PubChem molfiles are a few hundred kB).
+ */
+export const MAX_INPUT_CHARS = 1_000_000;
+
 /** A molecule from SMILES or a molfile, or undefined when RDKit cannot read it. */
 export function parseMol(r: RDKit, text: string, details?: Record<string, unknown>): Mol | undefined {
+  if (text.length > MAX_INPUT_CHARS) return undefined;
   let m: Mol | null = null;
   try {
     m = details ? r.get_mol(text, JSON.stringify(details)) : r.get_mol(text);
@@ -68,6 +88,7 @@ export function parseMol(r: RDKit, text: string, details?: Record<string, unknow
 
 /** A query molecule from SMARTS, or undefined. */
 export function parseQuery(r: RDKit, smarts: string): Mol | undefined {
+  if (smarts.length > MAX_INPUT_CHARS) return undefined;
   let m: Mol | null = null;
   try {
     m = r.get_qmol(smarts);

@@ -32,10 +32,15 @@ interface Task {
 }
 
 /** Matching threads replaced in this process (past a deadline, or after a fault), for `/health`. */
-export const matcherState = { replacements: 0 };
+export const matcherState = { replacements: 0, renewals: 0 };
+
+/** Tasks a matching thread runs before it is replaced by a fresh one (its RDKit heap with it). */
+export const threadBudget = { tasks: Number(process.env.BIOMIRROR_MATCHER_BUDGET ?? 5_000) };
 
 class Slot {
   worker: Worker | undefined;
+  /** Tasks the current thread was given. */
+  tasks = 0;
   ready: Promise<void> | undefined;
   task: Task | undefined;
   timer: NodeJS.Timeout | undefined;
@@ -123,7 +128,19 @@ export class MatchPool {
         task.reject(new SearchTimeout('the search ran past its time limit'));
         continue;
       }
-      if (!slot.worker) this.spawn(slot);
+      if (slot.worker && slot.tasks >= threadBudget.tasks) {
+        // Spent: this thread ends and a fresh one takes the task.
+        matcherState.renewals++;
+        const old = slot.worker;
+        slot.worker = undefined;
+        slot.ready = undefined;
+        void old.terminate();
+      }
+      if (!slot.worker) {
+        this.spawn(slot);
+        slot.tasks = 0;
+      }
+      slot.tasks++;
       slot.task = task;
       const w = slot.worker as Worker;
       const dispatched = Date.now();
