@@ -26,6 +26,8 @@ function envFor(s: OpenedStore): NodeJS.ProcessEnv {
   env.DATA_DIR = s.options.dataDir;
   // Every non-fast structure search answers with a ListKey at once, so the list is polled elsewhere.
   env.BIOMIRROR_PUBCHEM_SYNC_MS = '0';
+  // Searches go on the shared queue; a prefix of this run's own keeps other runs' jobs apart.
+  env.BIOMIRROR_QUEUE_PREFIX = `bmtest${s.options.schema as string}`;
   return env;
 }
 

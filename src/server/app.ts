@@ -113,7 +113,7 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
     return sendServiceError(reply, service.errors.internal(String(req.id), pathOf(req.url)));
   });
 
-  await service.routes(scope, { db: deps.db, generations: deps.generations, log: deps.log.child({ service: service.id }) });
+  await service.routes(scope, { db: deps.db, generations: deps.generations, log: deps.log.child({ service: service.id }), redisUrl: deps.config.redisUrl });
 }
 
 /**

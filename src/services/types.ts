@@ -13,6 +13,8 @@ export interface ServiceContext {
   db: Db;
   generations: Generations;
   log: Logger;
+  /** Redis, when configured: for state and work shared by several processes (queues). */
+  redisUrl?: string | undefined;
 }
 
 /**

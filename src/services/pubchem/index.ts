@@ -34,6 +34,10 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     listkeyTtlMs: options.listkeyTtlMs ?? envMs('BIOMIRROR_PUBCHEM_LISTKEY_MS', 3_600_000),
     matchThreads: options.matchThreads ?? envMs('BIOMIRROR_PUBCHEM_THREADS', 1),
     runningTimeMs: options.runningTimeMs ?? RUNNING_TIME_MS,
+    queue: options.queue ?? process.env.BIOMIRROR_PUBCHEM_QUEUE !== 'off',
+    queuePrefix: options.queuePrefix ?? process.env.BIOMIRROR_QUEUE_PREFIX ?? 'biomirror',
+    queueLockMs: options.queueLockMs ?? envMs('BIOMIRROR_PUBCHEM_QUEUE_LOCK_MS', 30_000),
+    ...(options.queueWorkers !== undefined ? { queueWorkers: options.queueWorkers } : {}),
   };
   return {
     id: SERVICE,

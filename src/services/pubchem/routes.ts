@@ -18,6 +18,7 @@ import type { Env } from './resolve.js';
 import { Ledger } from './search/ledger.js';
 import { ListKeys } from './search/listkeys.js';
 import { MatchPool } from './search/pool.js';
+import { SearchQueue } from './search/queue.js';
 import { Searcher } from './search/searcher.js';
 import { handleSources } from './sources.js';
 import { handleView } from './view.js';
@@ -33,6 +34,12 @@ export interface PubchemOptions {
   matchThreads: number;
   /** Running time per client per minute (PubChem: 300 s), also spent by searches after their answer. */
   runningTimeMs: number;
+  /** With Redis: run non-fast searches from a shared queue (on by default), its key prefix and lock. */
+  queue: boolean;
+  queuePrefix: string;
+  queueLockMs: number;
+  /** Queued searches this process runs at once (0: it only enqueues); the matching threads by default. */
+  queueWorkers?: number;
 }
 
 const PUG = '/rest/pug/';
@@ -60,11 +67,17 @@ export function pubchemRoutes(opts: PubchemOptions) {
     const pool = new MatchPool(opts.matchThreads);
     const listkeys = new ListKeys(ctx.db, opts.listkeyTtlMs);
     const ledger = new Ledger();
-    const searcher = new Searcher(pool, listkeys, ledger, opts, ctx.log);
+    const queue =
+      ctx.redisUrl && opts.queue
+        ? new SearchQueue({ redisUrl: ctx.redisUrl, prefix: opts.queuePrefix, concurrency: opts.queueWorkers ?? opts.matchThreads, lockMs: opts.queueLockMs }, ctx.log)
+        : undefined;
+    const searcher = new Searcher(pool, listkeys, ledger, opts, ctx.log, queue);
+    if (opts.queueWorkers !== 0) queue?.consume(async (job) => searcher.runQueued(job, await data.compounds()));
     let warmed: number | undefined;
 
     app.addHook('onClose', async () => {
       data.closed = true;
+      await queue?.close();
       await pool.close();
     });
 

@@ -17,6 +17,7 @@ import { bytes } from '../store/sql.js';
 import type { Ledger } from './ledger.js';
 import type { ListKeys } from './listkeys.js';
 import type { MatchPool } from './pool.js';
+import type { SearchJob, SearchQueue } from './queue.js';
 import { checkDeadline, screen, SearchTimeout, similar } from './scan.js';
 
 export interface SearchOptions {
@@ -64,11 +65,14 @@ export class Searcher {
     private readonly ledger: Ledger,
     private readonly opts: SearchOptions,
     private readonly log: Logger,
+    /** With Redis: the shared queue non-fast searches go to, run by any process. */
+    private readonly queue?: SearchQueue,
   ) {}
 
   async run(gen: CompoundGen, spec: SearchSpec, client: string): Promise<SearchOutcome> {
     const started = Date.now();
     const deadline: Deadline = { at: started + Math.min(spec.maxMs, this.opts.maxSearchMs) };
+    if (!spec.fast && this.queue) return this.enqueue(spec, deadline, client);
     const job = this.search(gen, spec, deadline);
     if (spec.fast) return { cids: await mapped(job) };
     return this.background(job, deadline, client);
@@ -106,6 +110,40 @@ export class Searcher {
       },
     ).catch((err: unknown) => this.log.error({ err, listkey: key }, 'could not store a search result'));
     return { listkey: key };
+  }
+
+  /**
+   * The queued form of `background`: the list key is made here, the search runs wherever a process
+   * takes it; within the budget its list (or its fault) is waited for, as in one process.
+   */
+  private async enqueue(spec: SearchSpec, deadline: Deadline, client: string): Promise<SearchOutcome> {
+    const queue = this.queue as SearchQueue;
+    const key = await this.listkeys.create('compound', undefined, deadline.at);
+    await queue.add({ key, spec, deadlineAt: deadline.at, client });
+    const until = Date.now() + this.opts.syncBudgetMs;
+    while (Date.now() < until) {
+      const st = await this.listkeys.get(key);
+      if (st?.state === 'failed') throw new ServiceError(st.status, st.fault, 'application/json');
+      if (st?.state !== 'running') break;
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    return { listkey: key };
+  }
+
+  /** Runs one queued search in this process and keeps its answer under its list key. */
+  async runQueued(job: SearchJob, gen: CompoundGen | undefined): Promise<void> {
+    const started = Date.now();
+    try {
+      if (!gen) throw pcErrors.noCid('No compounds are loaded');
+      if (started >= job.deadlineAt) throw new SearchTimeout('the search waited past its time limit');
+      const cids = await mapped(this.search(gen, job.spec, { at: job.deadlineAt }));
+      await this.listkeys.finish(job.key, cids);
+    } catch (err) {
+      const f = asFault(err, this.log);
+      await this.listkeys.fail(job.key, f.status, f.body);
+    } finally {
+      this.ledger.add(job.client, Date.now() - started);
+    }
   }
 
   private async search(gen: CompoundGen, spec: SearchSpec, deadline: Deadline): Promise<number[]> {
