@@ -64,9 +64,10 @@ for (const target of STORES) {
         ['clinvar', '2,3,9,214885,12397,99'],
       ]) {
         const r = await get(t.app, `${E}/esummary.fcgi?db=${db}&id=${ids}`);
-        const doctype = /"https:\/\/eutils\.ncbi\.nlm\.nih\.gov\/eutils(\/dtd\/[^"]+)"/.exec(r.body)?.[1];
+        // Named at this server's own address (the service's mount, then NCBI's path).
+        const doctype = /<!DOCTYPE [^>]*"http:\/\/localhost(?::80)?(\/eutils\/eutils\/dtd\/[^"]+)"/.exec(r.body)?.[1];
         expect(doctype).toBeDefined();
-        const dtd = await get(t.app, `${E}${doctype}`);
+        const dtd = await get(t.app, doctype as string);
         expect(dtd.headers['content-type']).toMatch(/^application\/xml-dtd/);
         const file = join(tempDir(), 'docsum.dtd');
         writeFileSync(file, dtd.body);
@@ -79,8 +80,13 @@ for (const target of STORES) {
       const script = join(tempDir(), 'entrez.py');
       writeFileSync(script, BIOPYTHON_SCRIPT);
       // Asynchronously: the server answering Biopython runs in this process.
-      const { stdout } = await promisify(execFile)('/usr/bin/python3', [script, `${base}${E}`], { encoding: 'utf8', timeout: 25_000 });
+      // An empty DTD cache (Biopython keeps it under $HOME) and no network but this machine's loopback.
+      const home = tempDir();
+      const env = { ...process.env, HOME: home, http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', no_proxy: '127.0.0.1,localhost' };
+      const { stdout } = await promisify(execFile)('/usr/bin/python3', [script, `${base}${E}`], { encoding: 'utf8', timeout: 25_000, env });
       const out = JSON.parse(stdout) as Record<string, unknown>;
+      // What Biopython does not ship came from this mirror, at the addresses the replies name.
+      expect(out.fetched_dtds).toEqual(expect.arrayContaining(['esummary_gene.dtd', 'esummary_clinvar.dtd', 'elink.dtd']));
       expect(out.esearch_gene).toEqual({
         Count: '1',
         IdList: ['672'],

@@ -32,7 +32,7 @@ for (const target of STORES) {
       expect(r.status).toBe(200);
       expect(r.headers['content-type']).toBe('text/xml; charset=UTF-8');
       expect(r.body.split('\n')[1]).toBe(
-        '<!DOCTYPE eSearchResult PUBLIC "-//NLM//DTD esearch 20060628//EN" "https://eutils.ncbi.nlm.nih.gov/eutils/dtd/20060628/esearch.dtd">',
+        '<!DOCTYPE eSearchResult PUBLIC "-//NLM//DTD esearch 20060628//EN" "http://localhost:80/eutils/eutils/dtd/20060628/esearch.dtd">',
       );
       expect(tags(r.body, 'Count')).toEqual(['1', '2', '321']);
       expect(tags(r.body, 'Id')).toEqual(['672']);

@@ -133,7 +133,7 @@ for (const target of STORES) {
       expect(r.headers['content-type']).toBe('text/xml; charset=UTF-8');
       expect(r.body.split('\n').slice(0, 3)).toEqual([
         '<?xml version="1.0" ?>',
-        '<!DOCTYPE Entrezgene-Set PUBLIC "-//NLM//DTD NCBI-Entrezgene, 21st January 2005//EN" "https://www.ncbi.nlm.nih.gov/data_specs/dtd/NCBI_Entrezgene.dtd">',
+        '<!DOCTYPE Entrezgene-Set PUBLIC "-//NLM//DTD NCBI-Entrezgene, 21st January 2005//EN" "http://localhost:80/eutils/data_specs/dtd/NCBI_Entrezgene.dtd">',
         '<Entrezgene-Set>',
       ]);
       expect(tags(r.body, 'Gene-track_geneid')).toEqual(['4747']);

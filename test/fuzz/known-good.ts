@@ -28,6 +28,7 @@ export const KNOWN_GOOD: Record<string, Seed[]> = {
     { method: 'GET', url: '/eutils/entrez/eutils/efetch.fcgi?db=gene&id=672&retmode=xml' },
     { method: 'GET', url: '/eutils/entrez/eutils/elink.fcgi?dbfrom=gene&db=clinvar&id=672' },
     { method: 'GET', url: '/eutils/entrez/eutils/einfo.fcgi?db=clinvar' },
+    { method: 'GET', url: '/eutils/eutils/dtd/20230808/esummary_gene.dtd' },
     { method: 'POST', url: '/eutils/entrez/eutils/esummary.fcgi', body: 'db=gene&id=672,7157', type: form },
   ],
   datasets: [

@@ -11,11 +11,10 @@ import { efetch } from './handlers/efetch.js';
 import { einfo } from './handlers/einfo.js';
 import { elink } from './handlers/elink.js';
 import { esearch } from './handlers/esearch.js';
-import { DOCSUM_FIELDS, esummary } from './handlers/esummary.js';
+import { dtdAddresses, dtdFile, dtdNames, localDoctype } from './dtds.js';
+import { esummary } from './handlers/esummary.js';
 import { Params } from './params.js';
 import type { Reply } from './replies.js';
-import { docsumDtd } from './schema.js';
-import { DOCSUM_DTD } from './xml.js';
 
 type Handler = (ctx: ServiceContext, p: Params) => Promise<Reply>;
 
@@ -28,10 +27,6 @@ const TOOLS: Record<string, Handler> = {
 };
 
 const CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-RateLimit-Limit,X-RateLimit-Remaining' };
-
-const DTDS: Record<string, string> = Object.fromEntries(
-  (Object.keys(DOCSUM_DTD) as (keyof typeof DOCSUM_DTD)[]).map((db) => [DOCSUM_DTD[db].file, docsumDtd(`esummary db=${db}`, DOCSUM_FIELDS[db])]),
-);
 
 function send(reply: FastifyReply, r: Reply): FastifyReply {
   return reply.code(r.status).headers(CORS).type(r.type).send(r.body);
@@ -50,11 +45,25 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void 
       });
     }
   }
+  const dtd = async (req: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply) => {
+    const text = dtdFile(req.params.file);
+    if (text === undefined) return reply.code(404).headers(CORS).type('text/plain; charset=UTF-8').send(`No DTD ${req.params.file} here; this mirror publishes ${dtdNames().join(', ')}`);
+    return reply.headers(CORS).type('application/xml-dtd; charset=UTF-8').send(text);
+  };
+  // NCBI's paths: /eutils/dtd/<date>/<file> (and without the date), /data_specs/dtd/<file> for the
+  // records' module DTDs, which name each other by relative addresses.
   for (const prefix of ['', '/eutils']) {
-    app.get<{ Params: { date: string; file: string } }>(`${prefix}/dtd/:date/:file`, async (req, reply) => {
-      const dtd = DTDS[req.params.file];
-      if (!dtd) return reply.code(404).headers(CORS).type('text/plain; charset=UTF-8').send(`No DTD ${req.params.file} here; this mirror publishes ${Object.keys(DTDS).join(', ')}`);
-      return reply.headers(CORS).type('application/xml-dtd; charset=UTF-8').send(dtd);
+    app.get<{ Params: { date: string; file: string } }>(`${prefix}/dtd/:date/:file`, dtd);
+    app.get<{ Params: { file: string } }>(`${prefix}/dtd/:file`, dtd);
+  }
+  app.get<{ Params: { file: string } }>('/data_specs/dtd/:file', dtd);
+
+  // Replies, errors included, name the DTDs at this server's own address.
+  if (dtdAddresses() === 'local') {
+    const mount = app.prefix;
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (typeof payload !== 'string' || !/xml/.test(String(reply.getHeader('content-type') ?? ''))) return payload;
+      return localDoctype(payload, `${req.protocol}://${req.host}${mount}`);
     });
   }
 }

@@ -3,7 +3,9 @@ import { escapeXml } from '../ncbi/text.js';
 
 export const XML_DECL = '<?xml version="1.0" encoding="UTF-8" ?>\n';
 
-const EUTILS_DTD = 'https://eutils.ncbi.nlm.nih.gov/eutils/dtd';
+/** Where NCBI publishes the E-utilities DTDs, and the ASN.1 module DTDs of its records. */
+export const EUTILS_DTD = 'https://eutils.ncbi.nlm.nih.gov/eutils/dtd';
+export const NCBI_DTD = 'https://www.ncbi.nlm.nih.gov/data_specs/dtd';
 
 /** The DOCTYPE line of each envelope, as the real service sends it. */
 export const DOCTYPE = {
@@ -12,7 +14,7 @@ export const DOCTYPE = {
   elink: `<!DOCTYPE eLinkResult PUBLIC "-//NLM//DTD elink 20101123//EN" "${EUTILS_DTD}/20101123/elink.dtd">`,
   esummaryV1: `<!DOCTYPE eSummaryResult PUBLIC "-//NLM//DTD esummary v1 20041029//EN" "${EUTILS_DTD}/20041029/esummary-v1.dtd">`,
   efetch: `<!DOCTYPE eEfetchResult PUBLIC "-//NLM//DTD efetch 20131226//EN" "${EUTILS_DTD}/20131226/efetch.dtd">`,
-  entrezgene: '<!DOCTYPE Entrezgene-Set PUBLIC "-//NLM//DTD NCBI-Entrezgene, 21st January 2005//EN" "https://www.ncbi.nlm.nih.gov/data_specs/dtd/NCBI_Entrezgene.dtd">',
+  entrezgene: `<!DOCTYPE Entrezgene-Set PUBLIC "-//NLM//DTD NCBI-Entrezgene, 21st January 2005//EN" "${NCBI_DTD}/NCBI_Entrezgene.dtd">`,
 } as const;
 
 /** The docsum DTDs of db=gene and db=clinvar (version 2.0): where the real service publishes them. */
