@@ -79,9 +79,9 @@ for (const target of STORES) {
     });
 
     it('answers utilities it does not serve with 404 and a JSON error', async () => {
-      const r = await get(t.app, `${E}/epost.fcgi?db=gene&id=1`);
+      const r = await get(t.app, `${E}/ecitmatch.cgi?db=pubmed`);
       expect(r.status).toBe(404);
-      expect(r.json.error).toMatch(/^No such E-utility: GET \/eutils\/epost\.fcgi; the utilities are esearch\.fcgi/);
+      expect(r.json.error).toMatch(/^No such E-utility: GET \/eutils\/ecitmatch\.cgi; the utilities are esearch\.fcgi/);
       const post = await t.app.inject({ method: 'POST', url: `${E}/esummary.fcgi`, payload: 'db=gene&id=672,7157&retmode=json', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       expect((post.json() as { result: { uids: string[] } }).result.uids).toEqual(['672', '7157']);
       expect(post.headers['access-control-allow-origin']).toBe('*');

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DOCSUM_FIELDS } from './handlers/esummary.js';
 import { docsumDtd } from './schema.js';
-import { DOCSUM_DTD, EUTILS_DTD, NCBI_DTD } from './xml.js';
+import { DOCSUM_DTD, ENTREZ_DTD, EUTILS_DTD, NCBI_DTD } from './xml.js';
 
 const FOLDER = fileURLToPath(new URL('../../../src/services/eutils/dtd/', import.meta.url));
 
@@ -46,6 +46,9 @@ export function dtdAddresses(): 'local' | 'public' {
 export function localDoctype(body: string, base: string): string {
   const head = body.slice(0, 1024);
   if (!head.includes('<!DOCTYPE')) return body;
-  const rewritten = head.replace(EUTILS_DTD, `${base}/eutils/dtd`).replace(NCBI_DTD, `${base}/data_specs/dtd`);
+  const rewritten = head
+    .replace(EUTILS_DTD, `${base}/eutils/dtd`)
+    .replace(NCBI_DTD, `${base}/data_specs/dtd`)
+    .replace(ENTREZ_DTD, `${base}/entrez/query/DTD`);
   return rewritten === head ? body : rewritten + body.slice(1024);
 }

@@ -9,7 +9,7 @@ export interface Reply {
   body: string;
 }
 
-export type Tool = 'esearch' | 'esummary' | 'efetch' | 'elink' | 'einfo';
+export type Tool = 'esearch' | 'esummary' | 'efetch' | 'elink' | 'einfo' | 'epost' | 'espell' | 'egquery';
 export type Mode = 'xml' | 'json';
 
 export const xmlReply = (body: string, status = 200): Reply => ({ status, type: XML_TYPE, body });
@@ -26,6 +26,9 @@ const ENVELOPE: Record<Tool, { root: string; doctype: string }> = {
   efetch: { root: 'eFetchResult', doctype: DOCTYPE.efetch },
   elink: { root: 'eLinkResult', doctype: DOCTYPE.elink },
   einfo: { root: 'eInfoResult', doctype: DOCTYPE.einfo },
+  epost: { root: 'ePostResult', doctype: DOCTYPE.epost },
+  espell: { root: 'eSpellResult', doctype: DOCTYPE.espell },
+  egquery: { root: 'Result', doctype: DOCTYPE.egquery },
 };
 
 /** An `ERROR` in the utility's envelope (XML), or its JSON form: the spec's `error` beside NCBI's own member. */

@@ -8,10 +8,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Query } from '../../core/http/params.js';
 import type { ServiceContext } from '../types.js';
 import { efetch } from './handlers/efetch.js';
+import { egquery } from './handlers/egquery.js';
 import { einfo } from './handlers/einfo.js';
 import { elink } from './handlers/elink.js';
+import { epost } from './handlers/epost.js';
 import { esearch } from './handlers/esearch.js';
 import { dtdAddresses, dtdFile, dtdNames, localDoctype } from './dtds.js';
+import { espell } from './handlers/espell.js';
 import { esummary } from './handlers/esummary.js';
 import { Params } from './params.js';
 import type { Reply } from './replies.js';
@@ -24,6 +27,9 @@ const TOOLS: Record<string, Handler> = {
   'efetch.fcgi': efetch,
   'elink.fcgi': elink,
   'einfo.fcgi': einfo,
+  'epost.fcgi': epost,
+  'espell.fcgi': espell,
+  'egquery.fcgi': egquery,
 };
 
 const CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-RateLimit-Limit,X-RateLimit-Remaining' };
@@ -57,6 +63,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void 
     app.get<{ Params: { file: string } }>(`${prefix}/dtd/:file`, dtd);
   }
   app.get<{ Params: { file: string } }>('/data_specs/dtd/:file', dtd);
+  app.get<{ Params: { file: string } }>('/entrez/query/DTD/:file', dtd);
 
   // Replies, errors included, name the DTDs at this server's own address.
   if (dtdAddresses() === 'local') {

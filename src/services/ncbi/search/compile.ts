@@ -79,7 +79,8 @@ class Compiler {
 
   private async tagged(f: FieldDef, text: string, quoted: boolean, prefix: boolean, raw: string, shown: string): Promise<Plan> {
     if (f.uid) {
-      const ids = /^\d{1,10}$/.test(text) ? [Number(text)] : [];
+      // One id, or the comma-separated list an epost keeps in the history.
+      const ids = /^\d{1,10}(,\d{1,10})*$/.test(text) ? text.split(',').map(Number) : [];
       return this.leaf({ k: 'uid', ids }, `${text}[${f.fullName}]`, f.fullName, false, raw);
     }
     if (f.resolve && !prefix) {
