@@ -92,16 +92,17 @@ for (const target of STORES) {
         expect(await reach(tok['client:carol'] as string)).toEqual(everywhere([]));
       });
 
-      it('an OAUTH_ACCESS_TOKEN sees the private content of each user who authorized the application', async () => {
+      it('an OAUTH_ACCESS_TOKEN sees the private content of the one user who authorized it, never another user of the same application', async () => {
         const x = tok['oauthX:biomirror-demo'] as string;
         expect(await reach(x)).toEqual(everywhere([90005, 90006]));
         expect(await reach(tok['oauthY:second-demo-user'] as string)).toEqual(everywhere([90007]));
-        // second-demo-user authorizes App X too: App X's tokens now see both users' private content.
+        // second-demo-user authorizes App X too: each token still acts for its own user only.
         const second = (await oauthTokens(app, appX, 'second-demo-user', 'readwrite')).access;
-        expect(await reach(x)).toEqual(everywhere([90005, 90006, 90007]));
-        expect(await reach(second)).toEqual(everywhere([90005, 90006, 90007]));
+        expect(await reach(x)).toEqual(everywhere([90005, 90006]));
+        expect(await reach(second)).toEqual(everywhere([90007]));
+        for (const id of [90007]) expect((await api(app, `protocols/${id}`, x)).status).toBe(404);
         const shared = await api(app, 'protocols?filter=shared_with_user', x);
-        expect(ids(shared.body)).toEqual([90007]);
+        expect(ids(shared.body)).toEqual([]);
         const own = await api(app, 'protocols?filter=user_private', second);
         expect(ids(own.body)).toEqual([90007]);
         // App Y was authorized by second-demo-user only: unchanged.
@@ -404,10 +405,12 @@ for (const target of STORES) {
         expect(patch.body.protocol).toMatchObject({ title: 'Semi-dry transfer', number_of_steps: 1 });
         expect((await api(app, 'protocols?filter=user_private&key=western', W())).body.total).toBe(0);
         expect((await api(app, 'protocols?filter=user_private&key=semi', W())).body.total).toBe(1);
-        // second-demo-user authorized App X, so its token sees the protocol; but it is not theirs.
+        // second-demo-user authorized App X too; its token acts for that user, who cannot see the draft.
         const second = (await oauthTokens(app, appX, 'second-demo-user', 'readwrite')).access;
-        expect((await api(app, `protocols/${created.id}`, second)).status).toBe(200);
-        const notOwner = await api(app, `protocols/${created.id}`, second, { method: 'PUT', payload: { title: 'mine now' } });
+        expect((await api(app, `protocols/${created.id}`, second)).status).toBe(404);
+        expect((await api(app, `protocols/${created.id}`, second, { method: 'PUT', payload: { title: 'mine now' } })).status).toBe(404);
+        // A protocol they can see but do not own: refused as not theirs.
+        const notOwner = await api(app, 'protocols/90001', second, { method: 'PUT', payload: { title: 'mine now' } });
         expect(notOwner.status).toBe(403);
         expect(notOwner.body.status_code).toBe(1203);
         const invisible = await api(app, `protocols/${created.id}`, tok['oauthY:second-demo-user'], { method: 'PUT', payload: { title: 'x' } });

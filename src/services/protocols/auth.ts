@@ -1,12 +1,13 @@
 /**
- * Bearer tokens on API requests: which user a token acts for, and whose private protocols it sees
- * (the spec's table: a CLIENT_ACCESS_TOKEN sees its client user's, an OAUTH_ACCESS_TOKEN those of
- * every user who authorized the application).
+ * Bearer tokens on API requests: which user a token acts for, and whose private protocols it sees.
+ * A CLIENT_ACCESS_TOKEN sees its client user's; an OAUTH_ACCESS_TOKEN acts for the one user who
+ * authorized the application when it was issued, and sees that user's private content only (the
+ * real service's reading of "each user who authorized the application": see docs/compatibility.md).
  */
 import type { Db } from '../../core/store/db.js';
 import { protoErrors } from './errors.js';
 import { sha256 } from './secrets.js';
-import { authorizingUsers, findAccessToken, type TokenRecord } from './tokens.js';
+import { authorizationActive, findAccessToken, type TokenRecord } from './tokens.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -58,7 +59,11 @@ export function accessOf(db: Db, t: TokenRecord, now = Date.now()): Access {
     token: t,
     warning: warningFor(t.expiresAt, now),
     owners() {
-      owners ??= t.kind === 'client' ? Promise.resolve(new Set([t.username])) : authorizingUsers(db, t.clientPk).then((u) => new Set(u));
+      // An OAuth token sees its own user's private content while that user's authorization stands.
+      owners ??=
+        t.kind === 'client'
+          ? Promise.resolve(new Set([t.username]))
+          : authorizationActive(db, t.userId, t.clientPk).then((ok) => new Set(ok ? [t.username] : []));
       return owners;
     },
   };

@@ -219,12 +219,14 @@ async function refreshGrant(db: Db, client: Client, p: Params, now: number): Pro
     throw oauthError('invalid_scope', `scope "${scope}" exceeds the scope granted (${old.scope})`);
   }
   if (!(await authorizationActive(db, old.userId, client.id))) throw oauthError('invalid_grant', 'the user has withdrawn the authorization');
-  const issued = await rotate(db, old, now);
+  // A narrower scope asked for is the new token's scope (RFC 6749 §6).
+  const granted: Scope = scope === 'read' ? 'read' : old.scope;
+  const issued = await rotate(db, old, now, granted);
   if (!issued) {
     if (old.family) await revokeFamily(db, old.family, now);
     throw oauthError('invalid_grant', 'the refresh token was already used or revoked; the tokens issued from it are revoked');
   }
-  return tokenResponse(db, issued, old.userId, old.scope, now);
+  return tokenResponse(db, issued, old.userId, granted, now);
 }
 
 const GRANTS: Record<string, (db: Db, client: Client, p: Params, now: number) => Promise<Record<string, unknown>>> = {

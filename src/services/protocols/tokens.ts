@@ -114,12 +114,15 @@ export async function revokeFamily(db: Db, family: string, now = Date.now()): Pr
   return db.run('UPDATE proto_tokens SET revoked_at = ? WHERE family = ? AND revoked_at IS NULL', [now, family]);
 }
 
-/** Marks a refresh token used and issues its successor, in one transaction; undefined if it was used meanwhile. */
-export async function rotate(db: Db, old: TokenRecord, now = Date.now()): Promise<Issued | undefined> {
+/**
+ * Marks a refresh token used and issues its successor, in one transaction; undefined if it was used
+ * meanwhile. The successor has `scope` (RFC 6749 §6: the scope asked for, never more than granted).
+ */
+export async function rotate(db: Db, old: TokenRecord, now = Date.now(), scope: Scope = old.scope): Promise<Issued | undefined> {
   return db.transaction(async (tx) => {
     const n = await tx.run('UPDATE proto_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, old.id]);
     if (n !== 1) return undefined;
-    return insertToken(tx, { kind: 'oauth', clientPk: old.clientPk, userId: old.userId, scope: old.scope, family: old.family, now });
+    return insertToken(tx, { kind: 'oauth', clientPk: old.clientPk, userId: old.userId, scope, family: old.family, now });
   });
 }
 
@@ -152,17 +155,6 @@ export async function authorizationActive(db: Db, userId: number, clientPk: numb
     [userId, clientPk],
   );
   return r !== undefined;
-}
-
-/** Usernames of everyone who authorized the application now: an OAuth token sees their private content. */
-export async function authorizingUsers(db: Db, clientPk: number): Promise<string[]> {
-  const rows = await db.query<{ username: string }>(
-    `SELECT u.username FROM proto_authorizations a JOIN proto_users u ON u.id = a.user_id
-     WHERE a.client_id = ? AND a.revoked_at IS NULL`,
-    [clientPk],
-    { hot: true },
-  );
-  return rows.map((r) => r.username);
 }
 
 export interface AuthorizationView {
