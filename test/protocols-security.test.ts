@@ -40,6 +40,16 @@ for (const target of STORES) {
       expect(wider.body.error).toBe('invalid_scope');
     });
 
+    it('keeps authenticated answers out of caches and unsniffed, and lets the pages post only to this server', async () => {
+      const { access } = await oauthTokens(app, c, 'biomirror-demo', 'read');
+      const r = await app.inject({ url: '/protocols/api/v3/protocols/90005', headers: { authorization: `Bearer ${access}` } });
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['cache-control']).toMatch(/no-store/);
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+      const login = await app.inject({ url: '/protocols/login' });
+      expect(login.headers['content-security-policy']).toMatch(/form-action 'self'(;|$)/);
+    });
+
     it('lets an OAuth token see the private content of its own user only, not of another user of the same application', async () => {
       const a = await oauthTokens(app, c, 'biomirror-demo', 'read');
       const b = await oauthTokens(app, c, 'second-demo-user', 'read');

@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { Logger } from 'pino';
 import { ServiceError } from '../core/http/errors.js';
 import { MAX_JSON_DEPTH, jsonDepth } from '../core/http/json-depth.js';
+import { redactUrl } from '../core/http/redact.js';
 import { Limiter, configureRules } from '../core/limits/limiter.js';
 import type { Draw, LimitRule, LimitStore } from '../core/limits/policy.js';
 import type { Db } from '../core/store/db.js';
@@ -197,7 +198,7 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
       {
         reqId: req.id,
         method: req.method,
-        url: req.url,
+        url: redactUrl(req.url),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 100) / 100,
         ip: req.ip,

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db, SqlValue } from './db.js';
 import { ident } from './db.js';
@@ -103,7 +103,13 @@ export class SqliteDb implements Db {
   private closed = false;
 
   constructor(readonly file: string) {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (file !== ':memory:') {
+      // Owner only: the database holds password digests and tokens' digests. SQLite gives its WAL
+      // and shared-memory files the database file's permissions.
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      closeSync(openSync(file, 'a', 0o600));
+      chmodSync(file, 0o600);
+    }
     this.writer = new Connection(file, false);
     this.reader = file === ':memory:' ? this.writer : new Connection(file, true);
     this.readHandle = new SqliteHandle(this.reader, this);

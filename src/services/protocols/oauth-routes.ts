@@ -16,14 +16,19 @@ const HTML = 'text/html; charset=utf-8';
 // No scripts, no framing (the consent page must not be clickjacked), no referrer (URLs carry codes).
 const PAGE_HEADERS: Record<string, string> = {
   'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+  // Forms post only to this server (a page whose markup was tampered with cannot send the password elsewhere).
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
 
 function page(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return reply.code(status).type(HTML).headers(PAGE_HEADERS).send(html);
+  // A CSP set for this page (the consent page's) is kept.
+  const { 'Content-Security-Policy': csp, ...rest } = PAGE_HEADERS;
+  reply.code(status).type(HTML).headers(rest);
+  if (!reply.hasHeader('content-security-policy') && csp) reply.header('Content-Security-Policy', csp);
+  return reply.send(html);
 }
 
 function pageError(status: number, title: string, message: string): ServiceError {
@@ -94,6 +99,9 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): 
     const s = await session(req);
     const user = s?.userId != null ? await userById(ctx.db, s.userId) : undefined;
     if (!s || !user) return showLogin(req, reply, req.url, { clientName: request.client.name });
+    // The consent form posts here and is then sent on to the application: its origin is allowed too
+    // (browsers apply form-action to the redirect that follows a submission).
+    reply.header('Content-Security-Policy', PAGE_HEADERS['Content-Security-Policy']?.replace("form-action 'self'", `form-action 'self' ${new URL(request.redirectUri).origin}`) ?? '');
     return page(
       reply,
       200,

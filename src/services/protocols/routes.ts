@@ -28,6 +28,16 @@ const SUB = /^(.+?)(?:\/(steps|materials|publish))?\/?$/;
 
 export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   registerOAuthRoutes(app, ctx);
+  // Every answer is typed exactly (no sniffing); an answer to a request that carries credentials
+  // (a bearer token, a session cookie) holds someone's private content and is never stored.
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    if (req.headers.authorization !== undefined || req.headers.authentication !== undefined || req.headers.cookie !== undefined) {
+      const cc = String(reply.getHeader('cache-control') ?? '');
+      if (!/no-store/.test(cc)) reply.header('Cache-Control', cc ? `${cc}, no-store` : 'no-store');
+    }
+    return payload;
+  });
   const json = (reply: FastifyReply, body: Doc) => reply.type(JSON_TYPE).send(JSON.stringify(body));
 
   // The operations on one protocol, by method and sub-resource.
@@ -45,7 +55,9 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void 
   const onProtocol = async (req: FastifyRequest, reply: FastifyReply) => {
     const rest = (req.params as { '*'?: string })['*'] ?? '';
     const m = SUB.exec(rest);
-    const op = m?.[1] ? OPS[req.method]?.[m[2] ?? ''] : undefined;
+    const byMethod = Object.hasOwn(OPS, req.method) ? OPS[req.method] : undefined;
+    const sub = m?.[2] ?? '';
+    const op = m?.[1] && byMethod && Object.hasOwn(byMethod, sub) ? byMethod[sub] : undefined;
     if (!m?.[1] || !op) throw protoCatalogue.routeNotFound(req.method, req.url.split('?')[0] ?? req.url);
     const access = await authenticate(ctx.db, req.headers);
     return json(reply, await op(access, m[1], req.query as Query, req.body));
