@@ -40,8 +40,8 @@ for (const target of STORES) {
       s = await target.open();
       t = await protoApp(s);
       await loadProtocols(s.db, t.generations);
-      await ensureDemoAccounts(s.db);
       base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+      await ensureDemoAccounts(s.db, [`http://127.0.0.1:${new URL(base).port}/protocols/api/v3/oauth/test`]);
     });
     afterAll(async () => {
       await t.close();

@@ -133,10 +133,10 @@ for (const target of STORES) {
         }
       });
 
-      it('matches loopback redirect URIs on any port (RFC 8252), nothing else', async () => {
-        const ok = await app.inject({ method: 'GET', url: authorizeUrl({ client_id: c.clientId, redirect_uri: 'http://127.0.0.1:5555/cb', response_type: 'code' }) });
+      it('matches redirect URIs exactly, loopback ports included: these clients are confidential (RFC 8252 §7.3 is for public ones)', async () => {
+        const ok = await app.inject({ method: 'GET', url: authorizeUrl({ client_id: c.clientId, redirect_uri: 'http://127.0.0.1/cb', response_type: 'code' }) });
         expect(ok.statusCode).toBe(200);
-        for (const uri of ['http://127.0.0.1:5555/cb2', 'https://127.0.0.1:5555/cb', 'http://127.0.0.2:5555/cb']) {
+        for (const uri of ['http://127.0.0.1:5555/cb', 'http://127.0.0.1:5555/cb2', 'https://127.0.0.1:5555/cb', 'http://127.0.0.2:5555/cb']) {
           const r = await app.inject({ method: 'GET', url: authorizeUrl({ client_id: c.clientId, redirect_uri: uri, response_type: 'code' }) });
           expect(r.statusCode, uri).toBe(400);
         }

@@ -126,13 +126,14 @@ describe('secrets', () => {
 describe('redirect URIs', () => {
   const client = (uris: string[]): Client => ({ id: 1, clientId: 'c', name: 'n', ownerId: 1, redirectUris: uris, secretHash: '' });
 
-  it('matches exactly, except loopback ports (RFC 8252)', () => {
+  it('matches exactly, loopback ports included (the clients are confidential)', () => {
     const c = client(['https://app.example/cb?x=1', 'http://127.0.0.1/cb', 'http://localhost/cb']);
     expect(redirectAllowed(c, 'https://app.example/cb?x=1')).toBe(true);
     expect(redirectAllowed(c, 'https://app.example/cb?x=2')).toBe(false);
     expect(redirectAllowed(c, 'https://app.example:444/cb?x=1')).toBe(false);
-    expect(redirectAllowed(c, 'http://127.0.0.1:49152/cb')).toBe(true);
-    expect(redirectAllowed(c, 'http://localhost:3000/cb')).toBe(true);
+    expect(redirectAllowed(c, 'http://127.0.0.1/cb')).toBe(true);
+    expect(redirectAllowed(c, 'http://127.0.0.1:49152/cb')).toBe(false);
+    expect(redirectAllowed(c, 'http://localhost:3000/cb')).toBe(false);
     expect(redirectAllowed(c, 'http://127.0.0.1:49152/cb/')).toBe(false);
     expect(redirectAllowed(c, 'http://127.0.0.1:49152/cb#x')).toBe(false);
     expect(redirectAllowed(c, 'not a url')).toBe(false);

@@ -117,27 +117,14 @@ export function redirectUriProblem(uri: string): string | null {
   return null;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 /**
- * Whether `given` is one of the client's redirect URIs: the same string, or (RFC 8252 section 7.3)
- * a loopback http URI that differs only in its port, since a native app listens on whatever
- * port is free.
+ * Whether `given` is one of the client's redirect URIs: the same string, exactly. RFC 8252 §7.3 lets
+ * a native app's loopback redirect differ in its port, but that is for public clients, which cannot
+ * keep a secret; every client of this service is confidential (it authenticates with its secret at
+ * the token endpoint), so a loopback URI must match with its port too.
  */
 export function redirectAllowed(client: Client, given: string): boolean {
-  if (client.redirectUris.includes(given)) return true;
-  if (/[\s\p{Cc}]/u.test(given)) return false;
-  let g: URL;
-  try {
-    g = new URL(given);
-  } catch {
-    return false;
-  }
-  if (g.protocol !== 'http:' || !LOOPBACK.has(g.hostname) || given.includes('#')) return false;
-  return client.redirectUris.some((r) => {
-    const u = new URL(r);
-    return u.protocol === 'http:' && u.hostname === g.hostname && u.pathname === g.pathname && u.search === g.search && u.username === g.username && u.password === g.password;
-  });
+  return client.redirectUris.includes(given);
 }
 
 export async function createClient(

@@ -19,14 +19,17 @@ export const DEMO = {
   clientSecret: 'demo-client-secret',
   clientName: 'biomirror demo application',
   clientToken: 'demo-client-token',
-  // Loopback redirect URIs match on any port (RFC 8252), so these fit whatever port serves.
+  // Redirect URIs match exactly (a confidential client): the address the server runs at is added
+  // at start, beside these port-less ones.
   redirectUris: ['http://127.0.0.1/protocols/api/v3/oauth/test', 'http://127.0.0.1/api/v3/oauth/test'],
 } as const;
 
 /** A stored value no password or secret digests to. */
 const DISABLED = '!';
 
-export async function ensureDemoAccounts(db: Db): Promise<void> {
+/** Makes (or restores) the demo account and application; `redirects` are added to its redirect URIs. */
+export async function ensureDemoAccounts(db: Db, redirects: readonly string[] = []): Promise<void> {
+  const uris = [...new Set([...DEMO.redirectUris, ...redirects])];
   if (await findUser(db, DEMO.username)) {
     await db.run('UPDATE proto_users SET password_hash = ? WHERE username = ?', [await hashPassword(DEMO.password), DEMO.username]);
   } else {
@@ -36,7 +39,7 @@ export async function ensureDemoAccounts(db: Db): Promise<void> {
   if (client) {
     await db.run('UPDATE proto_clients SET secret_hash = ?, redirect_uris = ? WHERE id = ?', [
       sha256(DEMO.clientSecret),
-      JSON.stringify(DEMO.redirectUris),
+      JSON.stringify(uris),
       client.id,
     ]);
   } else {
@@ -44,7 +47,7 @@ export async function ensureDemoAccounts(db: Db): Promise<void> {
       await createClient(db, {
         name: DEMO.clientName,
         owner: DEMO.username,
-        redirectUris: [...DEMO.redirectUris],
+        redirectUris: uris,
         clientId: DEMO.clientId,
         secret: DEMO.clientSecret,
       })
@@ -78,11 +81,11 @@ export async function startupNotes(ctx: ServiceContext, base = 'http://127.0.0.1
     const retired = await retireDemoAccounts(ctx.db);
     return retired ? [`the demo account ${DEMO.username} and application ${DEMO.clientId} are disabled: the demo protocols are no longer served`] : [];
   }
-  await ensureDemoAccounts(ctx.db);
   const redirect = `${base}/api/v3/oauth/test`;
+  await ensureDemoAccounts(ctx.db, [redirect]);
   return [
     `demo user ${DEMO.username}, password ${DEMO.password} (owns the demo's private protocols)`,
-    `demo application client_id ${DEMO.clientId}, client_secret ${DEMO.clientSecret}, redirect URI ${DEMO.redirectUris[0]} (any port)`,
+    `demo application client_id ${DEMO.clientId}, client_secret ${DEMO.clientSecret}, redirect URI ${redirect}`,
     `demo CLIENT_ACCESS_TOKEN ${DEMO.clientToken}`,
     `sign in and authorize at ${base}/api/v3/oauth/authorize?client_id=${DEMO.clientId}&redirect_uri=${encodeURIComponent(redirect)}&response_type=code&state=demo`,
   ];
