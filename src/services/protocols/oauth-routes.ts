@@ -10,6 +10,7 @@ import { checkLogin, findClient, userById } from './accounts.js';
 import { checkAuthorize, deny, grant, tokenRequest, type AuthorizeRequest, type Params } from './oauth.js';
 import { accountPage, callbackPage, consentPage, errorPage, loginPage } from './pages.js';
 import { SESSION_COOKIE, csrfToken, csrfValid, endSession, loadSession, newSession, sessionMaxAge, type Session } from './sessions.js';
+import { MemoryFailures, RedisFailures, SigninThrottle } from './signin-throttle.js';
 import { authorizationsOf, revokeAuthorization } from './tokens.js';
 
 const HTML = 'text/html; charset=utf-8';
@@ -56,7 +57,19 @@ function text(p: Params, name: string): string {
   return typeof v === 'string' ? v : '';
 }
 
+// Sign-in failures counted in memory are shared by the apps of one process over one database.
+const memoryFailures = new WeakMap<object, MemoryFailures>();
+
+function throttleFor(ctx: ServiceContext): SigninThrottle {
+  if (ctx.redisUrl) return new SigninThrottle(new RedisFailures(ctx.redisUrl));
+  let m = memoryFailures.get(ctx.db);
+  if (!m) memoryFailures.set(ctx.db, (m = new MemoryFailures()));
+  return new SigninThrottle(m);
+}
+
 export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const throttle = throttleFor(ctx);
+  app.addHook('onClose', async () => throttle.close());
   const prefix = app.prefix;
   const at = (path: string) => `${prefix}${path}`;
   const cookiePath = prefix || '/';
@@ -144,8 +157,19 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): 
     if (!csrfValid(s, p.csrf_token)) throw csrfFailed();
     const next = safeNext(text(p, 'next'));
     const username = text(p, 'username').trim();
+    // While a delay is owed, the password is not even checked: guessing cannot go on meanwhile.
+    const wait = await throttle.wait(username, req.ip);
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      reply.header('Retry-After', String(seconds));
+      return showLogin(req, reply, next, { error: `Too many failed sign-ins for this account or from this address. Try again in ${seconds} s.`, username }, 429);
+    }
     const user = await checkLogin(ctx.db, username, text(p, 'password'));
-    if (!user) return showLogin(req, reply, next, { error: 'Wrong username or password.', username }, 401);
+    if (!user) {
+      await throttle.failed(username, req.ip);
+      return showLogin(req, reply, next, { error: 'Wrong username or password.', username }, 401);
+    }
+    await throttle.succeeded(username);
     if (s) await endSession(ctx.db, s);
     setSession(req, reply, await newSession(ctx.db, user.id));
     return reply.headers(PAGE_HEADERS).redirect(next, 303);
