@@ -5,7 +5,7 @@ import { pubchem } from '../src/services/pubchem/index.js';
 import { drawFault, parseFaultHeader } from '../src/server/faults.js';
 import { DEFAULT_CONFIG, resolveConfig, type Config } from '../src/server/config.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
-import { tempDir } from './helpers/stores.js';
+import { STORES, tempDir, type OpenedStore, type StoreTarget } from './helpers/stores.js';
 
 const STUDY = '/clinicaltrials/api/v2/studies/NCT02513394';
 
@@ -39,14 +39,25 @@ describe('fault header', () => {
   });
 });
 
-describe('faults on demand', () => {
+/** The database URL of a test store, its schema in the search path (PostgreSQL), or undefined (SQLite). */
+function urlOf(store: OpenedStore): string | undefined {
+  const o = store.options;
+  return o.databaseUrl ? `${o.databaseUrl}${o.databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${o.schema as string}`)}` : undefined;
+}
+
+describe.each(STORES)('faults on demand on $name', (target: StoreTarget) => {
+  let store: OpenedStore;
   let server: RunningServer;
   let base: string;
   beforeAll(async () => {
-    server = await start({ faults: true });
+    store = await target.open();
+    server = await start({ faults: true, databaseUrl: urlOf(store) });
     base = server.apps[0]?.url as string;
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await store.cleanup();
+  });
   const ask = (path: string, fault: string) => fetch(base + path, { headers: { 'x-biomirror-fault': fault } });
 
   it('answers the service’s own 429 with Retry-After', async () => {
