@@ -17,7 +17,7 @@ describe('delays', () => {
 });
 
 const kinds: { name: string; make(clock: () => number): FailureStore }[] = [{ name: 'memory', make: (clock) => new MemoryFailures(clock) }];
-if (REDIS_URL) kinds.push({ name: 'redis', make: () => new RedisFailures(REDIS_URL, `bmtest:signin:${randomBytes(4).toString('hex')}:`) });
+if (REDIS_URL) kinds.push({ name: 'redis', make: () => new RedisFailures(REDIS_URL as string, `bmtest:signin:${randomBytes(4).toString('hex')}:`) });
 
 describe.each(kinds)('the throttle on $name', (kind) => {
   it('owes a growing delay per account, whatever the address, and clears it on success', async () => {
