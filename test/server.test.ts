@@ -64,7 +64,7 @@ describe('server', () => {
     try {
       const base = server.apps[0]?.url as string;
       const health = await fetch(`${base}/health`);
-      expect(await health.json()).toEqual({ status: 'ok', database: 'sqlite', services: ['clinicaltrials'] });
+      expect(await health.json()).toEqual({ status: 'ok', pid: process.pid, database: 'sqlite', services: ['clinicaltrials'], engines: {} });
       const generated = health.headers.get('x-request-id');
       expect(generated).toMatch(/^[0-9a-f-]{36}$/);
       const mine = await fetch(`${base}/clinicaltrials/api/v2/studies/NCT02710084`, { headers: { 'x-request-id': 'trace-42' } });
