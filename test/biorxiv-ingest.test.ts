@@ -8,6 +8,9 @@ import { paperRecord, pubRecord } from '../bench/lib/biorxiv-generate.js';
 import { BX, BX_DEMO, bxApp, get, loadPreprints, pdfText, removeScratch, scratch, writeJson } from './helpers/biorxiv.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
+import { missing } from './helpers/tools.js';
+
+const NO_POPPLER = missing('pdftotext', 'poppler-utils (pdftotext)');
 
 const D = `${BX}/details/biorxiv`;
 const page = (collection: unknown[]) => ({ messages: [{ status: 'ok', cursor: 0, count: collection.length }], collection });
@@ -148,7 +151,7 @@ for (const target of STORES) {
       expect(first.body.collection[0]?.title).toBe(paperRecord(30, 1).title);
     });
 
-    it('maps full-text files to DOIs by their names and the folder of their prefix', async () => {
+    it.skipIf(!!NO_POPPLER)(`maps full-text files to DOIs by their names and the folder of their prefix${NO_POPPLER}`, async () => {
       const dir = scratch();
       const rec = paperRecord(40, 1);
       const [prefix, suffix] = (rec.doi as string).split('/') as [string, string];

@@ -6,6 +6,9 @@ import { MemoryLimitStore } from '../src/core/limits/memory.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
 import { REDIRECT, addClient, addUser, api, clientToken, loadProtocols, oauthTokens, protoApp } from './helpers/protocols.js';
+import { missing } from './helpers/tools.js';
+
+const NO_POPPLER = missing('pdftotext', 'poppler-utils (pdftotext, pdfinfo)');
 
 const AGAROSE = 'agarose-gel-electrophoresis-of-dna-1-gel-bmd0004';
 const PRIVATE = 'plasmid-miniprep-by-alkaline-lysis-lab-draft-bmd0005';
@@ -49,7 +52,7 @@ for (const target of STORES) {
       await s.cleanup();
     });
 
-    it('writes title, authors, abstract, materials and numbered steps that a PDF reader reads back', async () => {
+    it.skipIf(!!NO_POPPLER)(`writes title, authors, abstract, materials and numbered steps that a PDF reader reads back${NO_POPPLER}`, async () => {
       const r = await api(t.app, `/protocols/view/${AGAROSE}.pdf`);
       expect(r.status).toBe(200);
       expect(r.headers['content-type']).toBe('application/pdf');
@@ -88,7 +91,7 @@ for (const target of STORES) {
       }
     });
 
-    it('runs long protocols over several pages, spelling out what the standard fonts lack', async () => {
+    it.skipIf(!!NO_POPPLER)(`runs long protocols over several pages, spelling out what the standard fonts lack${NO_POPPLER}`, async () => {
       const steps = Array.from({ length: 90 }, (_, i) => `<p>Step text number ${i + 1}: add 2 µL of β-mercaptoethanol, mix ≥ 3 times.</p>`);
       const created = await api(t.app, 'protocols', writer, { method: 'POST', payload: { title: 'Long protocol with β-galactosidase', steps } });
       expect(created.status).toBe(200);
@@ -104,7 +107,7 @@ for (const target of STORES) {
       expect(flat).toContain('Not published');
     });
 
-    it('gives a private protocol only to a token that may see it', async () => {
+    it.skipIf(!!NO_POPPLER)(`gives a private protocol only to a token that may see it${NO_POPPLER}`, async () => {
       expect((await api(t.app, `/protocols/view/${PRIVATE}.pdf`)).status).toBe(404);
       const refused = await api(t.app, `/protocols/view/${PRIVATE}.pdf`, stranger);
       expect(refused.status).toBe(404);

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { wellFormedXml } from './tools.js';
 import { runLoad, type LoadOptions, type LoadResult } from '../../src/core/ingest/load.js';
 import type { Generations } from '../../src/core/store/generations.js';
 import { biorxiv } from '../../src/services/biorxiv/index.js';
@@ -68,10 +69,9 @@ export function writeJson(dir: string, name: string, value: unknown): string {
   return file;
 }
 
-/** Checks well-formedness with xmllint; returns its complaint, empty when the XML is well formed. */
+/** Checks well-formedness (xmllint, or a strict parser where it is missing); returns the complaint, empty when well formed. */
 export function xmllint(xml: string | Buffer): string {
-  const r = spawnSync('xmllint', ['--noout', '-'], { input: xml, encoding: 'utf8' });
-  return r.status === 0 ? '' : r.stderr || `xmllint exited ${r.status}`;
+  return wellFormedXml(xml);
 }
 
 /** The text of a PDF, by pdftotext. */

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { SaxesParser } from 'saxes';
 
 const REQUIRED = process.env.BIOMIRROR_REQUIRE_TOOLS === '1';
 
@@ -19,4 +20,27 @@ export function missing(program: string, what = program): string {
   if (haveProgram(program)) return '';
   if (REQUIRED) throw new Error(`BIOMIRROR_REQUIRE_TOOLS is set but ${what} is missing`);
   return ` (skipped: needs ${what})`;
+}
+
+/**
+ * Well-formedness of an XML document: xmllint's verdict where it is installed (CI has it), else
+ * the saxes parser's (a strict XML 1.0 parser of its own); '' when well formed, else the complaint.
+ */
+export function wellFormedXml(xml: string | Buffer): string {
+  if (haveProgram('xmllint')) {
+    const r = spawnSync('xmllint', ['--noout', '-'], { input: xml, encoding: 'utf8' });
+    return r.status === 0 ? '' : r.stderr || `xmllint exited ${String(r.status)}`;
+  }
+  if (REQUIRED) throw new Error('BIOMIRROR_REQUIRE_TOOLS is set but xmllint is missing');
+  const parser = new SaxesParser();
+  let complaint = '';
+  parser.on('error', (e) => {
+    complaint ||= e.message;
+  });
+  try {
+    parser.write(typeof xml === 'string' ? xml : xml.toString('utf8')).close();
+  } catch (e) {
+    complaint ||= (e as Error).message;
+  }
+  return complaint;
 }
