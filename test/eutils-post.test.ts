@@ -3,17 +3,17 @@
  * send long id lists with: epost, then the other utilities reading the posted list from the history.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './helpers/app.js';
 import { E, get, loadDemo, ncbiApp, tags } from './helpers/ncbi.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
+import { missingBiopython } from './helpers/tools.js';
 
 const PY = '/usr/bin/python3';
-const havePython = existsSync(PY);
-if (!havePython && process.env.BIOMIRROR_REQUIRE_TOOLS) throw new Error('BIOMIRROR_REQUIRE_TOOLS is set but /usr/bin/python3 (with Biopython) is missing');
+const NO_BIOPYTHON = missingBiopython();
 
 const SCRIPT = String.raw`
 import json, sys
@@ -90,7 +90,7 @@ describe.each(STORES)('epost, espell and egquery on $name', (target) => {
     expect(Number(tags(g.body, 'Count')[0])).toBeGreaterThan(0);
   });
 
-  it.skipIf(!havePython)(`is read by an unmodified Biopython offline${havePython ? '' : ' (skipped: needs /usr/bin/python3 with Biopython)'}`, async () => {
+  it.skipIf(!!NO_BIOPYTHON)(`is read by an unmodified Biopython offline${NO_BIOPYTHON}`, async () => {
     const script = join(tempDir(), 'post.py');
     writeFileSync(script, SCRIPT);
     const env = { ...process.env, HOME: tempDir(), http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', no_proxy: '127.0.0.1,localhost' };

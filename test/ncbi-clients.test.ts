@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './helpers/app.js';
 import { BIOPYTHON_SCRIPT, E, biopythonDtd, get, loadDemo, ncbiApp } from './helpers/ncbi.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
-import { missing } from './helpers/tools.js';
+import { missing, missingBiopython } from './helpers/tools.js';
 
 /** Validates XML with xmllint against a DTD; returns xmllint's complaints ('' when valid). */
 function xmllint(xml: string, dtd: string): string {
@@ -21,7 +21,7 @@ function xmllint(xml: string, dtd: string): string {
 }
 
 // Biopython (Debian's python3-biopython, under /usr/bin/python3) and xmllint are the real clients here.
-const NO_CLIENTS = missing('xmllint') || missing('/usr/bin/python3', 'python3 with Biopython');
+const NO_CLIENTS = missing('xmllint') || missingBiopython();
 
 for (const target of STORES) {
   describe.skipIf(!!NO_CLIENTS)(`real clients against the E-utilities on ${target.name}${NO_CLIENTS}`, () => {

@@ -44,3 +44,10 @@ export function wellFormedXml(xml: string | Buffer): string {
   }
   return complaint;
 }
+
+/** '' when /usr/bin/python3 imports Biopython; otherwise the reason to skip (or a throw in CI). */
+export function missingBiopython(): string {
+  if (spawnSync('/usr/bin/python3', ['-c', 'import Bio'], { stdio: 'ignore' }).status === 0) return '';
+  if (REQUIRED) throw new Error('BIOMIRROR_REQUIRE_TOOLS is set but /usr/bin/python3 cannot import Biopython');
+  return ' (skipped: needs Biopython for /usr/bin/python3)';
+}
