@@ -8,24 +8,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './helpers/app.js';
-import { E, get, loadDemo, ncbiApp, tags } from './helpers/ncbi.js';
+import { BIOPYTHON_PREAMBLE, E, get, loadDemo, ncbiApp, tags } from './helpers/ncbi.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { missingBiopython } from './helpers/tools.js';
 
 const PY = '/usr/bin/python3';
 const NO_BIOPYTHON = missingBiopython();
 
-const SCRIPT = String.raw`
-import json, sys
-from Bio import Entrez
-base = sys.argv[1].rstrip('/')
-NCBI = 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils/'
-original_build = Entrez._build_request
-def build(cgi, *args, **kwargs):
-    return original_build(cgi.replace(NCBI, base + '/'), *args, **kwargs)
-Entrez._build_request = build
-Entrez.email = 'tests@example.org'
-Entrez.max_tries = 1
+const SCRIPT = BIOPYTHON_PREAMBLE + String.raw`
 out = {}
 p = Entrez.read(Entrez.epost('gene', id='672,7157'))
 out['epost'] = {'QueryKey': p['QueryKey'], 'WebEnv': p['WebEnv'][:5]}

@@ -69,7 +69,8 @@ export function biopythonDtd(name: string): string {
  * fetched from the addresses the replies name (this mirror's). Prints what it parsed as JSON, and
  * the DTDs it fetched into its cache.
  */
-export const BIOPYTHON_SCRIPT = String.raw`
+/** Bio.Entrez pointed at the mirror given as argv[1] (it builds NCBI's URLs; only their base is changed). */
+export const BIOPYTHON_PREAMBLE = String.raw`
 import io, json, os, sys, tempfile, urllib.request
 import xml.etree.ElementTree as ET
 from Bio import Entrez
@@ -84,6 +85,9 @@ Entrez._build_request = build
 Entrez.email = 'tests@example.org'
 Entrez.api_key = 'test-key'
 Entrez.max_tries = 1
+`;
+
+export const BIOPYTHON_SCRIPT = BIOPYTHON_PREAMBLE + String.raw`
 
 # Bio.Entrez as installed: DTDs it does not ship are fetched from where the replies name them
 # (this mirror) into its cache under $HOME, which the test points at an empty folder.
