@@ -5,7 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchQueue } from '../src/services/pubchem/search/queue.js';
 import type { TestApp } from './helpers/app.js';
+import { silent } from './helpers/app.js';
 import { B, fault, loadDemo, pubchemApp, req } from './helpers/pubchem.js';
 import { REDIS_URL, STORES, type OpenedStore } from './helpers/stores.js';
 
@@ -63,8 +65,21 @@ describe.skipIf(!REDIS_URL).each(STORES)(`PubChem searches on a shared queue on 
 
   it('reads the list at any process', async () => {
     const r = await req(front.app, search('c1ccccc1'));
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
     const key = (r.body.Waiting as { ListKey: string }).ListKey;
     const there = await poll((worker as TestApp).app, key, 20_000);
     expect(there.status).toBe(200);
+  });
+});
+
+describe.skipIf(!REDIS_URL)(`the search queue${reason}`, () => {
+  it('takes list keys of every size, small ones that read as integers included', async () => {
+    const q = new SearchQueue({ redisUrl: REDIS_URL as string, prefix: `bmtest${randomBytes(4).toString('hex')}`, concurrency: 1, lockMs: 30_000 }, silent);
+    try {
+      const spec = { kind: 'substructure' as const, input: 'smiles' as const, value: 'C', fast: false, threshold: 0.9, maxRecords: 10, maxMs: 1000, identityType: 'same_stereo_isotope' };
+      for (const key of ['123', '4611686018427387904']) await expect(q.add({ key, spec, deadlineAt: Date.now() + 1000, client: 'test' })).resolves.toBeUndefined();
+    } finally {
+      await q.close();
+    }
   });
 });

@@ -42,7 +42,8 @@ export class SearchQueue {
   }
 
   async add(job: SearchJob): Promise<void> {
-    await this.queue.add('search', job, { jobId: job.key, removeOnComplete: true, removeOnFail: true, attempts: 1 });
+    // Job ids name the list key; BullMQ refuses ids that read as integers, which list keys are.
+    await this.queue.add('search', job, { jobId: `listkey-${job.key}`, removeOnComplete: true, removeOnFail: true, attempts: 1 });
   }
 
   /** Starts taking searches off the queue in this process. */
