@@ -61,7 +61,12 @@ for (const target of STORES) {
         expect(srv.err()).toMatch(/with 2 worker processes/);
         // The banner is printed once, by the first worker.
         expect(srv.err().match(/serving on/g)?.length).toBe(1);
-        const seen = await pids(srv.url, 40);
+        // The banner comes once the first worker listens; the second may still be starting.
+        let seen = await pids(srv.url, 20);
+        for (let i = 0; i < 80 && seen.size < 2; i++) {
+          await new Promise((res) => setTimeout(res, 250));
+          seen = new Set([...seen, ...(await pids(srv.url, 10))]);
+        }
         expect(seen.size).toBe(2);
         expect((await get(`${srv.url}/clinicaltrials/api/v2/studies/NCT02513394`)).status).toBe(200);
 
