@@ -63,4 +63,12 @@ export const KNOWN_GOOD: Record<string, Seed[]> = {
     { method: 'GET', url: '/pgx/v1/gene/CYP2D6' },
     { method: 'GET', url: '/pgx/v1/data/gene?symbol=CYP2D6' },
   ],
+  'rcsb-data': [
+    { method: 'GET', url: '/rcsb/data/rest/v1/core/entry/4HHB' },
+    { method: 'GET', url: '/rcsb/data/rest/v1/core/polymer_entity/4HHB/1' },
+    { method: 'GET', url: '/rcsb/data/rest/v1/core/assembly/4HHB/1' },
+    { method: 'GET', url: '/rcsb/data/rest/v1/core/chemcomp/HEM' },
+    { method: 'POST', url: '/rcsb/data/graphql', body: JSON.stringify({ query: '{ entry(entry_id: "4HHB") { rcsb_id struct { title } polymer_entities { rcsb_id } } }' }), type: 'application/json' },
+    { method: 'GET', url: `/rcsb/data/graphql?query=${encodeURIComponent('{ entries(entry_ids: ["4HHB"]) { rcsb_entry_info { resolution_combined } } }')}` },
+  ],
 };

@@ -1,0 +1,225 @@
+/**
+ * Reads of the loaded structure data, shared by the REST and GraphQL interfaces and the file
+ * hosts. Knows nothing of HTTP; ids arrive as clients wrote them and are normalised here.
+ */
+import { tableSet, type TableSet } from '../../core/ingest/dataset.js';
+import { fileStoreOf } from '../../core/files/store.js';
+import type { Db } from '../../core/store/db.js';
+import type { Generations } from '../../core/store/generations.js';
+import { localChemComp } from './documents/chem-comp.js';
+import type { ObjectKind } from './documents/index.js';
+import * as store from './store.js';
+import { ARCHIVE, ARCHIVE_PREFIX, CCD_PREFIX, COMPONENTS, SERVICE, SIFTS, SIFTS_PREFIX, type SiftsRow } from './store.js';
+
+export type Doc = Record<string, unknown>;
+
+/** Which part kinds an entry id and key form an rcsb_id with, and how. */
+export const PART_ID: Record<ObjectKind, (entry: string, key: string) => string> = {
+  polymer_entity: (e, k) => `${e}_${k}`,
+  nonpolymer_entity: (e, k) => `${e}_${k}`,
+  branched_entity: (e, k) => `${e}_${k}`,
+  polymer_entity_instance: (e, k) => `${e}.${k}`,
+  nonpolymer_entity_instance: (e, k) => `${e}.${k}`,
+  branched_entity_instance: (e, k) => `${e}.${k}`,
+  assembly: (e, k) => `${e}-${k}`,
+};
+
+/** `4hhb_1`, `4HHB.A`, `4HHB-1` → entry (upper case) and key (as written: chain ids are case-sensitive). */
+export function splitPartId(kind: ObjectKind, id: string): { entry: string; key: string } | undefined {
+  const sep = kind.endsWith('_instance') ? '.' : kind === 'assembly' ? '-' : '_';
+  const i = id.indexOf(sep);
+  if (i <= 0 || i === id.length - 1) return undefined;
+  return { entry: id.slice(0, i).toUpperCase(), key: id.slice(i + 1) };
+}
+
+export class PdbData {
+  constructor(
+    readonly db: Db,
+    private readonly generations: Generations,
+  ) {}
+
+  private async tables(dataset: string, prefix: string): Promise<TableSet | undefined> {
+    const gen = await this.generations.active(SERVICE, dataset);
+    return gen === undefined ? undefined : tableSet(prefix, gen);
+  }
+
+  archive(): Promise<TableSet | undefined> {
+    return this.tables(ARCHIVE, ARCHIVE_PREFIX);
+  }
+
+  /** The entry document as stored (JSON text), or undefined. */
+  async entryText(id: string): Promise<string | undefined> {
+    const t = await this.archive();
+    if (!t) return undefined;
+    return (await store.entryRow(this.db, t, id.toUpperCase()))?.doc;
+  }
+
+  async entries(ids: readonly string[]): Promise<Map<string, Doc>> {
+    const t = await this.archive();
+    const out = new Map<string, Doc>();
+    if (!t) return out;
+    const texts = await store.entryDocs(this.db, t, ids.map((i) => i.toUpperCase()));
+    for (const [id, text] of texts) out.set(id, JSON.parse(text) as Doc);
+    return out;
+  }
+
+  /** A part by kind and rcsb id, with what other datasets add (UniProt ids from SIFTS). */
+  async part(kind: ObjectKind, entry: string, key: string): Promise<Doc | undefined> {
+    const t = await this.archive();
+    if (!t) return undefined;
+    const text = await store.partDoc(this.db, t, kind, PART_ID[kind](entry.toUpperCase(), key));
+    if (text === undefined) return undefined;
+    const doc = JSON.parse(text) as Doc;
+    if (kind === 'polymer_entity') await this.addUniprot([doc]);
+    return doc;
+  }
+
+  async parts(kind: ObjectKind, rcsbIds: readonly string[]): Promise<Map<string, Doc>> {
+    const t = await this.archive();
+    const out = new Map<string, Doc>();
+    if (!t) return out;
+    const normal = rcsbIds.map((id) => {
+      const s = splitPartId(kind, id);
+      return s ? PART_ID[kind](s.entry, s.key) : id;
+    });
+    const texts = await store.partDocs(this.db, t, kind, normal);
+    for (const [id, text] of texts) out.set(id, JSON.parse(text) as Doc);
+    if (kind === 'polymer_entity') await this.addUniprot([...out.values()]);
+    return out;
+  }
+
+  async partsOfEntry(entry: string, kind: ObjectKind): Promise<Doc[]> {
+    const t = await this.archive();
+    if (!t) return [];
+    const docs = (await store.partsOfEntry(this.db, t, entry.toUpperCase(), kind)).map((s) => JSON.parse(s) as Doc);
+    if (kind === 'polymer_entity') await this.addUniprot(docs);
+    return docs;
+  }
+
+  /** SIFTS rows of an entry's polymer entity, where the mapping is loaded. */
+  async siftsOfEntity(entry: string, entityId: string): Promise<SiftsRow[]> {
+    const [archive, sifts] = await Promise.all([this.archive(), this.tables(SIFTS, SIFTS_PREFIX)]);
+    if (!archive || !sifts) return [];
+    const chains = await store.chainsOfEntry(this.db, archive, entry);
+    const auth = new Set(chains.filter((c) => c.entity_id === entityId).map((c) => c.auth_id ?? c.asym_id));
+    return (await store.siftsOfEntry(this.db, sifts, entry)).filter((r) => auth.has(r.chain));
+  }
+
+  /** `uniprot_ids` and `reference_sequence_identifiers` from SIFTS, as the Data API has them. */
+  private async addUniprot(docs: Doc[]): Promise<void> {
+    for (const doc of docs) {
+      const ids = doc.rcsb_polymer_entity_container_identifiers as Doc | undefined;
+      if (!ids) continue;
+      const rows = await this.siftsOfEntity(String(ids.entry_id), String(ids.entity_id));
+      const accessions = [...new Set(rows.map((r) => r.accession))];
+      if (accessions.length === 0) continue;
+      ids.uniprot_ids = accessions;
+      ids.reference_sequence_identifiers = accessions.map((a) => ({ database_accession: a, database_name: 'UniProt', provenance_source: 'SIFTS' }));
+    }
+  }
+
+  async uniprotOfEntity(entry: string, entityId: string): Promise<Doc[]> {
+    const rows = await this.siftsOfEntity(entry.toUpperCase(), entityId);
+    const byAcc = new Map<string, SiftsRow[]>();
+    for (const r of rows) byAcc.set(r.accession, [...(byAcc.get(r.accession) ?? []), r]);
+    return [...byAcc].map(([acc, list]) => uniprotDoc(acc, list, `${entry.toUpperCase()}_${entityId}`));
+  }
+
+  async uniprot(accession: string): Promise<Doc | undefined> {
+    const sifts = await this.tables(SIFTS, SIFTS_PREFIX);
+    if (!sifts) return undefined;
+    const rows = await store.siftsByAccession(this.db, sifts, accession.toUpperCase());
+    return rows.length ? uniprotDoc(accession.toUpperCase(), rows) : undefined;
+  }
+
+  /** The PubMed object of an entry's primary citation. */
+  async pubmedOfEntry(entry: string): Promise<Doc | undefined> {
+    const text = await this.entryText(entry);
+    return text ? pubmedDoc(JSON.parse(text) as Doc) : undefined;
+  }
+
+  async pubmed(pmid: number): Promise<Doc | undefined> {
+    const t = await this.archive();
+    if (!t) return undefined;
+    const [text] = await store.entriesByPubmed(this.db, t, pmid);
+    return text ? pubmedDoc(JSON.parse(text) as Doc) : undefined;
+  }
+
+  /** A chemical component: from the dictionary where loaded, else as the entry files describe it. */
+  async chemComp(id: string): Promise<Doc | undefined> {
+    const compId = id.toUpperCase();
+    const ccd = await this.tables(COMPONENTS, CCD_PREFIX);
+    if (ccd) {
+      const text = await store.ccdDoc(this.db, ccd, compId);
+      if (text) return JSON.parse(text) as Doc;
+    }
+    const t = await this.archive();
+    if (!t) return undefined;
+    const local = await store.localComponent(this.db, t, compId);
+    return local ? localChemComp(JSON.parse(local)) : undefined;
+  }
+
+  async entryIds(): Promise<string[]> {
+    const t = await this.archive();
+    return t ? store.entryIds(this.db, t) : [];
+  }
+
+  async ccdIds(): Promise<string[]> {
+    const ccd = await this.tables(COMPONENTS, CCD_PREFIX);
+    if (ccd) return store.ccdIds(this.db, ccd);
+    const t = await this.archive();
+    return t ? store.localComponentIds(this.db, t) : [];
+  }
+
+  /** The entry's files as loaded (gzip bytes), for the file hosts. */
+  async entryFiles(id: string): Promise<{ cif: Buffer | undefined; sf: Buffer | undefined } | undefined> {
+    const t = await this.archive();
+    if (!t) return undefined;
+    const row = await store.entryRow(this.db, t, id.toUpperCase());
+    if (!row) return undefined;
+    const files = fileStoreOf(this.db);
+    return { cif: await files.get(row.file_key), sf: row.sf_key ? await files.get(row.sf_key) : undefined };
+  }
+}
+
+function pubmedDoc(entry: Doc): Doc | undefined {
+  const c = entry.rcsb_primary_citation as Doc | undefined;
+  const pmid = c?.pdbx_database_id_PubMed;
+  if (typeof pmid !== 'number') return undefined;
+  const doc: Doc = { rcsb_id: String(pmid), rcsb_pubmed_container_identifiers: { pubmed_id: pmid } };
+  if (typeof c?.pdbx_database_id_DOI === 'string') doc.rcsb_pubmed_doi = c.pdbx_database_id_DOI;
+  return doc;
+}
+
+function uniprotDoc(accession: string, rows: SiftsRow[], entityRcsbId?: string): Doc {
+  const aligned = rows
+    .filter((r) => r.sp_beg !== null && r.sp_end !== null && r.res_beg !== null && r.res_end !== null)
+    .map((r) => ({
+      entity_beg_seq_id: r.res_beg,
+      length: (r.sp_end ?? 0) - (r.sp_beg ?? 0) + 1,
+      ref_beg_seq_id: r.sp_beg,
+    }));
+  const doc: Doc = {
+    rcsb_id: accession,
+    rcsb_uniprot_container_identifiers: compactIds(accession, entityRcsbId),
+    rcsb_uniprot_accession: [accession],
+  };
+  if (aligned.length) {
+    doc.rcsb_uniprot_alignments = { core_entity_alignments: [{ aligned_regions: dedupe(aligned), core_entity_identifiers: entityRcsbId ? { entity_id: entityRcsbId.split('_')[1], entry_id: entityRcsbId.split('_')[0] } : undefined }] };
+  }
+  return doc;
+}
+
+function compactIds(accession: string, _entity?: string): Doc {
+  return { uniprot_id: accession };
+}
+
+function dedupe<T>(list: T[]): T[] {
+  const seen = new Set<string>();
+  return list.filter((x) => {
+    const k = JSON.stringify(x);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

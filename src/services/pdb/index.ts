@@ -1,0 +1,31 @@
+import { fileURLToPath } from 'node:url';
+import type { ServiceModule } from '../types.js';
+import { dataCatalogue } from './errors.js';
+import { archiveDataset } from './ingest/archive.js';
+import { componentsDataset } from './ingest/components.js';
+import { siftsDataset } from './ingest/sifts.js';
+import { dataRoutes } from './rest/routes.js';
+import { SERVICE } from './store.js';
+
+// Demo files ship as source files next to this module.
+const demo = (sub: string) => fileURLToPath(new URL(`../../../src/services/pdb/demo/${sub}`, import.meta.url));
+
+/**
+ * The RCSB PDB's Data API host (data.rcsb.org): REST core objects, holdings, schemas and GraphQL,
+ * over the archive's mmCIF entries, the chemical component dictionary and the SIFTS mapping. The
+ * file and site hosts are modules of their own (a client swaps only the host part of a URL), and
+ * read what this one loads.
+ */
+export const rcsbData: ServiceModule = {
+  id: SERVICE,
+  title: 'RCSB PDB Data API (REST and GraphQL)',
+  mount: '/rcsb/data',
+  baseUrls: { data_url: '' },
+  defaultPort: 8089,
+  // The RCSB documents a 429 past its limit without a number; none is applied by default.
+  limits: [],
+  migrations: [],
+  datasets: [archiveDataset(demo('')), componentsDataset(demo('components.cif.gz')), siftsDataset(demo('pdb_chain_uniprot.tsv.gz'))],
+  errors: dataCatalogue,
+  routes: dataRoutes,
+};

@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sendServiceError } from '../../../server/app.js';
+import type { ServiceContext } from '../../types.js';
+import { PART_ID, PdbData, type Doc } from '../data.js';
+import type { ObjectKind } from '../documents/index.js';
+import { PdbProblem, dataError, pdbErrors } from '../errors.js';
+import { runGraphQL } from '../graphql/execute.js';
+import { isSchemaObject, schemaText } from '../schema.js';
+
+const JSON_TYPE = 'application/json';
+
+function send(reply: FastifyReply, body: string | Doc | Doc[]): FastifyReply {
+  return reply.type(JSON_TYPE).send(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+function fail(reply: FastifyReply, err: unknown): FastifyReply {
+  if (err instanceof PdbProblem) return sendServiceError(reply, dataError(err.status, err.message));
+  throw err;
+}
+
+/** `polymer_entity/4HHB_1`: the form some documentation writes, beside the real slash form. */
+function splitUnderscore(id: string): { entry: string; key: string } | undefined {
+  const i = id.lastIndexOf('_');
+  return i > 0 && i < id.length - 1 ? { entry: id.slice(0, i), key: id.slice(i + 1) } : undefined;
+}
+
+const ENTITY_KINDS: ObjectKind[] = ['polymer_entity', 'branched_entity', 'nonpolymer_entity'];
+const INSTANCE_KINDS: ObjectKind[] = ['polymer_entity_instance', 'branched_entity_instance', 'nonpolymer_entity_instance'];
+
+/** The Data API host: REST core objects, holdings, schemas and GraphQL. */
+export function dataRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const data = new PdbData(ctx.db, ctx.generations);
+
+  app.get<{ Params: { id: string } }>('/rest/v1/core/entry/:id', async (req, reply) => {
+    const text = await data.entryText(req.params.id);
+    return text === undefined ? fail(reply, pdbErrors.notFound('entry', req.params.id)) : send(reply, text);
+  });
+
+  const part = async (reply: FastifyReply, kind: ObjectKind, entry: string, key: string) => {
+    const doc = await data.part(kind, entry, key);
+    return doc ? send(reply, doc) : fail(reply, pdbErrors.notFound(kind, PART_ID[kind](entry.toUpperCase(), key)));
+  };
+  for (const kind of [...ENTITY_KINDS, ...INSTANCE_KINDS, 'assembly' as const]) {
+    app.get<{ Params: { entry: string; key: string } }>(`/rest/v1/core/${kind}/:entry/:key`, (req, reply) => part(reply, kind, req.params.entry, req.params.key));
+  }
+  for (const kind of ENTITY_KINDS) {
+    app.get<{ Params: { id: string } }>(`/rest/v1/core/${kind}/:id`, (req, reply) => {
+      const s = splitUnderscore(req.params.id);
+      return s ? part(reply, kind, s.entry, s.key) : fail(reply, pdbErrors.notFound(kind, req.params.id));
+    });
+  }
+
+  app.get<{ Params: { id: string } }>('/rest/v1/core/chemcomp/:id', async (req, reply) => {
+    const doc = await data.chemComp(req.params.id);
+    return doc ? send(reply, doc) : fail(reply, pdbErrors.notFound('chem_comp', req.params.id));
+  });
+
+  app.get<{ Params: { entry: string; key: string } }>('/rest/v1/core/uniprot/:entry/:key', async (req, reply) => {
+    const docs = await data.uniprotOfEntity(req.params.entry, req.params.key);
+    return docs.length ? send(reply, docs) : fail(reply, pdbErrors.notFound('uniprot', `${req.params.entry}_${req.params.key}`));
+  });
+
+  app.get<{ Params: { entry: string } }>('/rest/v1/core/pubmed/:entry', async (req, reply) => {
+    const doc = await data.pubmedOfEntry(req.params.entry);
+    return doc ? send(reply, doc) : fail(reply, pdbErrors.notFound('pubmed', req.params.entry));
+  });
+
+  app.get('/rest/v1/holdings/current/entry_ids', async (_req, reply) => send(reply, JSON.stringify(await data.entryIds())));
+  app.get('/rest/v1/holdings/current/ccd_ids', async (_req, reply) => send(reply, JSON.stringify(await data.ccdIds())));
+
+  app.get<{ Params: { object: string } }>('/rest/v1/schema/:object', async (req, reply) => {
+    const name = req.params.object;
+    return isSchemaObject(name) ? send(reply, schemaText(name)) : fail(reply, pdbErrors.notFound('schema', name));
+  });
+
+  // GraphQL answers 200 whatever went wrong, with the problems in `errors`.
+  app.post<{ Body: unknown }>('/graphql', async (req, reply) => {
+    const body = req.body;
+    const request = body !== null && typeof body === 'object' && !Buffer.isBuffer(body) ? (body as Record<string, unknown>) : {};
+    return send(reply, await runGraphQL(data, { query: request.query, variables: request.variables, operationName: request.operationName }));
+  });
+  app.get<{ Querystring: Record<string, unknown> }>('/graphql', async (req, reply) => {
+    const q = req.query;
+    return send(reply, await runGraphQL(data, { query: q.query, variables: q.variables, operationName: q.operationName }));
+  });
+}
