@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ServiceError } from '../core/http/errors.js';
 import { MAX_JSON_DEPTH, jsonDepth } from '../core/http/json-depth.js';
 import { redactUrl } from '../core/http/redact.js';
-import { Limiter, configureRules } from '../core/limits/limiter.js';
+import { Limiter, configureRules, type Lease } from '../core/limits/limiter.js';
 import type { Draw, LimitRule, LimitStore } from '../core/limits/policy.js';
 import type { Db } from '../core/store/db.js';
 import type { Generations } from '../core/store/generations.js';
@@ -52,6 +52,7 @@ function baseUrl(req: FastifyRequest): string {
 }
 
 const charges = new WeakMap<FastifyRequest, { draws: Draw[]; rules: LimitRule[] }>();
+const leases = new WeakMap<FastifyRequest, Lease[]>();
 
 /** Mounts one service: its limits, its own error and not-found answers, then its routes. */
 async function mountService(scope: FastifyInstance, service: ServiceModule, deps: AppDeps): Promise<void> {
@@ -86,8 +87,26 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
         return sendServiceError(reply, e);
       }
       if (timed) charges.set(req, { draws: decision.draws, rules: decision.rules });
+      if (decision.leases.length) leases.set(req, decision.leases);
       return undefined;
     });
+    if (settings.rules.some((r) => r.unit === 'concurrent')) {
+      // The in-flight slot is given back when the answer is out, or when the client goes away first.
+      const giveBack = (req: FastifyRequest) => {
+        const held = leases.get(req);
+        if (!held) return;
+        leases.delete(req);
+        limiter.release(held).catch(() => undefined);
+      };
+      scope.addHook('onResponse', (req, _reply, done) => {
+        giveBack(req);
+        done();
+      });
+      scope.addHook('onRequestAbort', (req, done) => {
+        giveBack(req);
+        done();
+      });
+    }
     if (timed) {
       // Running-time budgets are charged once the answer is out, with the time it took.
       scope.addHook('onResponse', (req, reply, done) => {
