@@ -121,6 +121,9 @@ for (const target of STORES) {
           });
           child.on('exit', () => reject(new Error(seen)));
         });
+        // The demo token answers from the first request on (it is made before the server listens).
+        const token = await fetch(`${url}/protocols/api/v3/protocols/90001`, { headers: { authorization: 'Bearer demo-client-token' } });
+        expect(token.status).toBe(200);
         const r = await fetch(`${url}/clinicaltrials/api/v2/studies/NCT02710084?fields=NCTId`);
         expect(r.status).toBe(200);
         // status names the address the running server took (an ephemeral port here), not the default.

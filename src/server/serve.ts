@@ -77,6 +77,14 @@ export async function loadDemoData(rt: Runtime, services: readonly ServiceModule
       rt.log.info({ service: s.id, dataset: ds.name, records: r.records, generation: r.gen }, 'demo data loaded');
     }
   }
+  for (const s of services) {
+    if (!s.prepare) continue;
+    try {
+      await s.prepare({ db: rt.db, generations: rt.generations, log: rt.log.child({ service: s.id }) });
+    } catch (err) {
+      rt.log.warn({ err, service: s.id }, 'could not prepare the demo data');
+    }
+  }
 }
 
 export interface RunningServer {
