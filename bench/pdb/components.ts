@@ -126,7 +126,8 @@ export async function buildComponent(def: ComponentDef): Promise<BuiltComponent>
     }
     if (!inchi) throw new Error(`${def.id}: no InChI`);
     return {
-      def, atoms, bonds, charge, weight: Math.round(weight * 1000) / 1000,
+      def, atoms, bonds, charge, // exact halves (GLN: 146.1445) round down, as the CCD's values do
+      weight: Math.round(weight * 1000 - 1e-6) / 1000,
       formula: hillFormula(counts, charge),
       smiles: mol.get_smiles(JSON.stringify({ doIsomericSmiles: false })),
       smilesCanonical: mol.get_smiles(),

@@ -239,6 +239,9 @@ function bigEntry(): DemoModel {
   return { model, sifts };
 }
 
+/** The builders by entry id; each is deterministic (its own seed). */
+export const DEMO_BUILDERS: Record<string, () => DemoModel> = { '0NA1': rnaEntry, '0NM1': nmrEntry, '0GL1': glycoEntry, '0BG1': bigEntry };
+
 export function demoModels(): DemoModel[] {
-  return [rnaEntry(), nmrEntry(), glycoEntry(), bigEntry()];
+  return Object.values(DEMO_BUILDERS).map((build) => build());
 }
