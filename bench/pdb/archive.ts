@@ -174,6 +174,7 @@ export function generateEntry(seed: number, i: number): GeneratedEntry {
       spaceGroup: { name: 'P 1', number: 1 },
     } : {}),
     ...(xtal ? { xray: { resolution, resLow: 40 + 10 * r(), rWork: 0.15 + 0.08 * r(), rFree: 0.2 + 0.08 * r(), reflections: Math.round(4000 * atomCount(instances) ** 0.5 / resolution), completeness: 95 + 5 * r(), redundancy: 3 + 6 * r(), iOverSigma: 5 + 20 * r() } } : {}),
+    ...(method === 'ELECTRON MICROSCOPY' ? { em: { resolution, particles: 50_000 + Math.floor(r() * 500_000) } } : {}),
     ...(method === 'SOLUTION NMR' ? { nmr: { calculated: 100, submitted: 10, criteria: 'structures with the lowest energy', representative: 1, refinementMethod: 'simulated annealing', software: [{ name: 'CYANA', classification: 'structure calculation' }] } } : {}),
     entities,
     instances,

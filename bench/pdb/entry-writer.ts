@@ -126,6 +126,8 @@ export interface EntryModel {
   cell?: { a: number; b: number; c: number; alpha: number; beta: number; gamma: number; z: number };
   spaceGroup?: { name: string; number: number };
   xray?: { resolution: number; resLow: number; rWork: number; rFree: number; reflections: number; completeness: number; redundancy: number; iOverSigma: number };
+  /** Single-particle EM: the reconstruction's resolution (Å) and particle count. */
+  em?: { resolution: number; particles: number };
   nmr?: { calculated: number; submitted: number; criteria: string; representative: number; refinementMethod: string; software: Array<{ name: string; classification: string; authors?: string }> };
   entities: Entity[];
   instances: Instance[];
@@ -343,6 +345,14 @@ export function writeEntry(m: EntryModel, comps: ComponentTable): string {
       ls_R_factor_obs: ((x.rWork * 0.95 + x.rFree * 0.05)).toFixed(4), ls_R_factor_R_work: x.rWork.toFixed(4),
       ls_R_factor_R_free: x.rFree.toFixed(4), ls_percent_reflns_R_free: '5.0',
       ls_number_reflns_R_free: Math.round(x.reflections * 0.05), pdbx_diffrn_id: '1', pdbx_TLS_residual_ADP_flag: null,
+    }]);
+  }
+  if (m.em) {
+    w.category('em_experiment', [{ id: 1, entry_id: id, aggregation_state: 'PARTICLE', entity_assembly_id: 1, reconstruction_method: 'SINGLE PARTICLE' }]);
+    w.category('em_3d_reconstruction', [{
+      entry_id: id, id: 1, algorithm: null, details: null, refinement_type: null, image_processing_id: 1,
+      num_class_averages: null, num_particles: m.em.particles, resolution: m.em.resolution.toFixed(2),
+      resolution_method: 'FSC 0.143 CUT-OFF', symmetry_type: 'POINT', method: null, nominal_pixel_size: null, actual_pixel_size: null, magnification_calibration: null,
     }]);
   }
   if (m.nmr) {
