@@ -205,21 +205,28 @@ export function generatorComponents(): Promise<{ text: string; table: ComponentT
 export interface ArchiveResult {
   ids: string[];
   atoms: number[];
+  methods: string[];
+  entities: number[];
   files: string[];
+  bytes: number;
 }
 
 /** Writes entries [from, from+count) of the seed's archive under dir, plus components and SIFTS. */
 export async function writeArchive(dir: string, count: number, seed: number, from = 0): Promise<ArchiveResult> {
   const { text, table } = await generatorComponents();
-  const out: ArchiveResult = { ids: [], atoms: [], files: [] };
+  const out: ArchiveResult = { ids: [], atoms: [], methods: [], entities: [], files: [], bytes: 0 };
   const sifts: SiftsRow[] = [];
   for (let i = from; i < from + count; i++) {
     const e = generateEntry(seed, i);
     const p = join(dir, divided(e.model.id));
     mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, gzipSync(writeEntry(e.model, table), { level: 6 }));
+    const gz = gzipSync(writeEntry(e.model, table), { level: 6 });
+    writeFileSync(p, gz);
+    out.bytes += gz.length;
     out.ids.push(e.model.id);
     out.atoms.push(atomCount(e.model.instances));
+    out.methods.push(e.model.method);
+    out.entities.push(e.model.entities.length);
     out.files.push(p);
     sifts.push(...e.sifts);
   }
@@ -234,5 +241,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const t0 = Date.now();
   const res = await writeArchive(values.out, Number(values.count ?? 1000), Number(values.seed ?? 1));
   const sorted = [...res.atoms].sort((a, b) => a - b);
-  console.log(`${res.ids.length} entries in ${((Date.now() - t0) / 1000).toFixed(1)} s; atoms median ${sorted[Math.floor(sorted.length / 2)]}, max ${sorted.at(-1)}`);
+  const q = (f: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * f))];
+  const tally = (xs: Array<string | number>) => [...xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map<string | number, number>())].sort().map(([k, v]) => `${k}: ${v}`).join(', ');
+  console.log(`${res.ids.length} entries in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${(res.bytes / 1e6).toFixed(1)} MB gzipped`);
+  console.log(`atoms per entry: median ${q(0.5)}, 10% ${q(0.1)}, 90% ${q(0.9)}, max ${sorted.at(-1)}`);
+  console.log(`methods: ${tally(res.methods)}`);
+  console.log(`entities per entry: ${tally(res.entities)}`);
 }
