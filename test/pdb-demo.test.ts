@@ -10,6 +10,9 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CIF } from 'molstar/lib/mol-io/reader/cif.js';
 import type { CifBlock, CifCategory } from 'molstar/lib/mol-io/reader/cif/data-model.js';
+import { trajectoryFromMmCIF } from 'molstar/lib/mol-model-formats/structure/mmcif.js';
+import { Structure } from 'molstar/lib/mol-model/structure.js';
+import { Task } from 'molstar/lib/mol-task/index.js';
 import { archiveId, generateEntry, generatorComponents, writeArchive } from '../bench/pdb/archive.js';
 import { DEMO_BUILDERS } from '../bench/pdb/demo-entries.js';
 import { writeEntry } from '../bench/pdb/entry-writer.js';
@@ -301,6 +304,25 @@ describe('PDB demo archive', () => {
     }
   });
 
+  it('Mol* builds every entry into a structure: models, chains, polymer residues, covalent links', async () => {
+    for (const [id, { block }] of entries) {
+      const c = block.categories;
+      const traj = await trajectoryFromMmCIF(block).run();
+      const model = await Task.resolveInContext(traj.getFrameAtIndex(0));
+      const s = Structure.ofModel(model);
+      expect(traj.frameCount, id).toBe(new Set(col(c.atom_site, 'pdbx_PDB_model_num')).size);
+      expect(s.elementCount, id).toBe(atomsOf(block).filter((a) => a.model === 1).length);
+      const seqLength = new Map<string, number>();
+      for (const e of col(c.entity_poly_seq, 'entity_id')) seqLength.set(e, (seqLength.get(e) ?? 0) + 1);
+      const polymerResidues = col(c.struct_asym, 'entity_id').reduce((sum, e) => sum + (seqLength.get(e) ?? 0), 0);
+      expect(s.polymerResidueCount, id).toBe(polymerResidues);
+      expect(model.entities.data.type.toArray(), id).toEqual(col(c.entity, 'type'));
+    }
+    // the glycan is a chain of its own, bonded to the asparagine across chains
+    const gl = await Task.resolveInContext((await trajectoryFromMmCIF(entries.get('0GL1')!.block).run()).getFrameAtIndex(0));
+    expect(Structure.ofModel(gl).interUnitBonds.edgeCount).toBeGreaterThan(0);
+  }, 60_000);
+
   it('0BG1 is beyond the legacy PDB format, with a multi-operator assembly', () => {
     const { block } = entries.get('0BG1')!;
     const c = block.categories;
@@ -382,6 +404,7 @@ describe('PDB demo archive', () => {
     const [sf] = await parseCif(gunzipText(join(DEMO, 'structure_factors/na/r0na1sf.ent.gz')));
     const entry = entries.get('0NA1')!.block.categories;
     expect(sf!.categories.refln!.rowCount).toBe(Number(col(entry.reflns, 'number_obs')[0]));
+    expect(col(entry.pdbx_database_status, 'status_code_sf')[0]).toBe('REL');
     expect(col(sf!.categories.cell, 'length_a')).toEqual(col(entry.cell, 'length_a'));
     const [a, b, cc] = ['length_a', 'length_b', 'length_c'].map((k) => Number(col(entry.cell, k)[0]));
     const dmin = Number(col(entry.reflns, 'd_resolution_high')[0]);

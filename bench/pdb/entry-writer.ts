@@ -125,6 +125,8 @@ export interface EntryModel {
   citation: { title: string; journal?: string; volume?: string; pageFirst?: string; pageLast?: string; year?: number; authors: string[] };
   cell?: { a: number; b: number; c: number; alpha: number; beta: number; gamma: number; z: number };
   spaceGroup?: { name: string; number: number };
+  /** Whether the archive holds structure factors for the entry (`r{id}sf.ent`). */
+  structureFactors?: boolean;
   xray?: { resolution: number; resLow: number; rWork: number; rFree: number; reflections: number; completeness: number; redundancy: number; iOverSigma: number };
   /** Single-particle EM: the reconstruction's resolution (Å) and particle count. */
   em?: { resolution: number; particles: number };
@@ -203,7 +205,7 @@ export function writeEntry(m: EntryModel, comps: ComponentTable): string {
   w.category('pdbx_database_status', [{
     status_code: 'REL', entry_id: id, recvd_initial_deposition_date: m.depositDate, deposit_site: 'RCSB', process_site: 'RCSB',
     SG_entry: 'N', pdb_format_compatible: m.instances.length > 62 || m.instances.some((i) => i.authAsymId.length > 1) ? 'N' : 'Y',
-    status_code_sf: isXray ? 'REL' : null, status_code_mr: m.nmr ? 'REL' : null, status_code_cs: m.nmr ? 'REL' : null,
+    status_code_sf: m.structureFactors ? 'REL' : null, status_code_mr: m.nmr ? 'REL' : null, status_code_cs: m.nmr ? 'REL' : null,
   }]);
   w.category('audit_author', m.authors.map((name, i) => ({ name, pdbx_ordinal: i + 1, identifier_ORCID: null })));
   const c = m.citation;
