@@ -1,0 +1,81 @@
+/**
+ * Everything the service runs on: the skills (read and checked at start), the sandbox (probed at
+ * start), the proxy to the mirror with its CA, the queue of runs, the token. One per app; the
+ * proxy reaches biomirror's services through the app that mounts them all.
+ */
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Db } from '../../core/store/db.js';
+import { CertificateIssuer, makeCa, type CaPem } from './ca.js';
+import { MirrorProxy, type Gateway } from './proxy.js';
+import { RunQueue } from './queue.js';
+import { Runner } from './runner.js';
+import { probeBubblewrap, type SandboxState } from './sandbox/bwrap.js';
+import { newToken, secret } from './secrets.js';
+import type { ExecSettings } from './settings.js';
+import { loadSkills, type SkillSet } from './skills.js';
+import { transpileScripts } from './typescript.js';
+
+export class ExecEngine {
+  readonly skills: SkillSet;
+  readonly sandbox: SandboxState;
+  readonly queue: RunQueue;
+  readonly runner: Runner;
+  readonly runtimeDir: string;
+  readonly token: string;
+  private readonly proxy: MirrorProxy;
+  private loopbackPort: number | undefined;
+
+  private constructor(
+    readonly settings: ExecSettings,
+    ca: CaPem,
+    token: string,
+    gateway: () => Gateway | undefined,
+    baseEnv: Record<string, string>,
+    private readonly log: Logger,
+  ) {
+    this.token = token;
+    this.skills = loadSkills(settings.skillDirs);
+    for (const p of this.skills.problems) log.warn({ folder: p.folder, problem: p.problem }, 'skill left out');
+    this.sandbox = settings.sandbox === 'none' ? { kind: 'none', state: 'unsandboxed', reason: 'BIOMIRROR_EXEC_SANDBOX=none' } : probeBubblewrap();
+    if (this.sandbox.state === 'unsandboxed') log.warn('scripts run WITHOUT a sandbox (BIOMIRROR_EXEC_SANDBOX=none): a script can do anything the server can');
+    if (this.sandbox.state === 'unavailable') log.warn({ reason: this.sandbox.reason }, 'scripts will not run: no sandbox');
+    // The runs' user is not the server's: the folder is open to read, its files are public.
+    this.runtimeDir = mkdtempSync(join(tmpdir(), 'biomirror-exec-'));
+    chmodSync(this.runtimeDir, 0o755);
+    writeFileSync(join(this.runtimeDir, 'ca.pem'), ca.cert, { mode: 0o644 });
+    const compiled = transpileScripts(this.skills.skills.values(), this.runtimeDir);
+    this.proxy = new MirrorProxy(new CertificateIssuer(ca), gateway, log);
+    this.queue = new RunQueue(settings.concurrency, settings.maxQueued, settings.queueWaitMs);
+    this.runner = new Runner({
+      sandbox: this.sandbox,
+      limits: settings.limits,
+      runtimeDir: this.runtimeDir,
+      loopbackPort: () => this.loopbackPort,
+      baseEnv,
+      transpiled: (_skill, script) => compiled.get(script),
+      log,
+    });
+  }
+
+  static async start(settings: ExecSettings, db: Db, gateway: () => Gateway | undefined, baseEnv: Record<string, string>, log: Logger): Promise<ExecEngine> {
+    const ca = JSON.parse(await secret(db, 'proxy-ca', () => JSON.stringify(makeCa()))) as CaPem;
+    const token = settings.token ?? (await secret(db, 'token', newToken));
+    const engine = new ExecEngine(settings, ca, token, gateway, baseEnv, log);
+    try {
+      await engine.proxy.listen(join(engine.runtimeDir, 'proxy.sock'));
+      if (engine.sandbox.state === 'unsandboxed') engine.loopbackPort = await engine.proxy.listenLoopback();
+    } catch (err) {
+      await engine.close();
+      throw err;
+    }
+    return engine;
+  }
+
+  async close(): Promise<void> {
+    await this.proxy.close();
+    rmSync(this.runtimeDir, { recursive: true, force: true });
+  }
+}
