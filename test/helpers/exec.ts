@@ -12,7 +12,7 @@ export const FIXTURE_SKILLS = fileURLToPath(new URL('../fixtures/exec/skills/', 
 
 /** '' when bubblewrap can make a sandbox here; otherwise why not (or a throw in CI). */
 export function missingSandbox(): string {
-  const s = probeBubblewrap();
+  const s = probeBubblewrap('/usr/bin/bwrap');
   if (s.state === 'ok') return '';
   if (process.env.BIOMIRROR_REQUIRE_TOOLS === '1') throw new Error(`BIOMIRROR_REQUIRE_TOOLS is set but bubblewrap cannot run: ${s.reason ?? ''}`);
   return ` (skipped: needs a working bubblewrap: ${s.reason ?? ''})`;
@@ -21,6 +21,7 @@ export function missingSandbox(): string {
 export const TEST_SETTINGS: ExecSettings = {
   skillDirs: [FIXTURE_SKILLS],
   sandbox: 'auto',
+  bwrap: '/usr/bin/bwrap',
   auth: 'auto',
   token: undefined,
   concurrency: 2,

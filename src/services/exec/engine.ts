@@ -39,7 +39,7 @@ export class ExecEngine {
     this.token = token;
     this.skills = loadSkills(settings.skillDirs);
     for (const p of this.skills.problems) log.warn({ folder: p.folder, problem: p.problem }, 'skill left out');
-    this.sandbox = settings.sandbox === 'none' ? { kind: 'none', state: 'unsandboxed', reason: 'BIOMIRROR_EXEC_SANDBOX=none' } : probeBubblewrap();
+    this.sandbox = settings.sandbox === 'none' ? { kind: 'none', state: 'unsandboxed', reason: 'BIOMIRROR_EXEC_SANDBOX=none' } : probeBubblewrap(settings.bwrap);
     if (this.sandbox.state === 'unsandboxed') log.warn('scripts run WITHOUT a sandbox (BIOMIRROR_EXEC_SANDBOX=none): a script can do anything the server can');
     if (this.sandbox.state === 'unavailable') log.warn({ reason: this.sandbox.reason }, 'scripts will not run: no sandbox');
     // The runs' user is not the server's: the folder is open to read, its files are public.
@@ -50,6 +50,7 @@ export class ExecEngine {
     this.proxy = new MirrorProxy(new CertificateIssuer(ca), gateway, log);
     this.queue = new RunQueue(settings.concurrency, settings.maxQueued, settings.queueWaitMs);
     this.runner = new Runner({
+      bwrap: settings.bwrap,
       sandbox: this.sandbox,
       limits: settings.limits,
       runtimeDir: this.runtimeDir,

@@ -26,6 +26,7 @@ export interface RunOutcome {
 }
 
 export interface RunnerOptions {
+  bwrap: string;
   sandbox: SandboxState;
   limits: RunLimits;
   /** Holds the proxy's socket and the CA certificate; bound read-only into every run. */
@@ -48,14 +49,23 @@ export function displayCommand(skill: Skill, script: Script, args: readonly stri
   return [program, relative(skill.dir, script.path), ...args].map(quote).join(' ');
 }
 
-function programFor(script: Script, path: string, node: string, transpiled: string | undefined): string[] {
+/** V8 reserves far more address space than it uses: Node gets this much on top, and a heap bound instead. */
+const NODE_RESERVE = 1024 * 1024 * 1024;
+
+function limitsFor(script: Script, limits: RunLimits): RunLimits {
+  const node = script.language === 'javascript' || script.language === 'typescript';
+  return node ? { ...limits, memoryBytes: limits.memoryBytes + NODE_RESERVE } : limits;
+}
+
+function programFor(script: Script, path: string, node: string, transpiled: string | undefined, limits: RunLimits): string[] {
+  const heap = `--max-old-space-size=${Math.max(16, Math.floor(limits.memoryBytes / 1048576))}`;
   switch (script.language) {
     case 'python':
       return [PYTHON, '-B', '-s', path];
     case 'javascript':
-      return [node, path];
+      return [node, heap, path];
     case 'typescript':
-      return [node, transpiled ?? path];
+      return [node, heap, transpiled ?? path];
     case 'shell':
       return ['/bin/sh', path];
   }
@@ -119,19 +129,20 @@ export class Runner {
     if (this.o.sandbox.state === 'ok') {
       const inside = `${IN.skill}/${relative(skill.dir, script.path)}`;
       argv = bwrapArgv({
+        bwrap: this.o.bwrap,
         slot,
         skillDir: skill.dir,
         runtimeDir: this.o.runtimeDir,
         extraScript: transpiled,
-        limits: this.o.limits,
+        limits: limitsFor(script, this.o.limits),
         env: { PATH: '/usr/bin:/bin', HOME: '/tmp', TMPDIR: '/tmp', ...common, ...proxyEnv(`http://127.0.0.1:${PROXY_PORT}`), ...caEnv(IN.ca) },
-        argv: [...programFor(script, inside, nodeInside(), transpiled ? IN.script : undefined), ...args],
+        argv: [...programFor(script, inside, nodeInside(), transpiled ? IN.script : undefined, this.o.limits), ...args],
       });
     } else if (this.o.sandbox.state === 'unsandboxed') {
       scratch = mkdtempSync(join(this.o.runtimeDir, 'run-'));
       cwd = scratch;
       const port = this.o.loopbackPort();
-      argv = [...limitArgs(this.o.limits), ...programFor(script, script.path, NODE, transpiled), ...args];
+      argv = [...limitArgs(limitsFor(script, this.o.limits)), ...programFor(script, script.path, NODE, transpiled, this.o.limits), ...args];
       Object.assign(common, { PATH: '/usr/bin:/bin', HOME: scratch, TMPDIR: scratch }, port ? proxyEnv(`http://127.0.0.1:${port}`) : {}, caEnv(join(this.o.runtimeDir, 'ca.pem')));
     } else {
       return {

@@ -11,6 +11,8 @@ export interface ExecSettings {
   skillDirs: string[];
   /** `auto`: bubblewrap when it works, else refuse to run. `none`: run unsandboxed (operator's opt-in). */
   sandbox: 'auto' | 'none';
+  /** The bubblewrap program. */
+  bwrap: string;
   /** `auto`: a bearer token is needed unless the server listens on loopback only. */
   auth: 'auto' | 'always' | 'never';
   /** A fixed token; otherwise one is made at first start and kept in the database. */
@@ -71,6 +73,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ExecSetti
   const builtin = env.BIOMIRROR_EXEC_BUILTIN_SKILLS === 'off' ? [] : [BUILTIN_SKILLS];
   return {
     skillDirs: [...extra, ...builtin],
+    bwrap: env.BIOMIRROR_EXEC_BWRAP || '/usr/bin/bwrap',
     sandbox: choice(env.BIOMIRROR_EXEC_SANDBOX, ['auto', 'none'] as const, 'auto', 'BIOMIRROR_EXEC_SANDBOX'),
     auth: choice(env.BIOMIRROR_EXEC_AUTH, ['auto', 'always', 'never'] as const, 'auto', 'BIOMIRROR_EXEC_AUTH'),
     token: env.BIOMIRROR_EXEC_TOKEN || undefined,

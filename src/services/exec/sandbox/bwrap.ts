@@ -10,7 +10,6 @@ import { existsSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RunLimits } from '../settings.js';
 
-export const BWRAP = '/usr/bin/bwrap';
 export const SETPRIV = '/usr/bin/setpriv';
 export const PRLIMIT = '/usr/bin/prlimit';
 export const PYTHON = '/usr/bin/python3';
@@ -62,6 +61,7 @@ export function limitArgs(l: RunLimits): string[] {
 }
 
 export interface BwrapRun {
+  bwrap: string;
   slot: number;
   skillDir: string;
   runtimeDir: string;
@@ -73,11 +73,11 @@ export interface BwrapRun {
   argv: string[];
 }
 
-/** The whole argument vector: [setpriv ...] bwrap ... prlimit ... node entry.mjs socket port program args. */
+/** The whole argument vector: [setpriv ...] bwrap ... node entry.mjs socket port prlimit ... program args. */
 export function bwrapArgv(r: BwrapRun): string[] {
   const a = [
     ...dropPrivileges(r.slot),
-    BWRAP,
+    r.bwrap,
     '--unshare-all',
     '--unshare-user',
     '--disable-userns',
@@ -106,7 +106,11 @@ export function bwrapArgv(r: BwrapRun): string[] {
   if (!NODE.startsWith('/usr/')) a.push('--ro-bind', NODE, IN.node);
   if (r.extraScript) a.push('--ro-bind', r.extraScript, IN.script);
   a.push('--proc', '/proc', '--dev', '/dev', '--size', String(r.limits.fileBytes), '--tmpfs', '/tmp', '--chdir', '/tmp');
-  a.push(...limitArgs(r.limits), nodeInside(), IN.entry, IN.socket, String(PROXY_PORT), ...r.argv);
+  // The folders bubblewrap made for the binds (/etc, /opt) would otherwise be writable.
+  a.push('--remount-ro', '/');
+  // The limits bind the script and what it starts, not the forwarder before it (Node alone needs
+  // more address space than a script's budget may allow).
+  a.push(nodeInside(), IN.entry, IN.socket, String(PROXY_PORT), ...limitArgs(r.limits), ...r.argv);
   return a;
 }
 
@@ -116,7 +120,7 @@ export function nodeInside(): string {
 }
 
 /** Whether bubblewrap is installed and can make this sandbox here (user namespaces allowed, ...). */
-export function probeBubblewrap(): SandboxState {
+export function probeBubblewrap(BWRAP: string): SandboxState {
   if (!existsSync(BWRAP)) return { kind: 'bubblewrap', state: 'unavailable', reason: `${BWRAP} is not installed` };
   if (!existsSync(PRLIMIT)) return { kind: 'bubblewrap', state: 'unavailable', reason: `${PRLIMIT} is not installed` };
   if (runningAsRoot() && !existsSync(SETPRIV)) return { kind: 'bubblewrap', state: 'unavailable', reason: `${SETPRIV} is needed when running as root` };
