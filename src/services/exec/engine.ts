@@ -12,11 +12,23 @@ import { CertificateIssuer, makeCa, type CaPem } from './ca.js';
 import { MirrorProxy, type Gateway } from './proxy.js';
 import { RunQueue } from './queue.js';
 import { Runner } from './runner.js';
-import { probeBubblewrap, type SandboxState } from './sandbox/bwrap.js';
+import { probeBubblewrap, runningAsRoot, type SandboxState } from './sandbox/bwrap.js';
 import { newToken, secret } from './secrets.js';
 import type { ExecSettings } from './settings.js';
 import { loadSkills, type SkillSet } from './skills.js';
+import { unreadableBySandbox } from './permissions.js';
 import { transpileScripts } from './typescript.js';
+
+/** Skills the sandbox's user could not read are reported and left out (the server drops root to run them). */
+function leaveOutUnreadable(set: SkillSet): void {
+  for (const [name, skill] of set.skills) {
+    const why = unreadableBySandbox(skill);
+    if (why) {
+      set.skills.delete(name);
+      set.problems.push({ folder: skill.dir, problem: why });
+    }
+  }
+}
 
 export class ExecEngine {
   readonly skills: SkillSet;
@@ -38,8 +50,9 @@ export class ExecEngine {
   ) {
     this.token = token;
     this.skills = loadSkills(settings.skillDirs);
-    for (const p of this.skills.problems) log.warn({ folder: p.folder, problem: p.problem }, 'skill left out');
     this.sandbox = settings.sandbox === 'none' ? { kind: 'none', state: 'unsandboxed', reason: 'BIOMIRROR_EXEC_SANDBOX=none' } : probeBubblewrap(settings.bwrap);
+    if (this.sandbox.state === 'ok' && runningAsRoot()) leaveOutUnreadable(this.skills);
+    for (const p of this.skills.problems) log.warn({ folder: p.folder, problem: p.problem }, 'skill left out');
     if (this.sandbox.state === 'unsandboxed') log.warn('scripts run WITHOUT a sandbox (BIOMIRROR_EXEC_SANDBOX=none): a script can do anything the server can');
     if (this.sandbox.state === 'unavailable') log.warn({ reason: this.sandbox.reason }, 'scripts will not run: no sandbox');
     // The runs' user is not the server's: the folder is open to read, its files are public.
