@@ -53,11 +53,11 @@ describe('the script-execution interface', () => {
   it('reports its health: version, sandbox, runs in flight and queued, skills left out', async () => {
     const res = await t.app.inject('/exec/api/health');
     expect(res.statusCode).toBe(200);
-    const h = res.json() as Record<string, any>;
+    const h = res.json() as { version: string; sandbox: { kind: string }; runs: Record<string, number>; skills: { count: number; invalid: { folder: string; problem: string }[] } };
     expect(h.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(h.sandbox.kind).toBe('bubblewrap');
     expect(h.runs).toMatchObject({ in_flight: 0, queued: 0, concurrency: 2 });
-    const invalid = (h.skills.invalid as { folder: string; problem: string }[]).map((p) => `${p.folder.split('/').pop()}: ${p.problem}`);
+    const invalid = h.skills.invalid.map((p) => `${p.folder.split('/').pop()}: ${p.problem}`);
     expect(invalid).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^wrong-folder: .*differs from its folder/),
@@ -89,7 +89,7 @@ describe('the script-execution interface', () => {
 
   it('details one skill: frontmatter, body, scripts, references', async () => {
     const res = await t.app.inject('/exec/api/skills/probe');
-    const d = res.json() as Record<string, any>;
+    const d = res.json() as { frontmatter: unknown; body: string; env: string[]; references: string[]; scripts: unknown[] };
     expect(d.frontmatter).toMatchObject({ name: 'probe', license: 'MIT', metadata: { env: 'PROBE_DECLARED' } });
     expect(d.body).toMatch(/^# Probe/);
     expect(d.env).toEqual(['PROBE_DECLARED']);
