@@ -180,8 +180,8 @@ describe.skipIf(skip !== '')(`the run queue${skip}`, () => {
     const t = await execApp(store, { concurrency: 2, maxQueued: 3 });
     try {
       const started = Date.now();
-      const runs = Array.from({ length: 5 }, () => execute(t.app, 'probe', 'slow', [1]));
-      await new Promise((r) => setTimeout(r, 300));
+      const runs = Array.from({ length: 5 }, () => execute(t.app, 'probe', 'slow', [1.5]));
+      await new Promise((r) => setTimeout(r, 500));
       const health = (await t.app.inject('/exec/api/health')).json() as { runs: { in_flight: number; queued: number } };
       expect(health.runs).toMatchObject({ in_flight: 2, queued: 3 });
       const refused = await execute(t.app, 'probe', 'slow', [0]);
@@ -190,8 +190,8 @@ describe.skipIf(skip !== '')(`the run queue${skip}`, () => {
       expect(refused.json.stderr).toContain('not started');
       const done = await Promise.all(runs);
       for (const d of done) expect(d.json.stdout).toBe('done\n');
-      // Five runs of a second, two at a time: three rounds.
-      expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+      // Five runs of 1.5 s, two at a time: three rounds.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4400);
     } finally {
       await t.close();
       await store.cleanup();

@@ -143,7 +143,8 @@ export function readSkill(dir: string, folderName: string): Skill {
   if (statSync(scriptDir, { throwIfNoEntry: false })?.isDirectory()) {
     for (const file of readdirSync(scriptDir).sort()) {
       const language = LANGUAGES[extensionOf(file)];
-      if (!language) continue;
+      // Files starting with _ or . are the scripts' own modules (_common.py), not entry points.
+      if (!language || file.startsWith('_') || file.startsWith('.')) continue;
       const scriptName = file.slice(0, file.length - extensionOf(file).length);
       if (!SCRIPT_NAME.test(scriptName)) throw new Error(`script file "${file}" has a name that cannot be requested`);
       if (scripts.has(scriptName)) throw new Error(`two scripts are named "${scriptName}"`);
