@@ -201,7 +201,7 @@ describe.skipIf(skip !== '')(`the built-in skills${skip}`, () => {
       expect(r.json.success, r.json.stderr).toBe(true);
       const model = (r.out.models as Json[])[0] as Json;
       expect(model.entry_id).toBe(list[0]?.entryId);
-      const f = model.fractions as Record<string, number>;
+      const f = model.fractions as { very_low: number; low: number; confident: number; very_high: number };
       expect(f.very_low + f.low + f.confident + f.very_high).toBeCloseTo(1, 2);
     });
   });
