@@ -63,4 +63,10 @@ export const KNOWN_GOOD: Record<string, Seed[]> = {
     { method: 'GET', url: '/pgx/v1/gene/CYP2D6' },
     { method: 'GET', url: '/pgx/v1/data/gene?symbol=CYP2D6' },
   ],
+  exec: [
+    { method: 'GET', url: '/exec/api/health' },
+    { method: 'GET', url: '/exec/api/skills' },
+    { method: 'GET', url: '/exec/api/skills/ncbi-gene' },
+    { method: 'POST', url: '/exec/api/execute/ncbi-gene/gene_summary', body: '{"args":["672"]}', type: 'application/json' },
+  ],
 };
