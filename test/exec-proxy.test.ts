@@ -3,6 +3,7 @@
  * and ClinicalTrials.gov URLs, with requests and urllib, gets biomirror's answers from inside the
  * sandbox, through the proxy and its CA.
  */
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clinicaltrials } from '../src/services/clinicaltrials/index.js';
 import { datasets } from '../src/services/datasets/index.js';
@@ -32,19 +33,26 @@ describe('routes of the public hosts', () => {
   });
 });
 
-describe.skipIf(skipRequests !== '')(`a script written against the public URLs${skipRequests}`, () => {
+const FORWARDERS = ([['socat', '/usr/bin/socat'], ['python', '/usr/bin/python3'], ['node', process.execPath]] as const).map(([kind, program]) => ({
+  kind,
+  why: existsSync(program) ? '' : ` (skipped: needs ${program})`,
+}));
+
+describe.skipIf(skipRequests !== '').each(FORWARDERS)(`a script written against the public URLs, forwarded by $kind $why${skipRequests}`, ({ kind, why }) => {
   let store: OpenedStore;
   let t: TestApp;
   beforeAll(async () => {
+    if (why) return;
     store = await (STORES[0] as (typeof STORES)[number]).open();
-    t = await mirrorApp(store, [clinicaltrials, eutils, datasets, pubchem]);
+    t = await mirrorApp(store, [clinicaltrials, eutils, datasets, pubchem], { forwarder: kind });
   });
   afterAll(async () => {
+    if (why) return;
     await t.close();
     await store.cleanup();
   });
 
-  it('gets, unchanged, the answers biomirror gives at its own addresses', async () => {
+  it.skipIf(why !== '')('gets, unchanged, the answers biomirror gives at its own addresses', async () => {
     const r = await execute(t.app, 'probe', 'fetch_public');
     expect(r.json.stderr).toBe('');
     expect(r.json.success).toBe(true);

@@ -64,6 +64,7 @@ export class ExecEngine {
     this.queue = new RunQueue(settings.concurrency, settings.maxQueued, settings.queueWaitMs);
     this.runner = new Runner({
       bwrap: settings.bwrap,
+      forwarder: settings.forwarder,
       sandbox: this.sandbox,
       limits: settings.limits,
       runtimeDir: this.runtimeDir,

@@ -77,7 +77,7 @@ function find(engine: ExecEngine, skillName: string, scriptName?: string): { ski
   if (scriptName === undefined) return { skill };
   // The script's name, or its file name (search_genes or search_genes.py).
   let script = SCRIPT_NAME.test(scriptName) ? skill.scripts.get(scriptName) : undefined;
-  script ??= [...skill.scripts.values()].find((s) => s.file === scriptName);
+  script ??= skill.scripts.get(scriptName) ?? [...skill.scripts.values()].find((s) => s.file === scriptName);
   if (!script) {
     const known = [...skill.scripts.keys()].join(', ') || 'none';
     throw execError(404, `skill "${skill.name}" has no script named "${scriptName.slice(0, 100)}" (its scripts: ${known})`);

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Logger } from 'pino';
-import { bwrapArgv, IN, limitArgs, NODE, nodeInside, PROXY_PORT, PYTHON, type SandboxState } from './sandbox/bwrap.js';
+import { bwrapArgv, type Forwarder, IN, limitArgs, NODE, nodeInside, PROXY_PORT, PYTHON, type SandboxState } from './sandbox/bwrap.js';
 import type { RunLimits } from './settings.js';
 import type { Script, Skill } from './skills.js';
 
@@ -27,6 +27,7 @@ export interface RunOutcome {
 
 export interface RunnerOptions {
   bwrap: string;
+  forwarder?: Forwarder | undefined;
   sandbox: SandboxState;
   limits: RunLimits;
   /** Holds the proxy's socket and the CA certificate; bound read-only into every run. */
@@ -130,6 +131,7 @@ export class Runner {
       const inside = `${IN.skill}/${relative(skill.dir, script.path)}`;
       argv = bwrapArgv({
         bwrap: this.o.bwrap,
+        forwarder: this.o.forwarder,
         slot,
         skillDir: skill.dir,
         runtimeDir: this.o.runtimeDir,

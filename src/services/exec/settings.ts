@@ -13,6 +13,8 @@ export interface ExecSettings {
   sandbox: 'auto' | 'none';
   /** The bubblewrap program. */
   bwrap: string;
+  /** The in-sandbox forwarder to the proxy; the fastest installed one when not set. */
+  forwarder?: 'socat' | 'python' | 'node' | undefined;
   /** `auto`: a bearer token is needed unless the server listens on loopback only. */
   auth: 'auto' | 'always' | 'never';
   /** A fixed token; otherwise one is made at first start and kept in the database. */

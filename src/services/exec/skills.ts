@@ -147,11 +147,18 @@ export function readSkill(dir: string, folderName: string): Skill {
       if (!language || file.startsWith('_') || file.startsWith('.')) continue;
       const scriptName = file.slice(0, file.length - extensionOf(file).length);
       if (!SCRIPT_NAME.test(scriptName)) throw new Error(`script file "${file}" has a name that cannot be requested`);
-      if (scripts.has(scriptName)) throw new Error(`two scripts are named "${scriptName}"`);
       const path = realpathSync(join(scriptDir, file));
       // A symlink out of the skill would expose a file the sandbox does not show.
       if (!inside(root, path)) throw new Error(`script "${file}" points outside the skill folder`);
       if (!statSync(path).isFile()) continue;
+      // Two files of one name (run.py, run.sh): each is then known by its file name only.
+      const clash = scripts.get(scriptName) ?? [...scripts.values()].find((x) => x.file.startsWith(`${scriptName}.`));
+      if (clash) {
+        scripts.delete(clash.name);
+        scripts.set(clash.file, { ...clash, name: clash.file });
+        scripts.set(file, { name: file, file, language, usage: usageOf(path), path });
+        continue;
+      }
       scripts.set(scriptName, { name: scriptName, file, language, usage: usageOf(path), path });
     }
   }

@@ -19,6 +19,8 @@ export const IN = {
   opt: '/opt/biomirror',
   node: '/opt/biomirror/node',
   entry: '/opt/biomirror/entry.mjs',
+  entryPy: '/opt/biomirror/entry.py',
+  entrySh: '/opt/biomirror/entry.sh',
   run: '/opt/biomirror/run',
   socket: '/opt/biomirror/run/proxy.sock',
   ca: '/opt/biomirror/run/ca.pem',
@@ -30,6 +32,27 @@ export const PROXY_PORT = 3128;
 export const UID_BASE = 2_100_000_000;
 
 export const ENTRY = fileURLToPath(new URL('../../../../src/services/exec/sandbox/entry.mjs', import.meta.url));
+export const ENTRY_PY = fileURLToPath(new URL('../../../../src/services/exec/sandbox/entry.py', import.meta.url));
+export const ENTRY_SH = fileURLToPath(new URL('../../../../src/services/exec/sandbox/entry.sh', import.meta.url));
+export const SOCAT = '/usr/bin/socat';
+
+/**
+ * The in-sandbox forwarder: socat where it is installed (a millisecond to start), else Python
+ * (tens of ms), else the server's Node (a hundred ms or more).
+ */
+export type Forwarder = 'socat' | 'python' | 'node';
+export const FORWARDER: Forwarder = existsSync(SOCAT) ? 'socat' : existsSync(PYTHON) ? 'python' : 'node';
+
+function forwarder(kind: Forwarder): { bind: [string, string]; argv: string[] } {
+  switch (kind) {
+    case 'socat':
+      return { bind: [ENTRY_SH, IN.entrySh], argv: ['/bin/sh', IN.entrySh] };
+    case 'python':
+      return { bind: [ENTRY_PY, IN.entryPy], argv: [PYTHON, '-I', '-S', '-B', IN.entryPy] };
+    case 'node':
+      return { bind: [ENTRY, IN.entry], argv: [nodeInside(), IN.entry] };
+  }
+}
 export const NODE = realpathSync(process.execPath);
 
 export interface SandboxState {
@@ -71,9 +94,11 @@ export interface BwrapRun {
   limits: RunLimits;
   /** The program and its arguments, as seen inside the sandbox. */
   argv: string[];
+  /** Which forwarder to start (tests try each); the fastest installed one by default. */
+  forwarder?: Forwarder | undefined;
 }
 
-/** The whole argument vector: [setpriv ...] bwrap ... node entry.mjs socket port prlimit ... program args. */
+/** The whole argument vector: [setpriv ...] bwrap ... <forwarder entry> socket port prlimit ... program args. */
 export function bwrapArgv(r: BwrapRun): string[] {
   const a = [
     ...dropPrivileges(r.slot),
@@ -101,8 +126,9 @@ export function bwrapArgv(r: BwrapRun): string[] {
     '--ro-bind-try', '/etc/mime.types', '/etc/mime.types',
     '--ro-bind', r.skillDir, IN.skill,
     '--ro-bind', r.runtimeDir, IN.run,
-    '--ro-bind', ENTRY, IN.entry,
   );
+  const entry = forwarder(r.forwarder ?? FORWARDER);
+  a.push('--ro-bind', ...entry.bind);
   if (!NODE.startsWith('/usr/')) a.push('--ro-bind', NODE, IN.node);
   if (r.extraScript) a.push('--ro-bind', r.extraScript, IN.script);
   a.push('--proc', '/proc', '--dev', '/dev', '--size', String(r.limits.fileBytes), '--tmpfs', '/tmp', '--chdir', '/tmp');
@@ -110,7 +136,7 @@ export function bwrapArgv(r: BwrapRun): string[] {
   a.push('--remount-ro', '/');
   // The limits bind the script and what it starts, not the forwarder before it (Node alone needs
   // more address space than a script's budget may allow).
-  a.push(nodeInside(), IN.entry, IN.socket, String(PROXY_PORT), ...limitArgs(r.limits), ...r.argv);
+  a.push(...entry.argv, IN.socket, String(PROXY_PORT), ...limitArgs(r.limits), ...r.argv);
   return a;
 }
 
