@@ -49,7 +49,8 @@ def main():
     models = []
     for rec in records:
         entry, version = rec.get("entryId"), rec.get("latestVersion")
-        conf = get_json(f"{AFDB}/files/{entry}-confidence_v{version}.json")
+        # The record names its confidence file (plddtDocUrl); older records do not.
+        conf = get_json(rec.get("plddtDocUrl") or f"{AFDB}/files/{entry}-confidence_v{version}.json")
         scores, residues = conf["confidenceScore"], conf["residueNumber"]
         n = len(scores) or 1
         models.append({
@@ -61,6 +62,12 @@ def main():
             "mean_plddt": round(sum(scores) / n, 2),
             "global_metric_value": rec.get("globalMetricValue"),
             "fractions": {name: round(sum(1 for s in scores if lo <= s < hi) / n, 3) for name, lo, hi in BANDS},
+            "record_fractions": {
+                "very_low": rec.get("fractionPlddtVeryLow"),
+                "low": rec.get("fractionPlddtLow"),
+                "confident": rec.get("fractionPlddtConfident"),
+                "very_high": rec.get("fractionPlddtVeryHigh"),
+            },
             "low_confidence_regions": low_regions(residues, scores, a.min_length),
         })
     print(json.dumps({"accession": a.accession, "models": models}, indent=2))

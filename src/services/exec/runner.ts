@@ -206,6 +206,15 @@ export class Runner {
       child.on('error', (err) => {
         failed = err.message;
       });
+      // A descendant that left the process group (only possible without the sandbox, whose process
+      // namespace ends with the run) could hold the pipes open: once the run has exited, its
+      // output is what it wrote by then.
+      child.on('exit', () => {
+        killGroup();
+        setTimeout(() => {
+          for (const s of child.stdio) s?.destroy();
+        }, 500).unref();
+      });
       child.on('close', (code, signal) => {
         clearTimeout(timer);
         killGroup();
