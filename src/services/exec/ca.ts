@@ -52,12 +52,18 @@ export function makeCa(): CaPem {
 export class CertificateIssuer {
   private readonly caCert: forge.pki.Certificate;
   private readonly caKey: forge.pki.rsa.PrivateKey;
-  private readonly leaf = rsaKey();
+  // One key for every host certificate, made on first use.
+  private leafKey: { pem: string; forgeKey: forge.pki.rsa.PrivateKey } | undefined;
   private readonly issued = new Map<string, string>();
 
   constructor(readonly ca: CaPem) {
     this.caCert = forge.pki.certificateFromPem(ca.cert);
     this.caKey = forge.pki.privateKeyFromPem(ca.key) as forge.pki.rsa.PrivateKey;
+  }
+
+  private get leaf(): { pem: string; forgeKey: forge.pki.rsa.PrivateKey } {
+    this.leafKey ??= rsaKey();
+    return this.leafKey;
   }
 
   get keyPem(): string {

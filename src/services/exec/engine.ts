@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Db } from '../../core/store/db.js';
-import type { CaPem, CertificateIssuer } from './ca.js';
+import type { CaPem } from './ca.js';
 import { MirrorProxy, type Gateway } from './proxy.js';
 import { RunQueue } from './queue.js';
 import { Runner } from './runner.js';
@@ -40,9 +40,11 @@ export class ExecEngine {
   private readonly proxy: MirrorProxy;
   private loopbackPort: number | undefined;
 
+  private ca: Promise<void> | undefined;
+
   private constructor(
     readonly settings: ExecSettings,
-    issuer: CertificateIssuer,
+    private readonly db: Db,
     token: string,
     gateway: () => Gateway | undefined,
     baseEnv: Record<string, string>,
@@ -58,9 +60,8 @@ export class ExecEngine {
     // The runs' user is not the server's: the folder is open to read, its files are public.
     this.runtimeDir = mkdtempSync(join(tmpdir(), 'biomirror-exec-'));
     chmodSync(this.runtimeDir, 0o755);
-    writeFileSync(join(this.runtimeDir, 'ca.pem'), issuer.ca.cert, { mode: 0o644 });
     const compiled = transpileScripts(this.skills.skills.values(), this.runtimeDir);
-    this.proxy = new MirrorProxy(issuer, gateway, log);
+    this.proxy = new MirrorProxy(gateway, log);
     this.queue = new RunQueue(settings.concurrency, settings.maxQueued, settings.queueWaitMs);
     this.runner = new Runner({
       bwrap: settings.bwrap,
@@ -76,11 +77,8 @@ export class ExecEngine {
   }
 
   static async start(settings: ExecSettings, db: Db, gateway: () => Gateway | undefined, baseEnv: Record<string, string>, log: Logger): Promise<ExecEngine> {
-    // node-forge is loaded only when the service starts (not by every CLI command).
-    const { CertificateIssuer, makeCa } = await import('./ca.js');
-    const ca = JSON.parse(await secret(db, 'proxy-ca', () => JSON.stringify(makeCa()))) as CaPem;
     const token = settings.token ?? (await secret(db, 'token', newToken));
-    const engine = new ExecEngine(settings, new CertificateIssuer(ca), token, gateway, baseEnv, log);
+    const engine = new ExecEngine(settings, db, token, gateway, baseEnv, log);
     try {
       await engine.proxy.listen(join(engine.runtimeDir, 'proxy.sock'));
       if (engine.sandbox.state === 'unsandboxed') engine.loopbackPort = await engine.proxy.listenLoopback();
@@ -89,6 +87,23 @@ export class ExecEngine {
       throw err;
     }
     return engine;
+  }
+
+  /**
+   * The proxy's CA, made (first time) or read, its certificate written for the runs. Done before
+   * the first run rather than at start: RSA key generation would slow every start.
+   */
+  prepare(): Promise<void> {
+    this.ca ??= (async () => {
+      const { CertificateIssuer, makeCa } = await import('./ca.js');
+      const ca = JSON.parse(await secret(this.db, 'proxy-ca', () => JSON.stringify(makeCa()))) as CaPem;
+      writeFileSync(join(this.runtimeDir, 'ca.pem'), ca.cert, { mode: 0o644 });
+      this.proxy.issuer = new CertificateIssuer(ca);
+    })();
+    this.ca.catch(() => {
+      this.ca = undefined;
+    });
+    return this.ca;
   }
 
   async close(): Promise<void> {

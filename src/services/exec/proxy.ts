@@ -42,8 +42,10 @@ export class MirrorProxy {
   private readonly contexts = new Map<string, SecureContext>();
   private socketPath: string | undefined;
 
+  /** Set once the CA is ready (before the first run); tunnels wait for nothing else. */
+  issuer: CertificateIssuer | undefined;
+
   constructor(
-    private readonly issuer: CertificateIssuer,
     private readonly gateway: () => Gateway | undefined,
     private readonly log: Logger,
   ) {
@@ -92,10 +94,10 @@ export class MirrorProxy {
     if (this.socketPath) rmSync(this.socketPath, { force: true });
   }
 
-  private context(host: string): SecureContext {
+  private context(host: string, issuer: CertificateIssuer): SecureContext {
     let c = this.contexts.get(host);
     if (!c) {
-      c = createSecureContext({ key: this.issuer.keyPem, cert: this.issuer.certFor(host) });
+      c = createSecureContext({ key: issuer.keyPem, cert: issuer.certFor(host) });
       this.contexts.set(host, c);
     }
     return c;
@@ -118,7 +120,11 @@ export class MirrorProxy {
       this.server.emit('connection', socket);
       return;
     }
-    const tls = new TLSSocket(socket, { isServer: true, secureContext: this.context(host) });
+    if (!this.issuer) {
+      socket.destroy();
+      return;
+    }
+    const tls = new TLSSocket(socket, { isServer: true, secureContext: this.context(host, this.issuer) });
     tls.on('error', () => tls.destroy());
     this.tunnelHost.set(tls as unknown as Socket, host);
     this.server.emit('connection', tls);

@@ -121,6 +121,7 @@ export function registerRoutes(app: FastifyInstance, engine: ExecEngine, health:
     if (!script) throw execError(404, 'no script given');
     const args = parseArgs(req.body, engine.settings.limits);
     if (typeof args === 'string') throw execError(400, `bad request: ${args}`, displayCommand(skill, script, []));
+    await engine.prepare();
     try {
       const outcome = await engine.queue.run((slot) => engine.runner.run(slot, skill, script, args));
       return await send(reply, outcome.status, outcome.body);
