@@ -2,6 +2,7 @@ import { biorxiv } from './biorxiv/index.js';
 import { clinicaltrials } from './clinicaltrials/index.js';
 import { datasets } from './datasets/index.js';
 import { eutils } from './eutils/index.js';
+import { exec } from './exec/index.js';
 import { gwas } from './gwas/index.js';
 import { pgx } from './pgx/index.js';
 import { rcsbData } from './pdb/index.js';
@@ -10,7 +11,7 @@ import { pubchem } from './pubchem/index.js';
 import type { ServiceModule } from './types.js';
 
 /** Every finished service, in the order they are listed and given ports. */
-export const SERVICES: readonly ServiceModule[] = [clinicaltrials, eutils, datasets, pubchem, protocols, gwas, biorxiv, pgx, rcsbData];
+export const SERVICES: readonly ServiceModule[] = [clinicaltrials, eutils, datasets, pubchem, protocols, gwas, biorxiv, pgx, rcsbData, exec];
 
 export function findService(id: string): ServiceModule | undefined {
   return SERVICES.find((s) => s.id === id);

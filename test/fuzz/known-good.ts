@@ -71,4 +71,10 @@ export const KNOWN_GOOD: Record<string, Seed[]> = {
     { method: 'POST', url: '/rcsb/data/graphql', body: JSON.stringify({ query: '{ entry(entry_id: "4HHB") { rcsb_id struct { title } polymer_entities { rcsb_id } } }' }), type: 'application/json' },
     { method: 'GET', url: `/rcsb/data/graphql?query=${encodeURIComponent('{ entries(entry_ids: ["4HHB"]) { rcsb_entry_info { resolution_combined } } }')}` },
   ],
+  exec: [
+    { method: 'GET', url: '/exec/api/health' },
+    { method: 'GET', url: '/exec/api/skills' },
+    { method: 'GET', url: '/exec/api/skills/ncbi-gene' },
+    { method: 'POST', url: '/exec/api/execute/ncbi-gene/gene_summary', body: '{"args":["672"]}', type: 'application/json' },
+  ],
 };

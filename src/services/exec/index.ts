@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext, ServiceModule } from '../types.js';
+import { ExecEngine } from './engine.js';
+import { execCatalogue } from './errors.js';
+import { MIRRORED_HOSTS } from './hosts.js';
+import type { Gateway } from './proxy.js';
+import { registerRoutes } from './routes.js';
+import { SECRETS_MIGRATIONS, newToken, secret } from './secrets.js';
+import { settingsFromEnv, type ExecSettings } from './settings.js';
+
+export const SERVICE = 'exec';
+const MOUNT = '/exec';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** The base URL variables every run gets: BIOMIRROR_URL and one per base-URL placeholder. */
+function baseEnv(services: readonly ServiceModule[]): Record<string, string> {
+  const env: Record<string, string> = { BIOMIRROR_URL: 'http://biomirror' };
+  for (const s of services) {
+    if (s.id === SERVICE) continue;
+    for (const [k, v] of Object.entries(s.baseUrls)) env[`BIOMIRROR_${k.toUpperCase()}`] = `http://biomirror${s.mount}${v}`;
+  }
+  return env;
+}
+
+/**
+ * The script-execution service: skills in the Agent Skills format, run in a bubblewrap sandbox
+ * whose only way out is a proxy to biomirror's own services. `settings` replaces the environment's
+ * (tests); otherwise BIOMIRROR_EXEC_* variables are read when the server starts.
+ */
+export function createExecService(settings?: Partial<ExecSettings>): ServiceModule {
+  // The app mounting every service under its prefix: the proxy hands requests to it. A
+  // `--port-per-service` app of this service alone uses it too.
+  let primary: Gateway | undefined;
+  let last: ExecEngine | undefined;
+  const resolved = () => ({ ...settingsFromEnv(), ...settings });
+
+  const health = (engine: ExecEngine) => ({
+    status: engine.sandbox.state === 'unavailable' ? 'degraded' : 'ok',
+    service: 'biomirror script execution',
+    version: VERSION,
+    sandbox: engine.sandbox,
+    runs: { in_flight: engine.queue.running, queued: engine.queue.queued, concurrency: engine.queue.concurrency, max_queued: engine.settings.maxQueued },
+    limits: engine.settings.limits,
+    skills: { count: engine.skills.skills.size, invalid: engine.skills.problems },
+    mirrored_hosts: MIRRORED_HOSTS.map((h) => h.host),
+  });
+
+  return {
+    id: SERVICE,
+    title: 'Script-execution service (Agent Skills, sandboxed)',
+    mount: MOUNT,
+    baseUrls: { exec_base_url: '' },
+    defaultPort: 8094,
+    limits: [],
+    migrations: SECRETS_MIGRATIONS,
+    datasets: [],
+    errors: execCatalogue,
+    async routes(app: FastifyInstance, ctx: ServiceContext) {
+      // Imported here: the registry lists this module.
+      const { SERVICES } = await import('../registry.js');
+      const mounts = SERVICES.filter((s) => s.id !== SERVICE).map((s) => s.mount);
+      let own: Gateway | undefined;
+      if (app.prefix === MOUNT) {
+        own = {
+          mounts: () => mounts,
+          async forward(r) {
+            const res = await app.inject({ method: r.method as 'GET', url: r.url, headers: r.headers, ...(r.body.length > 0 ? { payload: r.body } : {}) });
+            return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
+          },
+        };
+        primary ??= own;
+      }
+      const engine = await ExecEngine.start(resolved(), ctx.db, () => own ?? primary, baseEnv(SERVICES), ctx.log);
+      last = engine;
+      app.addHook('onClose', async () => {
+        if (primary === own) primary = undefined;
+        await engine.close();
+      });
+      registerRoutes(app, engine, health);
+    },
+    engines() {
+      return { sandbox: last ? { ...last.sandbox, in_flight: last.queue.running, queued: last.queue.queued } : { state: 'not started' } };
+    },
+    async startupNotes(ctx: ServiceContext) {
+      const s = resolved();
+      const notes: string[] = [];
+      const sandbox = last?.sandbox;
+      if (sandbox?.state === 'unsandboxed') notes.push('WARNING: scripts run WITHOUT a sandbox (BIOMIRROR_EXEC_SANDBOX=none); a script can do anything this server can');
+      else if (sandbox?.state === 'unavailable') notes.push(`scripts will not run: ${sandbox.reason ?? 'no sandbox'} (install bubblewrap, or opt in with BIOMIRROR_EXEC_SANDBOX=none)`);
+      else if (sandbox) notes.push(`scripts run in bubblewrap ${sandbox.version ?? ''}`.trim());
+      if (s.auth !== 'never') {
+        const token = s.token ?? (await secret(ctx.db, 'token', newToken));
+        notes.push(`execution token (needed when the server listens beyond loopback): ${s.token ? '(set by BIOMIRROR_EXEC_TOKEN)' : token}`);
+      }
+      if (last) notes.push(`${last.skills.skills.size} skills loaded${last.skills.problems.length ? `, ${last.skills.problems.length} left out (see GET ${MOUNT}/api/health)` : ''}`);
+      return notes;
+    },
+  };
+}
+
+export const exec: ServiceModule = createExecService();

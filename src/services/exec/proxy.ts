@@ -1,0 +1,181 @@
+/**
+ * The only way out of the sandbox: an HTTP proxy on a Unix socket that is bound into each run (and,
+ * for unsandboxed runs, on a loopback port). It understands plain proxied requests and CONNECT
+ * tunnels; tunnels to a mirrored host are ended here with a certificate from the service's CA, so
+ * an unchanged script calling https://<public host>/... gets biomirror's answer. Requests are
+ * handed to biomirror in-process (no socket, no port to find); every other host is refused.
+ */
+import { chmodSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
+import type { Logger } from 'pino';
+import type { CertificateIssuer } from './ca.js';
+import { isProxiedHost, resolveRoute, SELF_HOST } from './hosts.js';
+
+export interface ForwardedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+export interface ForwardedResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: Buffer;
+}
+
+/** How a proxied request reaches biomirror's services; undefined while the app is not ready. */
+export interface Gateway {
+  mounts(): readonly string[];
+  forward(req: ForwardedRequest): Promise<ForwardedResponse>;
+}
+
+const MAX_BODY = 16 * 1024 * 1024;
+const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length']);
+
+export class MirrorProxy {
+  private readonly server: Server;
+  private readonly tcp: Server;
+  private readonly tunnelHost = new WeakMap<Socket, string>();
+  private readonly contexts = new Map<string, SecureContext>();
+  private socketPath: string | undefined;
+
+  /** Set once the CA is ready (before the first run); tunnels wait for nothing else. */
+  issuer: CertificateIssuer | undefined;
+
+  constructor(
+    private readonly gateway: () => Gateway | undefined,
+    private readonly log: Logger,
+  ) {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      this.handle(req, res).catch((err: unknown) => {
+        this.log.error({ err }, 'sandbox proxy failed');
+        this.refuse(res, 502, 'the mirror could not answer');
+      });
+    };
+    this.server = createServer({ keepAliveTimeout: 5000 }, handler);
+    this.server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => this.tunnel(req, socket, head));
+    this.server.on('clientError', (_err, socket: Socket) => socket.destroy());
+    // The same handlers on a loopback port, for runs without a sandbox.
+    this.tcp = createServer({ keepAliveTimeout: 5000 }, handler);
+    this.tcp.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => this.tunnel(req, socket, head));
+    this.tcp.on('clientError', (_err, socket: Socket) => socket.destroy());
+  }
+
+  async listen(socketPath: string): Promise<void> {
+    rmSync(socketPath, { force: true });
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(socketPath, () => resolve());
+    });
+    // The sandboxed user is not the server's user.
+    chmodSync(socketPath, 0o666);
+    this.socketPath = socketPath;
+  }
+
+  async listenLoopback(): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.tcp.once('error', reject);
+      this.tcp.listen(0, '127.0.0.1', () => resolve());
+    });
+    return (this.tcp.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    const stop = (s: Server) =>
+      new Promise<void>((resolve) => {
+        if (!s.listening) return resolve();
+        s.close(() => resolve());
+        s.closeAllConnections();
+      });
+    await Promise.all([stop(this.server), stop(this.tcp)]);
+    if (this.socketPath) rmSync(this.socketPath, { force: true });
+  }
+
+  private context(host: string, issuer: CertificateIssuer): SecureContext {
+    let c = this.contexts.get(host);
+    if (!c) {
+      c = createSecureContext({ key: issuer.keyPem, cert: issuer.certFor(host) });
+      this.contexts.set(host, c);
+    }
+    return c;
+  }
+
+  private tunnel(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? '');
+    const host = m?.[1]?.toLowerCase() ?? '';
+    if (!m || !isProxiedHost(host) || host === SELF_HOST) {
+      const why = `${host || req.url || 'that address'} is not reachable from the sandbox: only hosts biomirror mirrors are`;
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(why)}\r\nConnection: close\r\n\r\n${why}`);
+      return;
+    }
+    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) socket.unshift(head);
+    if (m[2] === '80') {
+      // Plain HTTP through a tunnel.
+      this.tunnelHost.set(socket, host);
+      this.server.emit('connection', socket);
+      return;
+    }
+    if (!this.issuer) {
+      socket.destroy();
+      return;
+    }
+    const tls = new TLSSocket(socket, { isServer: true, secureContext: this.context(host, this.issuer) });
+    tls.on('error', () => tls.destroy());
+    this.tunnelHost.set(tls as unknown as Socket, host);
+    this.server.emit('connection', tls);
+  }
+
+  private refuse(res: ServerResponse, status: number, reason: string): void {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const body = `biomirror sandbox proxy: ${reason}\n`;
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-biomirror-proxy': 'refused' });
+    res.end(body);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let host = this.tunnelHost.get(req.socket);
+    let target = req.url ?? '/';
+    if (host === undefined) {
+      // A plain proxied request carries the absolute URL.
+      let url: URL;
+      try {
+        url = new URL(target);
+      } catch {
+        return this.refuse(res, 400, 'this is a proxy: send absolute URLs or CONNECT');
+      }
+      if (url.protocol !== 'http:') return this.refuse(res, 400, `unsupported scheme ${url.protocol}`);
+      host = url.hostname.toLowerCase();
+      target = url.pathname + url.search;
+    }
+    const gateway = this.gateway();
+    if (!gateway) return this.refuse(res, 503, 'biomirror is starting');
+    const route = resolveRoute(host, target, gateway.mounts());
+    if ('status' in route) return this.refuse(res, route.status, route.reason);
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY) return this.refuse(res, 413, `request body larger than ${MAX_BODY} bytes`);
+      chunks.push(chunk as Buffer);
+    }
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP.has(k)) headers[k] = v;
+    // Links the services build point back through this proxy.
+    headers.host = SELF_HOST;
+    const answer = await gateway.forward({ method: req.method ?? 'GET', url: route.target, headers, body: Buffer.concat(chunks) });
+    const out: Record<string, string | string[] | number> = {};
+    for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP.has(k.toLowerCase())) out[k] = v;
+    out['content-length'] = answer.body.length;
+    res.writeHead(answer.status, out);
+    res.end(req.method === 'HEAD' ? undefined : answer.body);
+  }
+}

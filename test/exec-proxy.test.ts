@@ -1,0 +1,73 @@
+/**
+ * Existing skills, unchanged, offline: a Python script written against the public NCBI, PubChem
+ * and ClinicalTrials.gov URLs, with requests and urllib, gets biomirror's answers from inside the
+ * sandbox, through the proxy and its CA.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clinicaltrials } from '../src/services/clinicaltrials/index.js';
+import { datasets } from '../src/services/datasets/index.js';
+import { eutils } from '../src/services/eutils/index.js';
+import { resolveRoute } from '../src/services/exec/hosts.js';
+import { pubchem } from '../src/services/pubchem/index.js';
+import type { TestApp } from './helpers/app.js';
+import { execute, mirrorApp, missingPythonRequests, missingSandbox } from './helpers/exec.js';
+import { STORES, type OpenedStore } from './helpers/stores.js';
+
+const skip = missingSandbox();
+const skipRequests = skip || missingPythonRequests();
+
+describe('routes of the public hosts', () => {
+  const mounts = ['/eutils', '/datasets', '/gwas', '/pubchem'];
+  it('maps each public host onto its service mount, keeping the real path', () => {
+    expect(resolveRoute('eutils.ncbi.nlm.nih.gov', '/entrez/eutils/esearch.fcgi?db=gene', mounts)).toEqual({ target: '/eutils/entrez/eutils/esearch.fcgi?db=gene' });
+    expect(resolveRoute('api.ncbi.nlm.nih.gov', '/datasets/v2alpha/gene/id/672', mounts)).toEqual({ target: '/datasets/v2alpha/gene/id/672' });
+    expect(resolveRoute('www.ebi.ac.uk', '/gwas/rest/api/studies', mounts)).toEqual({ target: '/gwas/rest/api/studies' });
+  });
+  it('refuses other hosts, unmirrored paths of a mirrored host, and hosts of services not in the build', () => {
+    expect(resolveRoute('example.com', '/', mounts)).toMatchObject({ status: 403 });
+    expect(resolveRoute('www.ebi.ac.uk', '/ena/browser/api/xml/A00001', mounts)).toMatchObject({ status: 403 });
+    expect(resolveRoute('data.rcsb.org', '/rest/v1/core/entry/4HHB', mounts)).toMatchObject({ status: 502, reason: expect.stringContaining('not in this build') as string });
+    expect(resolveRoute('biomirror', '/eutils/entrez/eutils/einfo.fcgi', mounts)).toEqual({ target: '/eutils/entrez/eutils/einfo.fcgi' });
+    expect(resolveRoute('biomirror', '/exec/api/execute/a/b', mounts)).toMatchObject({ status: 404 });
+  });
+});
+
+const FORWARDERS = ([['socat', '/usr/bin/socat'], ['python', '/usr/bin/python3'], ['node', process.execPath]] as const).map(([kind, program]) => ({
+  kind,
+  why: existsSync(program) ? '' : ` (skipped: needs ${program})`,
+}));
+
+describe.skipIf(skipRequests !== '').each(FORWARDERS)(`a script written against the public URLs, forwarded by $kind $why${skipRequests}`, ({ kind, why }) => {
+  let store: OpenedStore;
+  let t: TestApp;
+  beforeAll(async () => {
+    if (why) return;
+    store = await (STORES[0] as (typeof STORES)[number]).open();
+    t = await mirrorApp(store, [clinicaltrials, eutils, datasets, pubchem], { forwarder: kind });
+  });
+  afterAll(async () => {
+    if (why) return;
+    await t.close();
+    await store.cleanup();
+  });
+
+  it.skipIf(why !== '')('gets, unchanged, the answers biomirror gives at its own addresses', async () => {
+    const r = await execute(t.app, 'probe', 'fetch_public');
+    expect(r.json.stderr).toBe('');
+    expect(r.json.success).toBe(true);
+    const out = JSON.parse(r.json.stdout) as Record<string, { status: number; json?: unknown }>;
+    const direct = async (url: string, init?: { method: 'POST'; payload: string }) => {
+      const res = await t.app.inject({ url, method: init?.method ?? 'GET', ...(init ? { payload: init.payload, headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {}) });
+      return res.json() as unknown;
+    };
+    expect(out.esearch?.status).toBe(200);
+    expect(out.esearch?.json).toEqual(await direct('/eutils/entrez/eutils/esearch.fcgi?db=gene&term=BRCA1%5Bgene%5D+AND+human%5Borgn%5D&retmode=json'));
+    expect((out.esearch?.json as { esearchresult: { idlist: string[] } }).esearchresult.idlist).toContain('672');
+    expect(out.pubchem?.json).toEqual(await direct('/pubchem/rest/pug/compound/cid/2244/property/MolecularFormula,MolecularWeight/JSON'));
+    expect(out.trial?.json).toEqual(await direct('/clinicaltrials/api/v2/studies/NCT02513394'));
+    expect(out.esummary?.json).toEqual(await direct('/eutils/entrez/eutils/esummary.fcgi?db=gene&id=672&retmode=json'));
+    expect(out.esummary_post?.json).toEqual(await direct('/eutils/entrez/eutils/esummary.fcgi', { method: 'POST', payload: 'db=gene&id=672%2C7157&retmode=json' }));
+    expect(out.self?.status).toBe(200);
+  });
+});
