@@ -44,7 +44,7 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     // On by default: clients ask for the 3D properties of compounds no loaded 3D file covers;
     // computed values are marked in records, SD files and an answer header (docs/compatibility.md).
     compute3d: options.compute3d ?? process.env.BIOMIRROR_PUBCHEM_COMPUTE_3D !== 'off',
-    conformerMs: options.conformerMs ?? envMs('BIOMIRROR_PUBCHEM_3D_MS', 5000),
+    conformerMs: options.conformerMs ?? envMs('BIOMIRROR_PUBCHEM_3D_MS', 10_000),
   };
   return {
     id: SERVICE,

@@ -11,7 +11,7 @@ import type { Env } from '../resolve.js';
 import { SearchTimeout } from '../search/scan.js';
 
 /** Longest a request may spend computing conformers (PubChem answers 504 after 30 s). */
-export const REQUEST_3D_MS = 20_000;
+export const REQUEST_3D_MS = 25_000;
 
 /** Answer header naming the CIDs whose 3D values were computed here rather than loaded. */
 export const COMPUTED_HEADER = 'X-Biomirror-Computed-3D';
