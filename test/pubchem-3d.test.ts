@@ -170,6 +170,22 @@ for (const target of STORES) {
       expect((await req(t.app, `${B}/compound/cid/2244/JSON?record_type=4d`)).status).toBe(400);
     });
 
+    it('answers the conformers domain by conformer id: SDF as loaded, the 3D record as JSON and XML', async () => {
+      const sdf = await req(t.app, `${B}/conformers/000008C400000001/SDF`);
+      expect(sdf.status).toBe(200);
+      expect(sdf.raw.startsWith('2244\n  -OEChem-07012107583D')).toBe(true);
+      const json = await req(t.app, `${B}/conformers/000009d700000001,000000F100000001/JSON`);
+      expect(records(json).map((c) => c.id.id.cid)).toEqual([2519, 241]);
+      expect(records(json)[0]?.coords[0]?.conformers[0]?.z).toHaveLength(24);
+      const xml = await req(t.app, `${B}/conformers/000000DE00000001/XML`);
+      expect(wellFormedXml(xml.raw)).toBe('');
+      expect((await req(t.app, `${B}/conformers/00000000DEADBEEF/SDF`)).status).toBe(404);
+      const bad = await req(t.app, `${B}/conformers/2244/SDF`);
+      expect(bad.status).toBe(400);
+      expect(fault(bad).Details?.[0]).toMatch(/16 hexadecimal digits/);
+      expect((await req(t.app, `${B}/conformers/000008C400000001/PNG`)).status).toBe(400);
+    });
+
     it('computes a conformer for a compound no file covers, marked as computed in every answer', async () => {
       const r = await req(t.app, `${B}/compound/cid/702,2244/property/${PROPERTIES_3D.join(',')}/JSON`);
       expect(r.status).toBe(200);

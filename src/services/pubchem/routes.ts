@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../types.js';
 import { Conformers3d } from './chem/compute3d.js';
 import { noteEngineFault } from './chem/rdkit.js';
+import { handleConformers } from './conformers.js';
 import { Data } from './data.js';
 import { handlePug } from './dispatch.js';
 import { pcErrors } from './errors.js';
@@ -143,6 +144,7 @@ export function pubchemRoutes(opts: PubchemOptions) {
       const body = req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
       const options = new Options(req.query as Record<string, unknown>, body);
       if (/^sources(\/|$)/i.test(rest)) return send(reply, await handleSources(data, rest.slice('sources'.length), options, req.headers.accept));
+      if (/^conformers(\/|$)/i.test(rest)) return send(reply, await handleConformers(data, rest.slice('conformers'.length), options, req.headers.accept));
       const parsed = parsePugPath(rest, options, req.headers.accept);
       return send(reply, await handlePug(env(req), parsed));
     };
