@@ -138,6 +138,13 @@ for (const target of STORES) {
       expect(datum(conf.data, 'Shape', 'Volume')).toEqual({ fval: 136 });
       expect((datum(conf.data, 'Shape', 'Multipoles')?.fvec as number[]).slice(0, 4)).toEqual([244.06, 3.86, 2.45, 0.89]);
       expect(datum(coords.data, 'Conformer', 'RMSD')).toEqual({ fval: 0.6 });
+      // Where pubchempy's Compound reads its *_3d attributes (conformer data, coordinate data, props).
+      expect(datum(conf.data, 'Feature', 'Self Overlap')).toEqual({ fval: 25.432 });
+      expect(datum(conf.data, 'Energy', 'MMFF94 NoEstat')).toEqual({ fval: 39.5952 });
+      expect((datum(conf.data, 'Fingerprint', 'Shape')?.slist as string[])[0]).toBe('1 1 18265615372930943622');
+      expect(datum(c.props as Datum[], 'Count', 'Effective Rotor')).toEqual({ fval: 3 });
+      expect(datum(c.props as Datum[], 'Features', 'Pharmacophore')).toEqual({ slist: ['5', '1 2 acceptor', '1 3 acceptor', '1 4 acceptor', '3 2 3 11 anion', '6 5 6 7 8 9 10 rings'] });
+      expect((datum(c.props as Datum[], 'Charge', 'MMFF94 Partial')?.slist as string[])[0]).toBe('18');
       expect(c.props.find((p) => p.urn.label === 'InChIKey')?.value.sval).toBe('BSYNRYMUTXBXSQ-UHFFFAOYSA-N');
       const two = records(await req(t.app, `${B}/compound/cid/2244/record/JSON`))[0] as Record3d;
       expect(two.coords[0]?.type).toEqual([1, 5, 255]);

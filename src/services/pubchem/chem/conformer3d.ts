@@ -130,12 +130,17 @@ const CONFORMER_DATA = [
   ['PUBCHEM_SHAPE_MULTIPOLES', 'Shape', 'Multipoles', DOUBLEVEC, 'fvec'],
   ['PUBCHEM_SHAPE_SELFOVERLAP', 'Shape', 'Self Overlap', DOUBLE, 'fval'],
   ['PUBCHEM_SHAPE_VOLUME', 'Shape', 'Volume', DOUBLE, 'fval'],
-  ['PUBCHEM_FEATURE_SELFOVERLAP', 'Features', 'Self Overlap', DOUBLE, 'fval'],
+  ['PUBCHEM_FEATURE_SELFOVERLAP', 'Feature', 'Self Overlap', DOUBLE, 'fval'],
 ] as const;
 
+/** Data of the conformer model, in the coordinates' `data`. */
 const MODEL_DATA = [
   ['PUBCHEM_CONFORMER_RMSD', 'Conformer', 'RMSD', DOUBLE, 'fval'],
   ['PUBCHEM_CONFORMER_DIVERSEORDER', 'Conformer', 'Diverse Order', UINTVEC, 'ivec'],
+] as const;
+
+/** Values of the compound in its 3D form, added to the record's `props` (where pubchempy reads them). */
+const COMPOUND_DATA = [
   ['PUBCHEM_EFFECTIVE_ROTOR_COUNT', 'Count', 'Effective Rotor', DOUBLE, 'fval'],
   ['PUBCHEM_PHARMACOPHORE_FEATURES', 'Features', 'Pharmacophore', STRINGLIST, 'slist'],
   ['PUBCHEM_MMFF94_PARTIAL_CHARGES', 'Charge', 'MMFF94 Partial', STRINGLIST, 'slist'],
@@ -180,7 +185,13 @@ export function conformerFromSdf(cid: number, rec: SdfRecord): Conformer | strin
   const coords: Record<string, unknown> = { type: type.length ? type : [2, 5, 10], aid, conformers: [conformer] };
   const mdata = infoData(rec.tags, MODEL_DATA, computed);
   if (mdata.length) coords.data = mdata;
-  const parts = { atoms, ...(pairs.length ? { bonds: { aid1: pairs.map((b) => b.a1), aid2: pairs.map((b) => b.a2), order: pairs.map((b) => b.order) } } : {}), coords: [coords] };
+  const props = infoData(rec.tags, COMPOUND_DATA, computed);
+  const parts = {
+    atoms,
+    ...(pairs.length ? { bonds: { aid1: pairs.map((b) => b.a1), aid2: pairs.map((b) => b.a2), order: pairs.map((b) => b.order) } } : {}),
+    coords: [coords],
+    ...(props.length ? { props } : {}),
+  };
   const id = rec.tags.get('PUBCHEM_CONFORMER_ID')?.trim();
   return {
     cid,
@@ -203,15 +214,15 @@ function writeSd(rec: SdfRecord): string {
  * conformer's atoms, bonds and coordinates in place of the 2D ones, as PubChem's 3D records are.
  */
 export function record3d(record2d: Record<string, unknown>, c: Conformer): Record<string, unknown> {
-  const parts = JSON.parse(c.parts) as Record<string, unknown>;
+  const parts = JSON.parse(c.parts) as { atoms: unknown; bonds?: unknown; coords: unknown; props?: unknown[] };
+  const structure = { atoms: parts.atoms, ...(parts.bonds ? { bonds: parts.bonds } : {}), coords: parts.coords };
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record2d)) {
-    if (k === 'atoms' || k === 'bonds' || k === 'coords' || k === 'stereo') {
-      if (k === 'atoms') Object.assign(out, { atoms: parts.atoms, ...(parts.bonds ? { bonds: parts.bonds } : {}), coords: parts.coords });
-      continue;
-    }
-    out[k] = v;
+    if (k === 'atoms') Object.assign(out, structure);
+    else if (k === 'props') out.props = [...(Array.isArray(v) ? v : []), ...(parts.props ?? [])];
+    else if (k !== 'bonds' && k !== 'coords' && k !== 'stereo') out[k] = v;
   }
-  if (!out.atoms) Object.assign(out, parts);
+  if (!out.atoms) Object.assign(out, structure);
+  if (!out.props && parts.props) out.props = parts.props;
   return out;
 }
