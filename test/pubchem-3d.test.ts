@@ -164,6 +164,13 @@ for (const target of STORES) {
       const asnt = await req(t.app, `${B}/compound/cid/241/ASNT?record_type=3d`);
       expect(asnt.status).toBe(200);
       expect(asnt.raw).toMatch(/z \{/);
+      const asnb = await req(t.app, `${B}/compound/cid/241/ASNB?record_type=3d`);
+      expect(asnb.status).toBe(200);
+      expect(asnb.headers['content-type']).toBe('application/ber-encoded');
+      expect(asnb.rawPayload.length).toBeGreaterThan(100);
+      const jsonp = await req(t.app, `${B}/compound/cid/241/JSONP?record_type=3d&callback=got`);
+      expect(jsonp.raw.startsWith('got(')).toBe(true);
+      expect(jsonp.raw).toContain('"z": [');
     });
 
     it('lists conformer ids, and answers 3D PNG and 3D similarity with 501', async () => {
