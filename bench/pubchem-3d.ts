@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
-import { CLI, ROOT, log, machine, onEachDatabase, round, runMain, writeResults } from './lib/harness.js';
+import { CLI, ROOT, log, machine, onEachDatabase, round, runMain, withSchema, writeResults } from './lib/harness.js';
 
 const { values } = parseArgs({ options: { repeats: { type: 'string' }, others: { type: 'string' }, postgres: { type: 'string' }, keep: { type: 'boolean' } } });
 const REPEATS = Number(values.repeats ?? 50);
@@ -110,6 +110,13 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   }
 
   log(`[${dialect}] computing conformers (no Compound_3D file loaded)`);
+  // A database of its own (on PostgreSQL a second schema), where only the compounds are loaded.
+  const computing = databaseUrl && values.postgres ? await withSchema(values.postgres, (url) => computeOn(dialect, url, knownCids, others, all3d)) : await computeOn(dialect, undefined, knownCids, others, all3d);
+  return { reading, computing };
+}
+
+async function computeOn(dialect: string, databaseUrl: string | undefined, knownCids: number[], others: number[], all3d: string): Promise<Record<string, unknown>> {
+  const known = published();
   const bare = await serve(join(work, `${dialect}-computed`), databaseUrl, ['compounds']);
   const computing: Record<string, unknown> = {};
   try {
@@ -147,7 +154,7 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   } finally {
     await stop(bare.child);
   }
-  return { reading, computing };
+  return computing;
 }
 
 async function main(): Promise<void> {

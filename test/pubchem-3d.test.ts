@@ -236,7 +236,7 @@ for (const target of STORES) {
 
   describe(`PubChem 3D on ${target.name}: no Compound_3D file loaded`, () => {
     // A generous budget: the machine running the tests may be busy, and this measures accuracy, not speed.
-    const suite = demoSuite(target, { conformerMs: 120_000 }, ['compounds']);
+    const suite = demoSuite(target, { conformerMs: 120_000, conformerRequestMs: 600_000 }, ['compounds']);
 
     it("computes conformers close to PubChem's on the compounds whose values are known", async () => {
       const cids = demoRecords().map((r) => Number(r.tags.get('PUBCHEM_COMPOUND_CID')));

@@ -45,6 +45,8 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     // computed values are marked in records, SD files and an answer header (docs/compatibility.md).
     compute3d: options.compute3d ?? process.env.BIOMIRROR_PUBCHEM_COMPUTE_3D !== 'off',
     conformerMs: options.conformerMs ?? envMs('BIOMIRROR_PUBCHEM_3D_MS', 10_000),
+    // PubChem ends a request after 30 s; computing stops short of that.
+    conformerRequestMs: options.conformerRequestMs ?? envMs('BIOMIRROR_PUBCHEM_3D_REQUEST_MS', 25_000),
   };
   return {
     id: SERVICE,

@@ -46,6 +46,8 @@ export interface PubchemOptions {
   compute3d: boolean;
   /** Longest one computed conformer may take, milliseconds. */
   conformerMs: number;
+  /** Longest one request may spend computing conformers, milliseconds. */
+  conformerRequestMs: number;
 }
 
 const PUG = '/rest/pug/';
@@ -73,7 +75,7 @@ export function pubchemRoutes(opts: PubchemOptions) {
     const data = new Data(ctx);
     const pool = new MatchPool(opts.matchThreads);
     const listkeys = new ListKeys(ctx.db, opts.listkeyTtlMs);
-    const conformers = new Conformers3d({ enabled: opts.compute3d, perCompoundMs: opts.conformerMs, threads: 1 });
+    const conformers = new Conformers3d({ enabled: opts.compute3d, perCompoundMs: opts.conformerMs, perRequestMs: opts.conformerRequestMs, threads: 1 });
     const ledger = new Ledger();
     const queue =
       ctx.redisUrl && opts.queue

@@ -45,6 +45,8 @@ export interface Compute3dOptions {
   enabled: boolean;
   /** Longest one conformer may take, milliseconds. */
   perCompoundMs: number;
+  /** Longest one request may spend computing conformers, milliseconds (then 504). */
+  perRequestMs: number;
   threads: number;
 }
 

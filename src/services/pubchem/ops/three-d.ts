@@ -10,9 +10,6 @@ import { pcErrors } from '../errors.js';
 import type { Env } from '../resolve.js';
 import { SearchTimeout } from '../search/scan.js';
 
-/** Longest a request may spend computing conformers (PubChem answers 504 after 30 s). */
-export const REQUEST_3D_MS = 25_000;
-
 /** Answer header naming the CIDs whose 3D values were computed here rather than loaded. */
 export const COMPUTED_HEADER = 'X-Biomirror-Computed-3D';
 
@@ -29,7 +26,8 @@ export async function conformersOf(env: Env, c: CompoundGen, cids: readonly numb
   const missing = cids.filter((cid) => !byCid.has(cid));
   if (!missing.length || !env.conformers.opts.enabled) return { byCid, computed };
   const rows = await c.store.rows(missing, ['sdf', 'props']);
-  const deadline = Date.now() + REQUEST_3D_MS;
+  const budget = env.conformers.opts.perRequestMs;
+  const deadline = Date.now() + budget;
   for (const cid of missing) {
     const row = rows.get(cid);
     if (!row) continue;
@@ -38,7 +36,7 @@ export async function conformersOf(env: Env, c: CompoundGen, cids: readonly numb
       made = await env.conformers.compute(c.gen, cid, row.sdf, JSON.parse(row.props) as Props, deadline);
     } catch (err) {
       if (!(err instanceof SearchTimeout)) throw err;
-      if (Date.now() >= deadline) throw pcErrors.timeout(`computing 3D conformers ran past ${REQUEST_3D_MS / 1000} s for this request; ask for fewer compounds or load PubChem's Compound_3D files`);
+      if (Date.now() >= deadline) throw pcErrors.timeout(`computing 3D conformers ran past ${budget / 1000} s for this request; ask for fewer compounds or load PubChem's Compound_3D files`);
       // One compound past its own budget has no conformer, as one PubChem could not model has none.
       env.log.warn({ cid }, `computing a 3D conformer ran past ${env.conformers.opts.perCompoundMs} ms`);
       continue;
