@@ -8,7 +8,6 @@
  * never computed. Results are kept in a small cache per data generation.
  */
 import { MatchPool, type ThreadState } from '../search/pool.js';
-import { SearchTimeout } from '../search/scan.js';
 import { COMPUTED_3D_TAG, atoms3d, conformerFromSdf, type Conformer } from './conformer3d.js';
 import { featureLines, featuresOf, nonAromaticRings } from './features3d.js';
 import type { Props } from './properties.js';
@@ -60,7 +59,7 @@ export class Conformers3d {
 
   /**
    * A conformer computed from the compound's 2D SD record (molfile with hydrogens), or the reason
-   * there is none. Rejects with SearchTimeout when it ran past `deadline`.
+   * there is none. Rejects with the pool's SearchTimeout when it runs past `deadline`.
    */
   async compute(gen: number, cid: number, sdf2d: string, props2d: Props, deadline: number): Promise<Conformer | string> {
     const key = `${gen}:${cid}`;
@@ -109,4 +108,3 @@ export class Conformers3d {
   }
 }
 
-export { SearchTimeout };
