@@ -43,6 +43,8 @@ export const KNOWN_GOOD: Record<string, Seed[]> = {
     { method: 'GET', url: '/pubchem/rest/pug_view/data/compound/2244/JSON' },
     { method: 'GET', url: '/pubchem/rest/pug/assay/aid/9000001/description/JSON' },
     { method: 'POST', url: '/pubchem/rest/pug/compound/smiles/cids/JSON', body: 'smiles=CC(=O)OC1=CC=CC=C1C(=O)O', type: form },
+    { method: 'GET', url: '/pubchem/rest/pug/compound/cid/2244/property/Volume3D,XStericQuadrupole3D,FeatureCount3D/JSON' },
+    { method: 'GET', url: '/pubchem/rest/pug/compound/cid/2244/record/SDF?record_type=3d' },
   ],
   protocols: [
     { method: 'GET', url: '/protocols/api/v3/protocols?filter=public&key=protein', headers: bearer },

@@ -17,14 +17,16 @@ export function pubchemModule(opts: Partial<PubchemOptions> = {}): ServiceModule
   return createPubchem({ syncBudgetMs: 2000, maxSearchMs: 20_000, matchThreads: 1, ...opts });
 }
 
-export function dataset(m: ServiceModule, name: 'compounds' | 'substances' | 'assays') {
+export type DatasetName = 'compounds' | 'substances' | 'assays' | 'conformers';
+
+export function dataset(m: ServiceModule, name: DatasetName) {
   const ds = m.datasets.find((d) => d.name === name);
   if (!ds) throw new Error(`no dataset ${name}`);
   return ds;
 }
 
 /** Loads the demo data of every dataset (or of the named ones). */
-export async function loadDemo(store: OpenedStore, generations: Generations, m: ServiceModule, names: ('compounds' | 'substances' | 'assays')[] = ['compounds', 'substances', 'assays']): Promise<LoadResult[]> {
+export async function loadDemo(store: OpenedStore, generations: Generations, m: ServiceModule, names: DatasetName[] = ['compounds', 'substances', 'assays', 'conformers']): Promise<LoadResult[]> {
   const out: LoadResult[] = [];
   for (const n of names) {
     const ds = dataset(m, n);
@@ -77,12 +79,12 @@ export interface DemoSuite {
  * For a describe block: a store and the service with every demo dataset loaded, opened before its
  * tests and closed after. The members are set once the suite's first hook has run.
  */
-export function demoSuite(target: StoreTarget, opts: Partial<PubchemOptions> = {}): DemoSuite {
+export function demoSuite(target: StoreTarget, opts: Partial<PubchemOptions> = {}, names?: DatasetName[]): DemoSuite {
   const suite = {} as DemoSuite;
   beforeAll(async () => {
     suite.s = await target.open();
     Object.assign(suite, await pubchemApp(suite.s, opts));
-    await loadDemo(suite.s, suite.t.generations, suite.m);
+    await loadDemo(suite.s, suite.t.generations, suite.m, names);
   });
   afterAll(async () => {
     await suite.t.close();

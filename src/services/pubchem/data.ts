@@ -6,13 +6,14 @@ import { tableSet } from '../../core/ingest/dataset.js';
 import type { ServiceContext } from '../types.js';
 import { buildIndex, type FingerprintIndex } from './search/index.js';
 import { AssayStore, ASSAY_PREFIX } from './store/assays.js';
+import { CONFORMER_PREFIX, ConformerStore } from './store/conformers.js';
 import { COMPOUND_PREFIX, CompoundStore } from './store/compounds.js';
 import { SUBSTANCE_PREFIX, SubstanceStore } from './store/substances.js';
 import { countOf } from './store/sql.js';
 import { ident } from '../../core/store/db.js';
 
 export const SERVICE = 'pubchem';
-export const DATASETS = { compounds: 'compounds', substances: 'substances', assays: 'assays' } as const;
+export const DATASETS = { compounds: 'compounds', substances: 'substances', assays: 'assays', conformers: 'conformers' } as const;
 
 export interface CompoundGen {
   gen: number;
@@ -53,6 +54,12 @@ export class Data {
   async assays(): Promise<AssayStore | undefined> {
     const gen = await this.ctx.generations.active(SERVICE, DATASETS.assays);
     return gen === undefined ? undefined : new AssayStore(this.ctx.db, tableSet(ASSAY_PREFIX, gen));
+  }
+
+  /** The loaded 3D conformers (PubChem's Compound_3D files), if any. */
+  async conformers(): Promise<ConformerStore | undefined> {
+    const gen = await this.ctx.generations.active(SERVICE, DATASETS.conformers);
+    return gen === undefined ? undefined : new ConformerStore(this.ctx.db, tableSet(CONFORMER_PREFIX, gen));
   }
 
   private index(gen: number, store: CompoundStore, table: string): Promise<FingerprintIndex> {

@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '../types.js';
+import { conformerState } from './chem/compute3d.js';
 import { engineState } from './chem/rdkit.js';
 import { matcherState } from './search/pool.js';
 import { pubchemCommands } from './commands.js';
@@ -11,11 +12,13 @@ import { DATASETS, SERVICE } from './data.js';
 import { pcCatalogue } from './errors.js';
 import { readAssays } from './ingest/assays.js';
 import { readCompounds } from './ingest/compounds.js';
+import { readConformers } from './ingest/conformers.js';
 import { readSubstances } from './ingest/substances.js';
 import { limitHeaders, pubchemLimits, RUNNING_TIME_MS } from './limits.js';
 import { pubchemRoutes, type PubchemOptions } from './routes.js';
 import { LISTKEY_MIGRATIONS } from './search/listkeys.js';
 import { ASSAY_PREFIX, ASSAY_TABLES, countAssayItems, createAssayTables, finishAssays, writeAssays } from './store/assays.js';
+import { CONFORMER_PREFIX, CONFORMER_TABLES, countConformers, createConformerTables, finishConformers, writeConformers } from './store/conformers.js';
 import { COMPOUND_PREFIX, COMPOUND_TABLES, countCompoundItems, createCompoundTables, finishCompounds, writeCompounds } from './store/compounds.js';
 import { SUBSTANCE_PREFIX, SUBSTANCE_TABLES, countSubstances, createSubstanceTables, finishSubstances, writeSubstances } from './store/substances.js';
 
@@ -38,6 +41,12 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     queuePrefix: options.queuePrefix ?? process.env.BIOMIRROR_QUEUE_PREFIX ?? 'biomirror',
     queueLockMs: options.queueLockMs ?? envMs('BIOMIRROR_PUBCHEM_QUEUE_LOCK_MS', 30_000),
     ...(options.queueWorkers !== undefined ? { queueWorkers: options.queueWorkers } : {}),
+    // On by default: clients ask for the 3D properties of compounds no loaded 3D file covers;
+    // computed values are marked in records, SD files and an answer header (docs/compatibility.md).
+    compute3d: options.compute3d ?? process.env.BIOMIRROR_PUBCHEM_COMPUTE_3D !== 'off',
+    conformerMs: options.conformerMs ?? envMs('BIOMIRROR_PUBCHEM_3D_MS', 10_000),
+    // PubChem ends a request after 30 s; computing stops short of that.
+    conformerRequestMs: options.conformerRequestMs ?? envMs('BIOMIRROR_PUBCHEM_3D_REQUEST_MS', 25_000),
   };
   return {
     id: SERVICE,
@@ -51,6 +60,7 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     engines: () => ({
       rdkit: { state: 'ok', replacements: engineState.replacements, renewals: engineState.renewals, lastFault: engineState.lastFault },
       matchers: { state: 'ok', threads: opts.matchThreads, replacements: matcherState.replacements, renewals: matcherState.renewals },
+      conformers: { state: opts.compute3d ? 'ok' : 'off', replacements: conformerState.replacements, renewals: conformerState.renewals },
     }),
     migrations: LISTKEY_MIGRATIONS,
     datasets: [
@@ -92,6 +102,19 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
         write: writeAssays,
         finish: finishAssays,
         count: countAssayItems,
+      },
+      {
+        service: SERVICE,
+        name: DATASETS.conformers,
+        tablePrefix: CONFORMER_PREFIX,
+        tables: CONFORMER_TABLES,
+        batchSize: 500,
+        demo: demo('conformers'),
+        read: readConformers,
+        create: createConformerTables,
+        write: writeConformers,
+        finish: finishConformers,
+        count: countConformers,
       },
     ],
     errors: pcCatalogue,

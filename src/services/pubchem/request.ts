@@ -52,7 +52,7 @@ export class Options {
   }
 }
 
-const OTHER_DOMAINS = new Set(['gene', 'protein', 'pathway', 'taxonomy', 'cell', 'sources', 'sourcetable', 'conformers', 'annotations', 'classification', 'standardize', 'periodictable']);
+const OTHER_DOMAINS = new Set(['gene', 'protein', 'pathway', 'taxonomy', 'cell', 'sources', 'sourcetable', 'annotations', 'classification', 'standardize', 'periodictable']);
 const SEARCHES: Record<string, { search: SearchKind; fast: boolean }> = {
   substructure: { search: 'substructure', fast: false },
   superstructure: { search: 'superstructure', fast: false },

@@ -4,6 +4,7 @@
  * the searcher and may answer with a list key instead.
  */
 import type { Logger } from 'pino';
+import type { Conformers3d } from './chem/compute3d.js';
 import { requestInchikey } from './chem/query.js';
 import { rdkit } from './chem/rdkit.js';
 import type { CompoundGen, Data } from './data.js';
@@ -17,6 +18,8 @@ export interface Env {
   data: Data;
   searcher: Searcher;
   listkeys: ListKeys;
+  /** Conformers computed where no 3D file was loaded. */
+  conformers: Conformers3d;
   /** Who the request is from, for the running-time budget. */
   client: string;
   log: Logger;

@@ -6,7 +6,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../types.js';
+import { Conformers3d } from './chem/compute3d.js';
 import { noteEngineFault } from './chem/rdkit.js';
+import { handleConformers } from './conformers.js';
 import { Data } from './data.js';
 import { handlePug } from './dispatch.js';
 import { pcErrors } from './errors.js';
@@ -40,6 +42,12 @@ export interface PubchemOptions {
   queueLockMs: number;
   /** Queued searches this process runs at once (0: it only enqueues); the matching threads by default. */
   queueWorkers?: number;
+  /** Compute 3D conformers and properties where no Compound_3D file covers a compound. */
+  compute3d: boolean;
+  /** Longest one computed conformer may take, milliseconds. */
+  conformerMs: number;
+  /** Longest one request may spend computing conformers, milliseconds. */
+  conformerRequestMs: number;
 }
 
 const PUG = '/rest/pug/';
@@ -50,6 +58,7 @@ function pathOf(req: FastifyRequest): string {
 }
 
 function send(reply: FastifyReply, a: Answer): FastifyReply {
+  if (a.headers) reply.headers(a.headers);
   return reply.code(a.status).type(a.type).send(a.body);
 }
 
@@ -66,6 +75,7 @@ export function pubchemRoutes(opts: PubchemOptions) {
     const data = new Data(ctx);
     const pool = new MatchPool(opts.matchThreads);
     const listkeys = new ListKeys(ctx.db, opts.listkeyTtlMs);
+    const conformers = new Conformers3d({ enabled: opts.compute3d, perCompoundMs: opts.conformerMs, perRequestMs: opts.conformerRequestMs, threads: 1 });
     const ledger = new Ledger();
     const queue =
       ctx.redisUrl && opts.queue
@@ -79,6 +89,7 @@ export function pubchemRoutes(opts: PubchemOptions) {
       data.closed = true;
       await queue?.close();
       await pool.close();
+      await conformers.close();
     });
 
     // An RDKit call that faulted anywhere in a request leaves that instance unusable: drop it, so
@@ -107,7 +118,7 @@ export function pubchemRoutes(opts: PubchemOptions) {
       return documentXml(JSON.parse(payload) as Record<string, unknown>, pathOf(req).includes(VIEW) ? PUG_VIEW_NS : PUG_REST_NS);
     });
 
-    const env = (req: FastifyRequest): Env => ({ data, searcher, listkeys, client: req.ip, log: ctx.log });
+    const env = (req: FastifyRequest): Env => ({ data, searcher, listkeys, conformers, client: req.ip, log: ctx.log });
 
     // The fingerprint index of newly served data is built as soon as a request notices it.
     const warm = async () => {
@@ -135,6 +146,7 @@ export function pubchemRoutes(opts: PubchemOptions) {
       const body = req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
       const options = new Options(req.query as Record<string, unknown>, body);
       if (/^sources(\/|$)/i.test(rest)) return send(reply, await handleSources(data, rest.slice('sources'.length), options, req.headers.accept));
+      if (/^conformers(\/|$)/i.test(rest)) return send(reply, await handleConformers(data, rest.slice('conformers'.length), options, req.headers.accept));
       const parsed = parsePugPath(rest, options, req.headers.accept);
       return send(reply, await handlePug(env(req), parsed));
     };

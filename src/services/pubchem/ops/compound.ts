@@ -16,6 +16,8 @@ import { answer, renderDoc, type Answer } from '../output/render.js';
 import { XREF_TYPES, type PugRequest } from '../request.js';
 import type { Env, Subject } from '../resolve.js';
 import { activityTable, identifierList, linkedList } from './common.js';
+import { PROPERTIES_3D, record3d } from '../chem/conformer3d.js';
+import { computedHeaders, conformersOf } from './three-d.js';
 
 type CompoundSubject = Extract<Subject, { domain: 'compound' }>;
 
@@ -68,8 +70,25 @@ async function png(mol: Mol, req: PugRequest): Promise<Answer> {
   return answer('PNG', await pngOf(svgOf(mol, width, height)));
 }
 
+/** `record_type=3d`: each CID's conformer record; CIDs without one are left out, and none at all is 404. */
+async function record3dAnswer(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
+  if (req.output === 'PNG') throw pcErrors.unimplemented('PNG images of 3D conformers');
+  if (!s.ids.length && s.novel) throw pcErrors.unimplemented('3D records of structures that are not in the database');
+  const { c, cids } = await existing(env, s);
+  const confs = await conformersOf(env, c, cids);
+  const found = cids.filter((cid) => confs.byCid.has(cid));
+  if (!found.length) throw pcErrors.notFound('No records found for the given CID(s)', 'No 3D conformer is loaded (or computable) for the given CID(s)');
+  const headers = computedHeaders(confs);
+  const withHeaders = (a: Answer): Answer => (headers ? { ...a, headers } : a);
+  if (req.output === 'SDF') return withHeaders(answer('SDF', found.map((cid) => confs.byCid.get(cid)?.sdf ?? '').join('')));
+  const rows = await c.store.rows(found, ['record']);
+  const records = found.map((cid) => record3d(currentLabels(JSON.parse(rows.get(cid)?.record ?? '{}') as Record<string, unknown>), confs.byCid.get(cid) as NonNullable<ReturnType<typeof confs.byCid.get>>));
+  if (req.output === 'ASNT' || req.output === 'ASNB') return withHeaders(recordsAsn('PC-Compounds', records, req.output));
+  return withHeaders(renderDoc({ PC_Compounds: records }, req.output, req.options, { XML: () => asnXml('PC-Compounds', 'PC-Compound', records) }));
+}
+
 async function record(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
-  if (recordType(req.options) === '3d') throw pcErrors.notFound('No records found for the given CID(s)', '3D conformers are not part of the loaded data');
+  if (recordType(req.options) === '3d') return record3dAnswer(env, s, req);
   if (!s.ids.length && s.novel) {
     const n = await novelRecord(s);
     try {
@@ -108,19 +127,25 @@ async function property(env: Env, s: CompoundSubject, req: PugRequest): Promise<
   const { c, cids } = await existing(env, s);
   const rows = await c.store.rows(cids, ['props']);
   const titles = names.includes('Title') ? await c.store.titles(cids) : new Map<number, string>();
+  // 3D values come from each compound's conformer, looked up (or computed) only when asked for.
+  const threeD: readonly string[] = PROPERTIES_3D;
+  const confs = names.some((n) => threeD.includes(n)) ? await conformersOf(env, c, cids) : undefined;
   const table = cids.map((cid) => {
     const props = JSON.parse(rows.get(cid)?.props ?? '{}') as Props;
+    const props3d = confs?.byCid.get(cid)?.props ?? {};
     const row: Record<string, string | number> = { CID: cid };
     for (const n of names) {
-      const v = n === 'Title' ? titles.get(cid) : props[storedName(n)];
+      const v = n === 'Title' ? titles.get(cid) : threeD.includes(n) ? props3d[n] : props[storedName(n)];
       if (v !== undefined) row[n] = v;
     }
     return row;
   });
-  return renderDoc({ PropertyTable: { Properties: table } }, req.output, req.options, {
+  const a = renderDoc({ PropertyTable: { Properties: table } }, req.output, req.options, {
     CSV: () => csvTable(['CID', ...names], table.map((r) => [r.CID, ...names.map((n) => r[n])])),
     TXT: () => txtLines(table.map((r) => r[names[0] as string]).filter((v) => v !== undefined)),
   });
+  const headers = confs && computedHeaders(confs);
+  return headers ? { ...a, headers } : a;
 }
 
 async function synonyms(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
@@ -215,6 +240,19 @@ async function xrefs(env: Env, s: CompoundSubject, req: PugRequest): Promise<Ans
   return renderDoc({ InformationList: { Information: info } }, req.output, req.options, { TXT: () => txtLines(info.flatMap((i) => i.RN)) });
 }
 
+/** `conformers`: the conformer ids of each CID in the loaded Compound_3D files (computed conformers have none). */
+async function conformers(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
+  const { cids: found } = await existing(env, s);
+  const store = await env.data.conformers();
+  const loaded = store ? await store.byCids(found) : new Map<number, { conformerId: string | undefined }>();
+  const info = found.flatMap((cid) => {
+    const id = loaded.get(cid)?.conformerId;
+    return id ? [{ CID: cid, ConformerID: [id] }] : [];
+  });
+  if (!info.length) throw pcErrors.notFound('No data found', 'No PubChem conformer is loaded for the given CID(s)');
+  return renderDoc({ InformationList: { Information: info } }, req.output, req.options, { TXT: () => txtLines(info.flatMap((i) => i.ConformerID)) });
+}
+
 type Run = (env: Env, s: CompoundSubject, req: PugRequest) => Promise<Answer>;
 
 const JSON_XML: Output[] = ['JSON', 'JSONP', 'XML'];
@@ -229,6 +267,7 @@ export const COMPOUND_OPS: Record<string, { outputs: Output[]; run: Run }> = {
   assaysummary: { outputs: [...JSON_XML, 'CSV'], run: assaysummary },
   description: { outputs: JSON_XML, run: description },
   xrefs: { outputs: [...JSON_XML, 'TXT'], run: xrefs },
+  conformers: { outputs: [...JSON_XML, 'TXT'], run: conformers },
 };
 
-export const UNSERVED_COMPOUND_OPS = ['classification', 'conformers', 'dates'];
+export const UNSERVED_COMPOUND_OPS = ['classification', 'dates'];

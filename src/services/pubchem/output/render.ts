@@ -9,6 +9,8 @@ export interface Answer {
   status: number;
   type: string;
   body: string | Buffer;
+  /** Extra response headers (e.g. which values were computed here). */
+  headers?: Record<string, string>;
 }
 
 export interface Alternatives {

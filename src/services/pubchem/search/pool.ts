@@ -21,6 +21,9 @@ export interface WorkerReply {
   retire?: boolean;
   /** Milliseconds the task waited for its thread to start (loading RDKit); callers add them to their deadline. */
   waited?: number;
+  /** Other workers' answers (the conformer worker's molfile and energy). */
+  molfile?: string;
+  energy?: number;
 }
 
 interface Task {
@@ -46,6 +49,12 @@ class Slot {
   timer: NodeJS.Timeout | undefined;
 }
 
+/** A pool's thread counts, as `/health` reports them. */
+export interface ThreadState {
+  replacements: number;
+  renewals: number;
+}
+
 export class MatchPool {
   private readonly slots: Slot[];
   private readonly queue: Task[] = [];
@@ -54,7 +63,12 @@ export class MatchPool {
   /** Threads ended for running past a deadline (reported in tests and logs). */
   restarts = 0;
 
-  constructor(size: number) {
+  /** `worker` and `state`: the same pool runs other engines' threads (the conformer worker). */
+  constructor(
+    size: number,
+    private readonly worker: URL = WORKER,
+    private readonly state: ThreadState = matcherState,
+  ) {
     this.slots = Array.from({ length: Math.max(1, size) }, () => new Slot());
   }
 
@@ -67,7 +81,7 @@ export class MatchPool {
   }
 
   private spawn(slot: Slot): void {
-    const w = new Worker(WORKER);
+    const w = new Worker(this.worker);
     w.unref();
     slot.worker = w;
     slot.ready = new Promise((resolve, reject) => {
@@ -86,7 +100,7 @@ export class MatchPool {
       if (!t || m.id !== t.msg.id) return;
       if (m.retire && slot.worker === w) {
         // Forget the thread before the next task is handed out: that one gets a fresh thread.
-        matcherState.replacements++;
+        this.state.replacements++;
         slot.worker = undefined;
         slot.ready = undefined;
         void w.terminate();
@@ -99,7 +113,7 @@ export class MatchPool {
     w.on('exit', () => {
       // A thread that ended by itself (after a WASM fault) is replaced at the next task.
       if (slot.worker === w) {
-        matcherState.replacements++;
+        this.state.replacements++;
         this.fail(slot, new Error('the matching thread stopped'));
       }
     });
@@ -130,7 +144,7 @@ export class MatchPool {
       }
       if (slot.worker && slot.tasks >= threadBudget.tasks) {
         // Spent: this thread ends and a fresh one takes the task.
-        matcherState.renewals++;
+        this.state.renewals++;
         const old = slot.worker;
         slot.worker = undefined;
         slot.ready = undefined;
@@ -154,7 +168,7 @@ export class MatchPool {
           slot.timer = setTimeout(() => {
             if (slot.task !== task) return;
             this.restarts++;
-            matcherState.replacements++;
+            this.state.replacements++;
             slot.worker = undefined;
             slot.ready = undefined;
             void w.terminate();
