@@ -196,8 +196,8 @@ describe.skipIf(skip !== '')(`the built-in skills${skip}`, () => {
 
   describe(`alphafold${inBuild('/alphafold')}`, () => {
     it.skipIf(inBuild('/alphafold') !== '')('reports the confidence of a model', async () => {
-      const list = (await direct('/alphafold/api/prediction/P04637')) as unknown as Json[];
-      const r = await run('alphafold', 'model_confidence', ['P04637']);
+      const list = (await direct('/alphafold/api/prediction/P69905')) as unknown as Json[];
+      const r = await run('alphafold', 'model_confidence', ['P69905']);
       expect(r.json.success, r.json.stderr).toBe(true);
       const model = (r.out.models as Json[])[0] as Json;
       expect(model.entry_id).toBe(list[0]?.entryId);
