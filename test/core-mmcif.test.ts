@@ -36,7 +36,7 @@ const realCif = fixture('4hhb.cif.gz');
 const realPdb = gunzipSync(fixture('4hhb.pdb.gz')).toString('utf8');
 const realPdb1 = gunzipSync(fixture('4hhb.pdb1.gz')).toString('utf8');
 const lines = (text: string, records: RegExp) => text.split('\n').filter((l) => records.test(l));
-const COORDS = /^(ATOM  |HETATM|TER   |MODEL |ENDMDL)/;
+const COORDS = /^(ATOM {2}|HETATM|TER {3}|MODEL |ENDMDL)/;
 
 /** Numbers compared as numbers (BinaryCIF keeps values, not their text: 1.00 reads back as 1). */
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)$/;
