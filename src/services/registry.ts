@@ -1,3 +1,4 @@
+import { alphafold } from './alphafold/index.js';
 import { biorxiv } from './biorxiv/index.js';
 import { clinicaltrials } from './clinicaltrials/index.js';
 import { datasets } from './datasets/index.js';
@@ -9,7 +10,7 @@ import { pubchem } from './pubchem/index.js';
 import type { ServiceModule } from './types.js';
 
 /** Every finished service, in the order they are listed and given ports. */
-export const SERVICES: readonly ServiceModule[] = [clinicaltrials, eutils, datasets, pubchem, protocols, gwas, biorxiv, pgx];
+export const SERVICES: readonly ServiceModule[] = [clinicaltrials, eutils, datasets, pubchem, protocols, gwas, biorxiv, pgx, alphafold];
 
 export function findService(id: string): ServiceModule | undefined {
   return SERVICES.find((s) => s.id === id);

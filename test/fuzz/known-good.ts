@@ -63,4 +63,10 @@ export const KNOWN_GOOD: Record<string, Seed[]> = {
     { method: 'GET', url: '/pgx/v1/gene/CYP2D6' },
     { method: 'GET', url: '/pgx/v1/data/gene?symbol=CYP2D6' },
   ],
+  alphafold: [
+    { method: 'GET', url: '/alphafold/api/prediction/P69905' },
+    { method: 'GET', url: '/alphafold/api/uniprot/summary/P68871.json' },
+    { method: 'GET', url: '/alphafold/files/AF-P01308-F1-confidence_v4.json?categories=letters' },
+    { method: 'GET', url: '/alphafold/files/AF-P69905-F1-model_v4.cif' },
+  ],
 };
