@@ -69,7 +69,7 @@ export async function parseModel(bytes: Buffer): Promise<CifBlock> {
   }
   const block = file.blocks[0];
   if (!block) throw new ModelFormatError('not mmCIF: no data block');
-  if (!block.categories['atom_site']) throw new ModelFormatError('no _atom_site category: not a model file');
+  if (!block.categories['atom_site']?.rowCount) throw new ModelFormatError('no atoms (_atom_site is missing or empty): not a model file');
   return block;
 }
 
