@@ -43,7 +43,8 @@ const q = (s: string) => (/[\s'"]/.test(s) ? `'${s}'` : s);
 /** GENERATED mmCIF text of a made-up entry. */
 export function generatedCif(e: GenEntry): string {
   const out: string[] = [`data_${e.id}`, '#', `_entry.id ${e.id}`, '#', `_struct.entry_id ${e.id}`, `_struct.title 'GENERATED TEST ENTRY'`, '#'];
-  const entities = e.entities ?? [...new Set(e.chains.map((c) => c.entity))].map((id) => ({ id, description: `Generated protein ${id}`, sequence: 'G' }));
+  type Entity = NonNullable<GenEntry['entities']>[number];
+  const entities: Entity[] = e.entities ?? [...new Set(e.chains.map((c) => c.entity))].map((id) => ({ id, description: `Generated protein ${id}`, sequence: 'G' }));
   out.push('loop_', '_entity.id', '_entity.type', '_entity.pdbx_description');
   for (const en of entities) out.push(`${en.id} polymer ${q(en.description)}`);
   out.push('#', 'loop_', '_entity_poly.entity_id', '_entity_poly.type', '_entity_poly.pdbx_strand_id', '_entity_poly.pdbx_seq_one_letter_code_can');
