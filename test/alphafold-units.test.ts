@@ -131,3 +131,27 @@ describe('names and fields', () => {
     expect(parseRange('bytes=0-1,5-6', 100)).toBeUndefined();
   });
 });
+
+describe('ingest threads', () => {
+  it('read entries in a thread as in place, and fail only the entry that cannot be read', async () => {
+    const { IngestPool, readInPlace } = await import('../src/services/alphafold/ingest-pool.js');
+    const { generateEntry, entryFiles, syntheticSequence } = await import('../bench/alphafold-generate.js');
+    const pool = IngestPool.create(1);
+    // The thread script is the build's: `npm test` builds first.
+    expect(pool, 'dist/services/alphafold/ingest-worker.js (run npm run build)').toBeDefined();
+    if (!pool) return;
+    try {
+      const e = generateEntry({ accession: 'Q9ZZX1', uniprotId: 'T_HUMAN', description: 'Generated', taxId: 9606, organism: 'Homo sapiens', sequence: syntheticSequence(30, 9) });
+      const [model, confidence, pae] = entryFiles(e).map((f) => ({ bytes: f.bytes, place: { file: f.name, position: 0 } }));
+      const p = { model, confidence, pae };
+      const [threaded, here] = await Promise.all([pool.run(e.entryId, 4, p), readInPlace(e.entryId, 4, p)]);
+      expect(threaded).toEqual(here);
+      expect(Buffer.isBuffer(threaded.model)).toBe(true);
+      await expect(pool.run('AF-Q9ZZX2-F1', 4, { model: { bytes: Buffer.from('data_x\n'), place: { file: 'x', position: 0 } } })).rejects.toThrow(/CIF|atom/);
+      // The thread is still there for the next entry.
+      expect((await pool.run(e.entryId, 4, p)).entryId).toBe(e.entryId);
+    } finally {
+      await pool.close();
+    }
+  });
+});

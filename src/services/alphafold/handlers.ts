@@ -7,7 +7,7 @@ import type { ServiceContext } from '../types.js';
 import { crc64, md5 } from './checksum.js';
 import { afErrors, invalidParameter } from './errors.js';
 import type { Meta } from './metadata.js';
-import { DATASET, PREFIX, SERVICE, metaOf, modelOf, modelsOf, type ModelRow } from './store.js';
+import { DATASET, PREFIX, SERVICE, modelOf, modelsOf, type ModelRow } from './store.js';
 
 /** UniProt's accession format, with an optional isoform number. */
 export const ACCESSION_PATTERN = '^([OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9]([A-Z][A-Z0-9]{2}[0-9]){1,2})(-[0-9]+)?$';
@@ -40,11 +40,11 @@ export async function entriesOf(ctx: ServiceContext, acc: string): Promise<Entry
   const rows = await modelsOf(ctx.db, t, acc, !acc.includes('-'));
   const byEntry = new Map<string, ModelRow[]>();
   for (const r of rows) byEntry.set(r.entry_id, [...(byEntry.get(r.entry_id) ?? []), r]);
-  const meta = await metaOf(ctx.db, t, [...byEntry.keys()]);
   const out: Entry[] = [];
-  for (const [id, versions] of byEntry) {
+  for (const versions of byEntry.values()) {
     versions.sort((a, b) => a.version - b.version);
-    out.push({ latest: versions[versions.length - 1] as ModelRow, versions: versions.map((v) => v.version), meta: meta.get(id) ?? {} });
+    const latest = versions[versions.length - 1] as ModelRow;
+    out.push({ latest, versions: versions.map((v) => v.version), meta: latest.meta });
   }
   // Canonical first, then isoforms by number; fragments in order.
   out.sort((a, b) => isoformOf(a.latest.acc) - isoformOf(b.latest.acc) || a.latest.fragment - b.latest.fragment);
@@ -108,7 +108,7 @@ export function predictionRecord(e: Entry, base: string): Record<string, unknown
     sequenceStart: start,
     sequenceEnd: end,
     // Version 6 records carry the MD5 of the sequence; earlier ones UniProt's CRC64.
-    sequenceChecksum: pick(meta, 'sequenceChecksum', v >= 6 ? md5(sequence) : crc64(sequence)),
+    sequenceChecksum: pick(meta, 'sequenceChecksum', sequence === d.sequence ? (v >= 6 ? d.md5 : d.crc64) : v >= 6 ? md5(sequence) : crc64(sequence)),
     isUniProtReviewed: reviewed,
     gene: pick<string | null>(meta, 'gene', d.gene),
     uniprotAccession: pick(meta, 'uniprotAccession', r.acc),
@@ -139,6 +139,37 @@ export async function predictions(ctx: ServiceContext, qualifier: string, base: 
   const entries = await entriesOf(ctx, acc);
   if (entries.length === 0) throw afErrors.notFound();
   return entries.map((e) => predictionRecord(e, base));
+}
+
+/**
+ * Answers of recent lookups, by generation, accession and base URL: a load switches generation, so
+ * an answer is never served from data that is no longer active. Most clients ask for the same few
+ * proteins again and again (a notebook re-run, an agent's retries).
+ */
+const recentByDb = new WeakMap<object, Map<string, string>>();
+const RECENT_MAX = 5000;
+
+export async function predictionsJson(ctx: ServiceContext, qualifier: string, base: string): Promise<string> {
+  const gen = await ctx.generations.active(SERVICE, DATASET);
+  const key = `${gen ?? 0}\0${qualifier}\0${base}`;
+  let recent = recentByDb.get(ctx.db);
+  if (!recent) {
+    recent = new Map();
+    recentByDb.set(ctx.db, recent);
+  }
+  const hit = recent.get(key);
+  if (hit !== undefined) {
+    // Most recently used last, so the oldest is dropped first.
+    recent.delete(key);
+    recent.set(key, hit);
+    return hit;
+  }
+  const body = JSON.stringify(await predictions(ctx, qualifier, base));
+  if (gen !== undefined) {
+    recent.set(key, body);
+    if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+  }
+  return body;
 }
 
 export type FileKind = 'model' | 'confidence' | 'predicted_aligned_error';

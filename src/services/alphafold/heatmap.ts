@@ -76,22 +76,24 @@ export function renderPae(m: PaeMatrix): Buffer {
   if (block > 0) {
     const cells = side;
     const sums = new Float64Array(cells * cells);
-    const counts = new Uint32Array(cells * cells);
     const bin = new Int32Array(n);
-    for (let j = 0; j < n; j++) bin[j] = Math.floor(j / block);
+    const size = new Int32Array(cells);
+    for (let j = 0; j < n; j++) {
+      const b = Math.floor(j / block);
+      bin[j] = b;
+      size[b] = (size[b] as number) + 1;
+    }
     for (let i = 0; i < n; i++) {
       const bi = (bin[i] as number) * cells;
       const row = i * n;
       for (let j = 0; j < n; j++) {
         const k = bi + (bin[j] as number);
         sums[k] = (sums[k] as number) + (values[row + j] as number);
-        counts[k] = (counts[k] as number) + 1;
       }
     }
     for (let y = 0; y < cells; y++) {
       for (let x = 0; x < cells; x++) {
-        const k = y * cells + x;
-        const c = shade((sums[k] as number) / Math.max(1, counts[k] as number)) * 3;
+        const c = shade((sums[y * cells + x] as number) / ((size[y] as number) * (size[x] as number))) * 3;
         put(x0 + x, y0 + y, RAMP[c] as number, RAMP[c + 1] as number, RAMP[c + 2] as number);
       }
     }

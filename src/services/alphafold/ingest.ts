@@ -5,47 +5,17 @@
  * folders) and yielded as one record once all three are there, or at the end of the input.
  */
 import { createReadStream } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import type { ReadContext } from '../../core/ingest/dataset.js';
 import { FormatError } from '../../core/ingest/errors.js';
 import { ByteProgress, lines, listInputs, openInput, peek } from '../../core/ingest/inputs.js';
 import type { Sourced } from '../../core/ingest/load.js';
-import { confidenceOf, parseConfidence, plddtSummary, type PlddtSummary } from './confidence.js';
+import type { ModelRecord, Part, Pending } from './entry.js';
+import { IngestPool, readInPlace } from './ingest-pool.js';
 import { accessionIdsRow, csvFields, typedMeta, type Meta } from './metadata.js';
-import { gunzipBounded, isGzip, readModelFacts, type ModelFacts } from './model-cif.js';
-import { normalizePae } from './pae.js';
 import { tarMembers } from './tar.js';
 
-/** What the store keeps of a model beside its files (the record is built from it when asked). */
-export interface ModelDoc {
-  accession: string;
-  uniprotId: string | null;
-  description: string | null;
-  gene: string | null;
-  taxId: number | null;
-  organism: string | null;
-  uniprotStart: number;
-  uniprotEnd: number;
-  sequence: string;
-  sequenceVersionDate: string | null;
-  created: string | null;
-  summary: PlddtSummary;
-  residues: number;
-  atoms: number;
-}
-
-export interface ModelRecord {
-  kind: 'model';
-  entryId: string;
-  version: number;
-  accession: string;
-  fragment: number;
-  doc: ModelDoc;
-  /** Files, gzipped. */
-  model: Buffer;
-  confidence: Buffer;
-  pae: Buffer | null;
-}
+export type { ModelDoc, ModelRecord } from './entry.js';
+export { UNIPROT_ENTRY } from './entry.js';
 
 export interface MetaRecord {
   kind: 'meta';
@@ -57,71 +27,6 @@ export interface MetaRecord {
 export type AfRecord = ModelRecord | MetaRecord;
 
 const FILE = /^(AF-.+?)-(model|confidence|predicted_aligned_error)_v(\d+)\.(cif|json|pdb)$/;
-/** UniProt-based entry ids: the accession (with an isoform number) and the fragment. */
-export const UNIPROT_ENTRY = /^AF-([A-Z0-9]{6,10}(?:-\d+)?)-F(\d+)$/;
-
-interface Part {
-  bytes: Buffer;
-  place: { file: string; position: string | number };
-}
-
-interface Pending {
-  model?: Part;
-  confidence?: Part;
-  pae?: Part;
-}
-
-const gz = (b: Buffer) => (isGzip(b) ? b : gzipSync(b));
-const plain = (b: Buffer) => (isGzip(b) ? gunzipBounded(b) : b);
-
-async function modelRecord(entryId: string, version: number, p: Pending): Promise<ModelRecord> {
-  const model = p.model as Part;
-  const facts: ModelFacts = await readModelFacts(model.bytes);
-  const m = UNIPROT_ENTRY.exec(entryId);
-  const accession = m?.[1] ?? facts.accession;
-  if (!accession) throw new Error('no UniProt accession in the entry id or the model file');
-  const fragment = m ? Number(m[2]) : 1;
-  // Without a confidence file, the pLDDT the model carries (ma_qa_metric_local or its B-factors).
-  const conf = p.confidence ? parseConfidence(plain(p.confidence.bytes).toString('utf8')) : confidenceOf(facts.plddt);
-  if (conf.confidenceScore.length === 0) throw new Error('no confidence file and no pLDDT in the model');
-  const confBytes = p.confidence ? gz(p.confidence.bytes) : gzipSync(JSON.stringify(conf));
-  const residues = conf.confidenceScore.length;
-  let pae: Buffer | null = null;
-  if (p.pae) {
-    const raw = plain(p.pae.bytes);
-    const loaded = normalizePae(raw);
-    if (loaded.n !== residues) throw new Error(`the PAE matrix has ${loaded.n} residues, the confidence file ${residues}`);
-    pae = loaded.bytes === raw ? gz(p.pae.bytes) : gzipSync(loaded.bytes);
-  }
-  const sequence = facts.sequence;
-  const start = facts.uniprotStart ?? 1;
-  return {
-    kind: 'model',
-    entryId,
-    version,
-    accession,
-    fragment,
-    model: gz(model.bytes),
-    confidence: confBytes,
-    pae,
-    doc: {
-      accession,
-      uniprotId: facts.uniprotId,
-      description: facts.description,
-      gene: facts.gene,
-      taxId: facts.taxId,
-      organism: facts.organism,
-      uniprotStart: start,
-      uniprotEnd: facts.uniprotEnd ?? start + (sequence.length || residues) - 1,
-      sequence,
-      sequenceVersionDate: facts.sequenceVersionDate,
-      created: facts.created,
-      summary: plddtSummary(conf.confidenceScore),
-      residues,
-      atoms: facts.atoms,
-    },
-  };
-}
 
 /** Entries gathered from the files read so far, in arrival order. */
 class Gatherer {
@@ -215,6 +120,22 @@ export async function* readAlphafold(input: string, ctx: ReadContext): AsyncGene
   const gather = new Gatherer(ctx);
   let recognised = 0;
 
+  // Entries being read (in the pool's threads, or in place), oldest first; yielded in that order.
+  const pool = IngestPool.create();
+  const reading: { entryId: string; version: number; place: Part['place']; record: Promise<ModelRecord> }[] = [];
+  const most = pool?.capacity ?? 1;
+
+  async function* settle(keep: number): AsyncGenerator<Sourced<AfRecord>> {
+    while (reading.length > keep) {
+      const r = reading.shift() as (typeof reading)[number];
+      try {
+        yield { value: await r.record, place: r.place };
+      } catch (err) {
+        ctx.skip(r.place, `${r.entryId} v${r.version}: ${(err as Error).message}`);
+      }
+    }
+  }
+
   async function* emit(done: [string, number, Pending][]): AsyncGenerator<Sourced<AfRecord>> {
     for (const [entryId, version, p] of done) {
       const place = (p.model ?? p.confidence ?? p.pae)?.place ?? { file: input, position: entryId };
@@ -222,11 +143,11 @@ export async function* readAlphafold(input: string, ctx: ReadContext): AsyncGene
         ctx.skip(place, `${entryId} v${version}: no model file was found beside its ${p.confidence ? 'confidence' : 'PAE'} file`);
         continue;
       }
-      try {
-        yield { value: await modelRecord(entryId, version, p), place: p.model.place };
-      } catch (err) {
-        ctx.skip(p.model.place, `${entryId} v${version}: ${(err as Error).message}`);
-      }
+      const record = pool ? pool.run(entryId, version, p) : readInPlace(entryId, version, p);
+      // Settled in order below; a rejection is reported there, not as an unhandled one.
+      record.catch(() => undefined);
+      reading.push({ entryId, version, place: p.model.place, record });
+      yield* settle(most - 1);
     }
   }
 
@@ -246,33 +167,38 @@ export async function* readAlphafold(input: string, ctx: ReadContext): AsyncGene
     return gather.add(entryId, Number(v), kind, part);
   }
 
-  for (const f of files) {
-    if (ctx.signal.aborted) return;
-    const kind = kindOf(f.path, /\.(csv|tsv|jsonl|json|txt)(\.gz)?$/i.test(f.path) ? await peek(f.path, 2048) : '');
-    if (kind === 'tar') {
-      try {
-        for await (const member of tarMembers(openInput(f.path, bytes))) {
-          yield* emit(entryFile(member.name, { bytes: member.bytes, place: { file: f.path, position: member.name } }));
+  try {
+    for (const f of files) {
+      if (ctx.signal.aborted) return;
+      const kind = kindOf(f.path, /\.(csv|tsv|jsonl|json|txt)(\.gz)?$/i.test(f.path) ? await peek(f.path, 2048) : '');
+      if (kind === 'tar') {
+        try {
+          for await (const member of tarMembers(openInput(f.path, bytes))) {
+            yield* emit(entryFile(member.name, { bytes: member.bytes, place: { file: f.path, position: member.name } }));
+          }
+        } catch (err) {
+          throw new FormatError(`${f.path}: ${(err as Error).message}`);
         }
-      } catch (err) {
-        throw new FormatError(`${f.path}: ${(err as Error).message}`);
+        // Entries of a shard are complete within it.
+        yield* emit(gather.drain());
+      } else if (kind === 'entry-file') {
+        const chunks: Buffer[] = [];
+        for await (const c of createReadStream(f.path)) {
+          chunks.push(c as Buffer);
+          bytes.add((c as Buffer).length);
+        }
+        yield* emit(entryFile(f.path, { bytes: Buffer.concat(chunks), place: { file: f.path, position: 0 } }));
+      } else if (kind === 'table' || kind === 'ids') {
+        recognised++;
+        yield* tableRows(f.path, bytes, ctx, kind === 'ids');
+      } else if (kind === 'unknown') {
+        ctx.skip({ file: f.path, position: 0 }, 'not an AlphaFold DB download (model, confidence or PAE file, proteome tar, accession_ids.csv or metadata table)');
       }
-      // Entries of a shard are complete within it.
-      yield* emit(gather.drain());
-    } else if (kind === 'entry-file') {
-      const chunks: Buffer[] = [];
-      for await (const c of createReadStream(f.path)) {
-        chunks.push(c as Buffer);
-        bytes.add((c as Buffer).length);
-      }
-      yield* emit(entryFile(f.path, { bytes: Buffer.concat(chunks), place: { file: f.path, position: 0 } }));
-    } else if (kind === 'table' || kind === 'ids') {
-      recognised++;
-      yield* tableRows(f.path, bytes, ctx, kind === 'ids');
-    } else if (kind === 'unknown') {
-      ctx.skip({ file: f.path, position: 0 }, 'not an AlphaFold DB download (model, confidence or PAE file, proteome tar, accession_ids.csv or metadata table)');
     }
+    yield* emit(gather.drain());
+    yield* settle(0);
+  } finally {
+    await pool?.close();
   }
-  yield* emit(gather.drain());
   if (recognised === 0) throw new FormatError(`${input}: no AlphaFold DB files found (model, confidence or PAE files, proteome tars, accession_ids.csv or a metadata table)`);
 }

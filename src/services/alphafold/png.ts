@@ -44,5 +44,5 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Buffe
     const row = y * stride;
     for (let x = 0; x < stride; x++) raw[o + 1 + x] = ((rgb[row + x] as number) - (x >= 3 ? (rgb[row + x - 3] as number) : 0)) & 0xff;
   }
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 6 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 3 })), chunk('IEND', Buffer.alloc(0))]);
 }

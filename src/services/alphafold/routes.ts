@@ -11,7 +11,7 @@ import { beaconsSummary, noExperimentalStructures, type ExperimentalStructures }
 import type { CategoryScheme } from './confidence.js';
 import { afErrors, detail } from './errors.js';
 import { deliver, type Delivery } from './files.js';
-import { modelOfFile, parseFileName, predictions } from './handlers.js';
+import { modelOfFile, parseFileName, predictionsJson } from './handlers.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -88,8 +88,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext, opts: 
   const experimental = opts.experimental?.(ctx) ?? noExperimentalStructures;
 
   app.get<{ Params: { qualifier: string } }>('/api/prediction/:qualifier', async (req, reply) => {
-    const body = await predictions(ctx, req.params.qualifier, base(req));
-    return reply.type(JSON_TYPE).send(JSON.stringify(body));
+    return reply.type(JSON_TYPE).send(await predictionsJson(ctx, req.params.qualifier, base(req)));
   });
 
   app.get<{ Params: { file: string }; Querystring: { provider?: string } }>('/api/uniprot/summary/:file', async (req, reply) => {

@@ -70,6 +70,7 @@ export async function writeRecords(tx: Db, t: TableSet, batch: readonly Sourced<
   const haveMeta = await existing(n.meta, 'source', [...metas.keys()]);
   const modelRows: SqlValue[][] = [];
   const metaRows: SqlValue[][] = [];
+  const puts: Promise<void>[] = [];
   for (let i = 0; i < batch.length; i++) {
     const r = (batch[i] as Sourced<AfRecord>).value;
     if (r.kind === 'model') {
@@ -78,10 +79,14 @@ export async function writeRecords(tx: Db, t: TableSet, batch: readonly Sourced<
         dupes.push(i);
         continue;
       }
-      const modelKey = await files.put(r.model, tx);
-      const confKey = await files.put(r.confidence, tx);
-      const paeKey = r.pae ? await files.put(r.pae, tx) : null;
-      modelRows.push([r.entryId, r.version, r.accession, r.accession.replace(/-\d+$/, ''), r.fragment, modelKey, confKey, paeKey, JSON.stringify(r.doc)]);
+      const row: SqlValue[] = [r.entryId, r.version, r.accession, r.accession.replace(/-\d+$/, ''), r.fragment, null, null, null, JSON.stringify(r.doc)];
+      modelRows.push(row);
+      // The batch's files are written together: a folder store spends its time waiting on the disk.
+      puts.push(
+        (async () => {
+          [row[5], row[6], row[7]] = await Promise.all([files.put(r.model, tx), files.put(r.confidence, tx), r.pae ? files.put(r.pae, tx) : null]);
+        })(),
+      );
     } else {
       const key = `${r.entryId}\t${r.source}`;
       if (metas.get(key) !== i || haveMeta.has(key)) {
@@ -91,6 +96,7 @@ export async function writeRecords(tx: Db, t: TableSet, batch: readonly Sourced<
       metaRows.push([r.entryId, r.source, JSON.stringify(r.doc)]);
     }
   }
+  await Promise.all(puts);
   if (modelRows.length) await tx.insertMany(t.name('models'), ['entry_id', 'version', 'acc', 'base_acc', 'fragment', 'model_key', 'conf_key', 'pae_key', 'doc'], modelRows);
   if (metaRows.length) await tx.insertMany(t.name('meta'), ['entry_id', 'source', 'doc'], metaRows);
   return dupes;
@@ -119,40 +125,44 @@ export interface ModelRow {
   conf_key: string;
   pae_key: string | null;
   doc: ModelDoc;
+  /** The entry's metadata: the table's row over accession_ids.csv's, field by field. */
+  meta: Meta;
 }
 
-interface RawModelRow extends Omit<ModelRow, 'doc'> {
+interface RawModelRow extends Omit<ModelRow, 'doc' | 'meta'> {
   doc: string;
+  ids_doc: string | null;
+  table_doc: string | null;
 }
 
-const parseRow = (r: RawModelRow): ModelRow => ({ ...r, version: Number(r.version), fragment: Number(r.fragment), doc: JSON.parse(r.doc) as ModelDoc });
+const parseRow = (r: RawModelRow): ModelRow => ({
+  entry_id: r.entry_id,
+  version: Number(r.version),
+  acc: r.acc,
+  fragment: Number(r.fragment),
+  model_key: r.model_key,
+  conf_key: r.conf_key,
+  pae_key: r.pae_key,
+  doc: JSON.parse(r.doc) as ModelDoc,
+  meta: { ...(r.ids_doc ? (JSON.parse(r.ids_doc) as Meta) : {}), ...(r.table_doc ? (JSON.parse(r.table_doc) as Meta) : {}) },
+});
+
+// One statement per lookup, with the entry's metadata rows beside it.
+const select = (n: ReturnType<typeof names>) =>
+  `SELECT m.entry_id, m.version, m.acc, m.fragment, m.model_key, m.conf_key, m.pae_key, m.doc,
+     (SELECT x.doc FROM ${n.meta} x WHERE x.entry_id = m.entry_id AND x.source = 'ids') AS ids_doc,
+     (SELECT x.doc FROM ${n.meta} x WHERE x.entry_id = m.entry_id AND x.source = 'table') AS table_doc
+   FROM ${n.models} m`;
 
 /** Every loaded version of the models of an accession (with `isoforms`, of the canonical accession and its isoforms). */
 export async function modelsOf(db: Db, t: TableSet, accession: string, isoforms: boolean): Promise<ModelRow[]> {
-  const n = names(t);
-  const where = isoforms ? 'base_acc = ?' : 'acc = ?';
-  const rows = await db.query<RawModelRow>(`SELECT entry_id, version, acc, fragment, model_key, conf_key, pae_key, doc FROM ${n.models} WHERE ${where}`, [accession], { hot: true });
+  const rows = await db.query<RawModelRow>(`${select(names(t))} WHERE m.${isoforms ? 'base_acc' : 'acc'} = ?`, [accession], { hot: true });
   return rows.map(parseRow);
 }
 
 export async function modelOf(db: Db, t: TableSet, entryId: string, version: number): Promise<ModelRow | undefined> {
-  const n = names(t);
-  const r = await db.one<RawModelRow>(`SELECT entry_id, version, acc, fragment, model_key, conf_key, pae_key, doc FROM ${n.models} WHERE entry_id = ? AND version = ?`, [entryId, version], { hot: true });
+  const r = await db.one<RawModelRow>(`${select(names(t))} WHERE m.entry_id = ? AND m.version = ?`, [entryId, version], { hot: true });
   return r ? parseRow(r) : undefined;
-}
-
-/** The metadata of entries: the table's row over accession_ids.csv's, field by field. */
-export async function metaOf(db: Db, t: TableSet, entryIds: readonly string[]): Promise<Map<string, Meta>> {
-  const out = new Map<string, Meta>();
-  if (entryIds.length === 0) return out;
-  const n = names(t);
-  const rows = await db.query<{ entry_id: string; source: string; doc: string }>(
-    `SELECT entry_id, source, doc FROM ${n.meta} WHERE entry_id IN (${entryIds.map(() => '?').join(',')}) ORDER BY source`,
-    entryIds,
-  );
-  // 'ids' sorts before 'table': the table's fields win.
-  for (const r of rows) out.set(r.entry_id, { ...(out.get(r.entry_id) ?? {}), ...(JSON.parse(r.doc) as Meta) });
-  return out;
 }
 
 export async function derivedKey(db: Db, sourceKey: string, kind: string): Promise<string | undefined> {
