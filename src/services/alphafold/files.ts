@@ -9,7 +9,7 @@ import { fileStoreOf } from '../../core/files/store.js';
 import { CifFormatError, CifTaskTimeout, LegacyFormatUnavailable, runCifTask } from '../../core/mmcif/index.js';
 import type { ServiceContext } from '../types.js';
 import { confidenceJson, parseConfidence, type CategoryScheme } from './confidence.js';
-import { afErrors, detail } from './errors.js';
+import { afErrors } from './errors.js';
 import type { FileName } from './handlers.js';
 import { renderPae } from './heatmap.js';
 import { readPae, servedPae } from './pae.js';
@@ -56,14 +56,18 @@ async function derived(ctx: ServiceContext, source: string, kind: string, make: 
   return p;
 }
 
-async function convert(kind: 'bcif' | 'pdb', gz: Buffer): Promise<Buffer> {
+async function convert(ctx: ServiceContext, kind: 'bcif' | 'pdb', gz: Buffer): Promise<Buffer> {
   try {
     return gzipSync(await runCifTask(kind, gz, CONVERSION_BUDGET_MS));
   } catch (err) {
-    // A model with no legacy form (or one the converter cannot write): no such file, as for PDB entries.
+    // A model with no legacy form (over 99,999 atoms): no such file, as the database answers.
     if (err instanceof LegacyFormatUnavailable) throw afErrors.notFound();
     if (err instanceof CifTaskTimeout) throw afErrors.unavailable(30);
-    if (err instanceof CifFormatError) throw detail(500, 'Internal Server Error: the stored model could not be converted');
+    if (err instanceof CifFormatError) {
+      // Loaded models were read when loaded; one that no longer converts is a damaged store.
+      ctx.log.warn({ err }, 'a stored model could not be converted');
+      throw afErrors.notFound();
+    }
     throw err;
   }
 }
@@ -75,7 +79,7 @@ export async function deliver(ctx: ServiceContext, f: FileName, row: ModelRow, s
   if (f.kind === 'model') {
     if (f.format === 'cif') return { bytes: await stored(ctx, row.model_key), gzipped: true, type: TYPES.cif, tag: tagOf(row.model_key) };
     const fmt = f.format === 'bcif' ? 'bcif' : 'pdb';
-    const key = await derived(ctx, row.model_key, fmt, (gz) => convert(fmt, gz));
+    const key = await derived(ctx, row.model_key, fmt, (gz) => convert(ctx, fmt, gz));
     return { bytes: await stored(ctx, key), gzipped: true, type: TYPES[fmt], tag: tagOf(key) };
   }
   if (f.kind === 'confidence') {
