@@ -38,8 +38,14 @@ export type FileOutcome =
 
 const isGzip = (b: Uint8Array) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
+/** Bytes of inflated mmCIF kept in memory for hot entries (the role a file server's page cache plays). */
+export const inflatedCacheBudget = { bytes: Number(process.env.BIOMIRROR_PDB_INFLATED_CACHE_MB ?? 64) * 1024 * 1024 };
+
 export class FileHost {
   private readonly inflight = new Map<string, Promise<Uint8Array>>();
+  /** Recently inflated stored files by hash, most recent last, within inflatedCacheBudget. */
+  private readonly inflated = new Map<string, Uint8Array>();
+  private inflatedBytes = 0;
   /** Hashes of stored files known to inflate cleanly (bounded; oldest forgotten first). */
   private readonly verified = new Map<string, true>();
 
@@ -104,7 +110,25 @@ export class FileHost {
   /** Inflated form of a stored gzip outcome (for clients that do not take gzip, or ranges). */
   async identity(outcome: FileOutcome & { found: true }): Promise<Uint8Array | undefined> {
     if (!outcome.gzipped) return outcome.bytes;
-    return this.inflate(outcome.bytes, FileHost.hash(outcome.bytes));
+    const hash = FileHost.hash(outcome.bytes);
+    const hit = this.inflated.get(hash);
+    if (hit) {
+      this.inflated.delete(hash);
+      this.inflated.set(hash, hit);
+      return hit;
+    }
+    const out = await this.inflate(outcome.bytes, hash);
+    // Files over a quarter of the budget are inflated each time rather than evicting everything else.
+    if (out && out.byteLength <= inflatedCacheBudget.bytes / 4) {
+      this.inflated.set(hash, out);
+      this.inflatedBytes += out.byteLength;
+      for (const [k, v] of this.inflated) {
+        if (this.inflatedBytes <= inflatedCacheBudget.bytes) break;
+        this.inflated.delete(k);
+        this.inflatedBytes -= v.byteLength;
+      }
+    }
+    return out;
   }
 
   /** Gzip form of an outcome (for `.gz` names). */
