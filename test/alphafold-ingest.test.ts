@@ -42,7 +42,9 @@ describe.each(STORES.map((s) => [s.name, s] as const))('AlphaFold DB ingest on %
   beforeAll(async () => {
     store = await target.open();
     // The service as the lead wires it once the structure database is present: PDBe entries by accession.
-    const service = alphafoldService({ experimental: () => ({ byUniprot: async (acc) => (acc === CANON ? [PDBE] : []) }) });
+    const service = alphafoldService({
+      experimental: () => ({ byUniprot: async (acc, { origin }) => (acc === CANON ? [{ summary: { ...PDBE.summary, model_url: `${origin}/rcsb/files/download/9ZZZ.cif` } }] : []) }),
+    });
     t = await makeApp(store, { services: [service] });
     fx = writeFixture();
     skips = [];
@@ -111,6 +113,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('AlphaFold DB ingest on %
       ['PDBe', '9zzz'],
     ]);
     expect(body.uniprot_entry.sequence_length).toBe(60);
+    expect(body.structures[1]?.summary.model_url).toBe('http://localhost:80/rcsb/files/download/9ZZZ.cif');
     const only = (await get(`/alphafold/api/uniprot/summary/${CANON}.json?provider=PDBe`)).json() as { structures: BeaconsStructure[] };
     expect(only.structures.map((s) => s.summary.provider)).toEqual(['PDBe']);
   });

@@ -47,10 +47,11 @@ export interface BeaconsStructure {
 /**
  * Experimental structures of a UniProt accession, as 3D-Beacons structures of provider "PDBe"
  * (model_category "EXPERIMENTALLY DETERMINED"). The structure database service supplies one; until
- * it is wired in, there are none.
+ * it is wired in, there are none. `origin` is the scheme, host and port the client used (e.g.
+ * `http://127.0.0.1:8080`), to build `model_url`s on this server.
  */
 export interface ExperimentalStructures {
-  byUniprot(accession: string): Promise<BeaconsStructure[]>;
+  byUniprot(accession: string, request: { origin: string }): Promise<BeaconsStructure[]>;
 }
 
 export const noExperimentalStructures: ExperimentalStructures = { byUniprot: async () => [] };
@@ -104,12 +105,13 @@ export async function beaconsSummary(
   experimental: ExperimentalStructures,
   qualifier: string,
   base: string,
+  origin: string,
   provider?: string,
 ): Promise<Record<string, unknown>> {
   const acc = accessionParam(qualifier);
   // Only the accession asked for: an isoform is an accession of its own in 3D-Beacons.
   const entries = (await entriesOf(ctx, acc)).filter((e) => e.latest.acc === acc);
-  const pdb = await experimental.byUniprot(acc);
+  const pdb = await experimental.byUniprot(acc, { origin });
   if (entries.length === 0 && pdb.length === 0) throw afErrors.notFound();
   // The UniProt sequence is the full-length model's (fragments start past residue 1).
   const fragmented = entries.some((e) => e.latest.fragment > 1);

@@ -95,7 +95,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext, opts: 
     const m = /^(.+)\.json$/.exec(req.params.file);
     if (!m) throw afErrors.notFound();
     const provider = typeof req.query.provider === 'string' && req.query.provider !== '' ? req.query.provider : undefined;
-    const body = await beaconsSummary(ctx, experimental, m[1] as string, `${base(req)}`, provider);
+    const body = await beaconsSummary(ctx, experimental, m[1] as string, base(req), `${req.protocol}://${req.host}`, provider);
     return reply.type(JSON_TYPE).send(JSON.stringify(body));
   });
 
