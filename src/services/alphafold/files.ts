@@ -11,8 +11,8 @@ import type { ServiceContext } from '../types.js';
 import { confidenceJson, parseConfidence, type CategoryScheme } from './confidence.js';
 import { afErrors } from './errors.js';
 import type { FileName } from './handlers.js';
-import { renderPae } from './heatmap.js';
-import { readPae, servedPae } from './pae.js';
+import { renderPaeFile } from './heatmap.js';
+import { servedPae } from './pae.js';
 import { derivedKey, saveDerived, type ModelRow } from './store.js';
 
 /** A file ready to send: its bytes, whether they are gzip (to send as Content-Encoding or inflate). */
@@ -91,7 +91,7 @@ export async function deliver(ctx: ServiceContext, f: FileName, row: ModelRow, s
     const key = await derived(ctx, row.pae_key, 'pae-json', async (gz) => gzipSync(servedPae(gunzipSync(gz))));
     return { bytes: await stored(ctx, key), gzipped: true, type: TYPES.json, tag: tagOf(key) };
   }
-  const key = await derived(ctx, row.pae_key, 'pae-png', async (gz) => renderPae(readPae(gunzipSync(gz))));
+  const key = await derived(ctx, row.pae_key, 'pae-png', async (gz) => renderPaeFile(gunzipSync(gz)));
   const png = await files.get(key);
   if (!png) throw new Error(`file ${key} is missing from the file store`);
   return { bytes: png, gzipped: false, type: TYPES.png, tag: tagOf(key) };

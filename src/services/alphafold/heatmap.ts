@@ -5,7 +5,7 @@
  * Matrices wider than the plot are averaged over blocks; narrower ones are drawn with square cells.
  */
 import { drawText, GLYPH_H, textWidth } from './font.js';
-import type { PaeMatrix } from './pae.js';
+import { PaeFormatError, maxError, scanMatrix, valueStart, type PaeMatrix } from './pae.js';
 import { encodePng } from './png.js';
 
 /** The plot's side in pixels (at most; a matrix of n residues gets the largest whole cell size). */
@@ -55,9 +55,62 @@ export function layoutFor(n: number): Layout {
   return { width: barX + BAR_W + MARGIN.right - BAR_GAP, height: y0 + side + MARGIN.bottom, x0, y0, side, barX };
 }
 
+/** Block means of a matrix, at most PLOT cells a side, filled row by row. */
+export class PaeGrid {
+  readonly block: number;
+  readonly cells: number;
+  readonly sums: Float64Array;
+  private readonly bin: Int32Array;
+  private readonly size: Int32Array;
+
+  constructor(readonly n: number) {
+    this.block = n > PLOT ? Math.ceil(n / PLOT) : 1;
+    this.cells = Math.ceil(n / this.block);
+    this.sums = new Float64Array(this.cells * this.cells);
+    this.bin = new Int32Array(n);
+    this.size = new Int32Array(this.cells);
+    for (let j = 0; j < n; j++) {
+      const b = Math.floor(j / this.block);
+      this.bin[j] = b;
+      this.size[b] = (this.size[b] as number) + 1;
+    }
+  }
+
+  add(row: ArrayLike<number>, i: number): void {
+    const { sums, bin, n } = this;
+    const base = (bin[i] as number) * this.cells;
+    for (let j = 0; j < n; j++) {
+      const k = base + (bin[j] as number);
+      sums[k] = (sums[k] as number) + (row[j] as number);
+    }
+  }
+
+  mean(y: number, x: number): number {
+    return (this.sums[y * this.cells + x] as number) / ((this.size[y] as number) * (this.size[x] as number));
+  }
+}
+
+/** The image of a stored PAE file, read row by row into the grid (the matrix itself is never kept). */
+export function renderPaeFile(buf: Buffer): Buffer {
+  const at = valueStart(buf, 'predicted_aligned_error');
+  if (at < 0) throw new PaeFormatError('no predicted_aligned_error array');
+  let grid: PaeGrid | undefined;
+  scanMatrix(buf, at, (row, i) => {
+    grid ??= new PaeGrid(row.length);
+    grid.add(row, i);
+  });
+  return renderGrid(grid as PaeGrid, maxError(buf) ?? 31.75);
+}
+
 export function renderPae(m: PaeMatrix): Buffer {
-  const { n, values } = m;
-  const max = m.max > 0 ? m.max : 31.75;
+  const grid = new PaeGrid(m.n);
+  for (let i = 0; i < m.n; i++) grid.add(m.values.subarray(i * m.n, (i + 1) * m.n), i);
+  return renderGrid(grid, m.max);
+}
+
+function renderGrid(grid: PaeGrid, maxError: number): Buffer {
+  const n = grid.n;
+  const max = maxError > 0 ? maxError : 31.75;
   const L = layoutFor(n);
   const { width, height, x0, y0, side, barX } = L;
   const rgb = new Uint8Array(width * height * 3).fill(255);
@@ -71,47 +124,20 @@ export function renderPae(m: PaeMatrix): Buffer {
   const ink = (x: number, y: number) => put(x, y, 0, 0, 0);
   const shade = (v: number) => Math.max(0, Math.min(255, Math.round((v / max) * 255)));
 
-  // The cells: each pixel row/column covers a block of residues (mean) or a residue covers a square.
-  const block = n > PLOT ? Math.ceil(n / PLOT) : 0;
-  if (block > 0) {
-    const cells = side;
-    const sums = new Float64Array(cells * cells);
-    const bin = new Int32Array(n);
-    const size = new Int32Array(cells);
-    for (let j = 0; j < n; j++) {
-      const b = Math.floor(j / block);
-      bin[j] = b;
-      size[b] = (size[b] as number) + 1;
-    }
-    for (let i = 0; i < n; i++) {
-      const bi = (bin[i] as number) * cells;
-      const row = i * n;
-      for (let j = 0; j < n; j++) {
-        const k = bi + (bin[j] as number);
-        sums[k] = (sums[k] as number) + (values[row + j] as number);
-      }
-    }
-    for (let y = 0; y < cells; y++) {
-      for (let x = 0; x < cells; x++) {
-        const c = shade((sums[y * cells + x] as number) / ((size[y] as number) * (size[x] as number))) * 3;
-        put(x0 + x, y0 + y, RAMP[c] as number, RAMP[c + 1] as number, RAMP[c + 2] as number);
-      }
-    }
-  } else {
-    const cell = side / n;
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) {
-        const c = shade(values[i * n + j] as number) * 3;
-        const r = RAMP[c] as number;
-        const g = RAMP[c + 1] as number;
-        const b = RAMP[c + 2] as number;
-        for (let dy = 0; dy < cell; dy++) {
-          const o = ((y0 + i * cell + dy) * width + x0 + j * cell) * 3;
-          for (let dx = 0; dx < cell; dx++) {
-            rgb[o + dx * 3] = r;
-            rgb[o + dx * 3 + 1] = g;
-            rgb[o + dx * 3 + 2] = b;
-          }
+  // Each cell (a residue pair, or the mean of a block of them) is a square of `px` pixels.
+  const px = side / grid.cells;
+  for (let cy = 0; cy < grid.cells; cy++) {
+    for (let cx = 0; cx < grid.cells; cx++) {
+      const c = shade(grid.mean(cy, cx)) * 3;
+      const r = RAMP[c] as number;
+      const g = RAMP[c + 1] as number;
+      const b = RAMP[c + 2] as number;
+      for (let dy = 0; dy < px; dy++) {
+        const o = ((y0 + cy * px + dy) * width + x0 + cx * px) * 3;
+        for (let dx = 0; dx < px; dx++) {
+          rgb[o + dx * 3] = r;
+          rgb[o + dx * 3 + 1] = g;
+          rgb[o + dx * 3 + 2] = b;
         }
       }
     }

@@ -51,8 +51,11 @@ export function arrayEnd(buf: Buffer, start: number): number {
   throw new PaeFormatError('the matrix is not closed');
 }
 
-/** Scans `[[a,b,...],[...],...]` at `start` into a square matrix. */
-export function scanMatrix(buf: Uint8Array, start: number): { n: number; values: Float32Array; end: number } {
+/**
+ * Scans `[[a,b,...],[...],...]` at `start` into a square matrix; with `onRow`, each row is handed
+ * over as it is read (the array is reused) and no matrix is kept.
+ */
+export function scanMatrix(buf: Uint8Array, start: number, onRow?: (row: Float32Array, i: number) => void): { n: number; values: Float32Array; end: number } {
   if (buf[start] !== OPEN) throw new PaeFormatError('the matrix is not an array');
   const len = buf.length;
   let i = start + 1;
@@ -108,12 +111,16 @@ export function scanMatrix(buf: Uint8Array, start: number): { n: number; values:
     if (cols < 0) {
       cols = inRow;
       if (cols > MAX_PAE_RESIDUES) throw new PaeFormatError(`more than ${MAX_PAE_RESIDUES} residues`);
-      if (cols * cols > values.length) {
+      if (!onRow && cols * cols > values.length) {
         const sized = new Float32Array(cols * cols);
         sized.set(values.subarray(0, count));
         values = sized;
       }
     } else if (inRow !== cols) throw new PaeFormatError(`row ${rows + 1} has ${inRow} values, row 1 has ${cols}`);
+    if (onRow) {
+      onRow(values.subarray(0, cols), rows);
+      count = 0;
+    }
     rows++;
     if (rows > cols) throw new PaeFormatError(`the matrix is not square (${cols} columns, more rows)`);
   }
@@ -121,7 +128,7 @@ export function scanMatrix(buf: Uint8Array, start: number): { n: number; values:
   return { n: rows, values: values.subarray(0, count), end: i };
 }
 
-function maxOf(buf: Buffer): number | null {
+export function maxError(buf: Buffer): number | null {
   const at = valueStart(buf, 'max_predicted_aligned_error');
   if (at < 0) return null;
   const m = /^\d+(\.\d+)?/.exec(buf.toString('latin1', at, at + 32));
@@ -149,13 +156,13 @@ export function normalizePae(buf: Buffer): LoadedPae {
   const at = valueStart(buf, 'predicted_aligned_error');
   if (at >= 0) {
     const m = scanMatrix(buf, at);
-    if (maxOf(buf) === null) throw new PaeFormatError('no max_predicted_aligned_error');
+    if (maxError(buf) === null) throw new PaeFormatError('no max_predicted_aligned_error');
     return { bytes: buf, n: m.n };
   }
   // The interface's N×N `distance`, or the first versions' flattened residue1/residue2/distance.
   const d = valueStart(buf, 'distance');
   if (d < 0) throw new PaeFormatError('no predicted_aligned_error or distance array');
-  const max = maxOf(buf) ?? 31.75;
+  const max = maxError(buf) ?? 31.75;
   let n: number;
   let values: ArrayLike<number>;
   if (valueStart(buf, 'residue1') >= 0) {
@@ -186,7 +193,7 @@ export function readPae(buf: Buffer): PaeMatrix {
   const at = valueStart(buf, 'predicted_aligned_error');
   if (at < 0) throw new PaeFormatError('no predicted_aligned_error array');
   const m = scanMatrix(buf, at);
-  return { n: m.n, values: m.values, max: maxOf(buf) ?? 31.75 };
+  return { n: m.n, values: m.values, max: maxError(buf) ?? 31.75 };
 }
 
 /** The served file: the matrix under both names, spliced from the stored text without reparsing it. */
@@ -194,7 +201,7 @@ export function servedPae(buf: Buffer): Buffer {
   const at = valueStart(buf, 'predicted_aligned_error');
   if (at < 0) throw new PaeFormatError('no predicted_aligned_error array');
   const matrix = buf.subarray(at, arrayEnd(buf, at));
-  const max = maxOf(buf) ?? 31.75;
+  const max = maxError(buf) ?? 31.75;
   return Buffer.concat([
     Buffer.from('[{"distance":'),
     matrix,
