@@ -238,6 +238,10 @@ describe('worker pool', () => {
       await pool.run('check', realCif, 30_000); // thread started and warm
       const big = gz(generatedCif({ id: '9ZZC', chains: [{ label: 'A', auth: 'A', entity: '1', residues: 25_000 }] }));
       await expect(pool.run('bcif', big, 5)).rejects.toBeInstanceOf(CifTaskTimeout);
+      // A task that waits its whole budget behind a long one fails without being run.
+      const long = pool.run('bcif', big, 30_000);
+      await expect(pool.run('check', realCif, 20)).rejects.toThrow(/waited/);
+      await long;
       const again = await pool.run('sequences', realCif, 30_000);
       expect(JSON.parse(Buffer.from(again).toString('utf8'))).toHaveLength(2);
     } finally {

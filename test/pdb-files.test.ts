@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCifPool, parseCif, atomCount } from '../src/core/mmcif/index.js';
 import { fileHostRoutes, siteRoutes } from '../src/services/pdb/files/routes.js';
+import { conversionBudget } from '../src/services/pdb/files/handlers.js';
 import { TWO_OPERATORS, fixture, generatedCif, gz, memorySource } from './pdb-files-fixtures.js';
 import { missingBiopython } from './helpers/tools.js';
 
@@ -22,15 +23,19 @@ const source = memorySource(
     '9ZZC': BIG,
     '9ZZT': realCifGz.subarray(0, Math.floor(realCifGz.length / 2)),
     '9ZZG': new Uint8Array(Buffer.from('this is not a structure file\n')),
+    '9ZZD': gz(generatedCif({ id: '9ZZD', chains: [{ label: 'A', auth: 'A', entity: '1', residues: 20_000 }] })),
   },
   { '4HHB': SF },
 );
 
+// A store that fails (its database or file store down) for one id.
+const failing = { ...source, cif: (id: string) => (id === '9ZZX' ? Promise.reject(new Error('store unreachable')) : source.cif(id)) };
+
 let app: FastifyInstance;
 beforeAll(async () => {
   app = Fastify({ logger: false });
-  await app.register(async (f) => fileHostRoutes(f, source), { prefix: '/rcsb/files' });
-  await app.register(async (f) => siteRoutes(f, source), { prefix: '/rcsb/www' });
+  await app.register(async (f) => fileHostRoutes(f, failing), { prefix: '/rcsb/files' });
+  await app.register(async (f) => siteRoutes(f, failing), { prefix: '/rcsb/www' });
   await app.ready();
 });
 afterAll(async () => {
@@ -177,6 +182,31 @@ describe('errors', () => {
       }
     }
     expect((await get('/rcsb/www/fasta/entry/9ZZT')).statusCode).toBe(404);
+  });
+});
+
+describe('time budget and store faults', () => {
+  it('answers 503 with Retry-After for a conversion past its budget, and converts again afterwards', async () => {
+    const saved = conversionBudget.ms;
+    conversionBudget.ms = 1;
+    try {
+      const r = await get('/rcsb/files/download/9zzd.bcif');
+      expect(r.statusCode).toBe(503);
+      expect(r.headers['retry-after']).toBe('5');
+      expect(r.body).toContain('503 Service Unavailable');
+    } finally {
+      conversionBudget.ms = saved;
+    }
+    const again = await get('/rcsb/files/download/9zzd.bcif');
+    expect(again.statusCode).toBe(200);
+    expect(atomCount(await parseCif(again.rawPayload))).toBe(80_000);
+  });
+
+  it('answers 503, not 500, when the store fails', async () => {
+    for (const url of ['/rcsb/files/download/9zzx.cif', '/rcsb/files/download/9zzx.pdb', '/rcsb/www/fasta/entry/9ZZX']) {
+      const r = await get(url);
+      expect(r.statusCode, url).toBe(503);
+    }
   });
 });
 

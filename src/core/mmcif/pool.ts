@@ -22,11 +22,16 @@ function workerUrl(): URL {
   return url;
 }
 
+/** Conversions waiting for a thread beyond which new ones are refused at once (as past their budget). */
+const MAX_QUEUED = Number(process.env.BIOMIRROR_CIF_MAX_QUEUED ?? 256);
+
 /** Pool counters for /health and tests. */
 export const cifPoolState = { replacements: 0, timeouts: 0, completed: 0 };
 
 interface Task {
   id: number;
+  /** Ends the wait of a task still queued when its budget has passed. */
+  queued?: NodeJS.Timeout;
   kind: CifTaskKind;
   bytes: Uint8Array;
   options: CifTaskOptions | undefined;
@@ -75,8 +80,21 @@ export class CifPool {
     if (bytes.byteLength > cifLimits.maxInputBytes) {
       return Promise.reject(new CifFormatError(`input of ${bytes.byteLength} bytes exceeds the limit of ${cifLimits.maxInputBytes}`));
     }
+    if (this.queue.length >= MAX_QUEUED) {
+      cifPoolState.timeouts++;
+      return Promise.reject(new CifTaskTimeout(`${MAX_QUEUED} conversions are already waiting`));
+    }
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: ++this.seq, kind, bytes, options, timeoutMs, resolve, reject });
+      const task: Task = { id: ++this.seq, kind, bytes, options, timeoutMs, resolve, reject };
+      // A task that waits its whole budget for a thread fails as one that ran it out would.
+      task.queued = setTimeout(() => {
+        const at = this.queue.indexOf(task);
+        if (at < 0) return;
+        this.queue.splice(at, 1);
+        cifPoolState.timeouts++;
+        reject(new CifTaskTimeout(`the conversion waited past its time budget of ${timeoutMs} ms for a thread`));
+      }, Math.max(1, timeoutMs));
+      this.queue.push(task);
       this.pump();
     });
   }
@@ -137,6 +155,7 @@ export class CifPool {
     for (const slot of this.slots) {
       if (slot.task || !this.queue.length) continue;
       const task = this.queue.shift() as Task;
+      clearTimeout(task.queued);
       if (!slot.worker) {
         try {
           this.spawn(slot);
@@ -167,7 +186,10 @@ export class CifPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const t of this.queue.splice(0)) t.reject(new Error('the conversion pool is closed'));
+    for (const t of this.queue.splice(0)) {
+      clearTimeout(t.queued);
+      t.reject(new Error('the conversion pool is closed'));
+    }
     await Promise.all(
       this.slots.map(async (s) => {
         const w = s.worker;

@@ -35,12 +35,12 @@ export const filesErrors = {
       body: html('PDB Archive over AWS', '404 Not Found', `The requested file ${escape(path)} was not found on this server.`),
     };
   },
-  /** A conversion that ran past its time budget. */
+  /** A conversion past its time budget, or a store that failed to answer: worth a retry. */
   busy(): FileHostError {
     return {
       status: 503,
       contentType: 'text/html',
-      body: html('PDB Archive over AWS', '503 Service Unavailable', 'The file could not be prepared in time; please retry.'),
+      body: html('PDB Archive over AWS', '503 Service Unavailable', 'The file is not available right now; please retry.'),
       headers: { 'retry-after': '5' },
     };
   },

@@ -23,8 +23,9 @@ async function answer(host: FileHost, req: FastifyRequest, reply: FastifyReply, 
   try {
     outcome = await host.file(name);
   } catch (e) {
-    req.log.error({ err: e }, 'file host conversion failed');
-    return sendError(reply, filesErrors.notFound(path));
+    // The source failed (its database or file store): worth a retry, never a 500.
+    req.log.error({ err: e }, 'file host could not read the entry');
+    return sendError(reply, filesErrors.busy());
   }
   if (!outcome.found) {
     if (outcome.reason === 'timeout') return sendError(reply, filesErrors.busy());
@@ -71,7 +72,13 @@ export function siteRoutes(app: FastifyInstance, source: EntryFileSource): void 
     const m = scope === 'entry' ? [key, key] : scope === 'entity' ? /^([^_]+)_(\d+)$/.exec(key) : /^([^.]+)\.(.+)$/.exec(key);
     const id = m ? entryId(m[1] as string) : undefined;
     if (!m || !id) return sendError(reply, filesErrors.fastaBadId());
-    const result = await host.sequences(id);
+    let result: Awaited<ReturnType<FileHost['sequences']>>;
+    try {
+      result = await host.sequences(id);
+    } catch (e) {
+      req.log.error({ err: e }, 'FASTA could not read the entry');
+      return sendError(reply, filesErrors.busy());
+    }
     if (!result.found) return result.reason === 'timeout' ? sendError(reply, filesErrors.busy()) : sendError(reply, filesErrors.fastaNotFound());
     let sequences = result.sequences;
     if (scope === 'entity') sequences = sequences.filter((s) => s.entityId === m[2]);
