@@ -196,6 +196,35 @@ describe('AlphaFold DB ingest of damaged and older inputs', () => {
     expect(gunzipSync(cif.rawPayload).toString('utf8')).toBe(b.cif);
   });
 
+  it('gives version 6 entries the MD5 checksum of the current records, earlier ones CRC64', async () => {
+    const { createHash } = await import('node:crypto');
+    const dir = tempDir('biomirror-af-v6-');
+    const seq = syntheticSequence(16, 16);
+    for (const v of [4, 6]) {
+      const e = generateEntry({ accession: 'Q9ZZY6', uniprotId: 'S_HUMAN', description: 'Generated', taxId: 9606, organism: 'Homo sapiens', sequence: seq, version: v, created: v === 6 ? '2025-08-01' : '2022-06-01' });
+      for (const f of entryFiles(e)) writeFileSync(join(dir, f.name), f.bytes);
+    }
+    await loadAf(store, t.generations, dir);
+    const [rec] = (await t.app.inject({ method: 'GET', url: '/alphafold/api/prediction/Q9ZZY6' })).json() as Rec[];
+    expect(rec).toMatchObject({ latestVersion: 6, allVersions: [4, 6], modelCreatedDate: '2025-08-01T00:00:00Z', sequenceChecksum: createHash('md5').update(seq).digest('hex') });
+    expect(rec?.pdbUrl).toMatch(/-model_v6\.pdb$/);
+  });
+
+  it('answers from the new load once it is switched to, never from an earlier answer', async () => {
+    const { AF_DEMO } = await import('./alphafold-fixtures.js');
+    await loadAf(store, t.generations, AF_DEMO);
+    const url = '/alphafold/api/prediction/P69905';
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    const dir = tempDir('biomirror-af-next-');
+    const e = generateEntry({ accession: 'Q9ZZY0', uniprotId: 'N_HUMAN', description: 'Generated', taxId: 9606, organism: 'Homo sapiens', sequence: syntheticSequence(10, 10) });
+    for (const f of entryFiles(e)) writeFileSync(join(dir, f.name), f.bytes);
+    await loadAf(store, t.generations, dir);
+    // The generation pointer is cached for a second; the next load is seen after it.
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/alphafold/api/prediction/Q9ZZY0' })).statusCode).toBe(200);
+  });
+
   it('reads the metadata table as CSV and as JSON lines, skipping rows of the wrong types', async () => {
     const dir = tempDir('biomirror-af-meta-');
     const e = generateEntry({ accession: 'Q9ZZY8', uniprotId: 'M_HUMAN', description: 'From the model', taxId: 9606, organism: 'Homo sapiens', sequence: syntheticSequence(15, 8) });
