@@ -88,7 +88,8 @@ describe('legacy PDB', () => {
   it('writes the atoms, TER records and header records of the real 4hhb.pdb column for column', async () => {
     const ours = toLegacyPdb(await parseCif(realCif));
     expect(lines(ours, COORDS)).toEqual(lines(realPdb, COORDS));
-    expect(lines(ours, /^(HEADER|TITLE |CRYST1|ORIGX|SCALE)/)).toEqual(lines(realPdb, /^(HEADER|TITLE |CRYST1|ORIGX|SCALE)/));
+    const HEADERS = /^(HEADER|TITLE |KEYWDS|EXPDTA|AUTHOR|CRYST1|ORIGX|SCALE)/;
+    expect(lines(ours, HEADERS)).toEqual(lines(realPdb, HEADERS));
     expect(ours.trimEnd().endsWith('END')).toBe(true);
     expect(ours.split('\n').filter(Boolean).every((l) => l.length === 80)).toBe(true);
   });
@@ -97,6 +98,19 @@ describe('legacy PDB', () => {
     const r = biopython('pdb', toLegacyPdb(await parseCif(realCif)), 'pdb', realPdb);
     expect(r.a).toBe(4779);
     expect(r).toMatchObject({ b: 4779, chainsA: ['A', 'B', 'C', 'D'], firstDiff: null });
+  });
+
+  it('continues long author lists on numbered AUTHOR records, breaking after commas', async () => {
+    const authors = Array.from({ length: 12 }, (_, i) => `'Author${i}, A.B.'`).join('\n');
+    const text = generatedCif({ id: '9ZZF', chains: [{ label: 'A', auth: 'A', entity: '1', residues: 1 }] }).replace(
+      '#\n_struct.entry_id',
+      `#\nloop_\n_audit_author.name\n${authors}\n#\n_struct.entry_id`,
+    );
+    const records = lines(toLegacyPdb(await parseCif(text)), /^AUTHOR/);
+    expect(records.length).toBeGreaterThan(1);
+    expect(records[1]!.startsWith('AUTHOR   2 A.B.AUTHOR')).toBe(true);
+    const names = records.map((l, i) => l.slice(i === 0 ? 10 : 11).trim()).join('').split(',');
+    expect(names).toEqual(Array.from({ length: 12 }, (_, i) => `A.B.AUTHOR${i}`));
   });
 
   it('wraps several models in MODEL/ENDMDL and numbers each from 1', async () => {

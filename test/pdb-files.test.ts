@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeCifPool, parseCif, atomCount } from '../src/core/mmcif/index.js';
+import { closeCifPool, parseCif, atomCount, cifPoolState } from '../src/core/mmcif/index.js';
 import { fileHostRoutes, siteRoutes } from '../src/services/pdb/files/routes.js';
 import { conversionBudget } from '../src/services/pdb/files/handlers.js';
 import { TWO_OPERATORS, fixture, generatedCif, gz, memorySource } from './pdb-files-fixtures.js';
@@ -135,6 +135,14 @@ describe('derived files', () => {
     for (const url of ['/rcsb/files/download/4hhb.pdb2', '/rcsb/files/download/4hhb-assembly2.cif', '/rcsb/files/download/9zza.pdb3']) {
       expect((await get(url)).statusCode, url).toBe(404);
     }
+  });
+
+  it('runs one conversion for many simultaneous requests of the same file', async () => {
+    const before = cifPoolState.completed;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => get('/rcsb/files/download/9zza.pdb')));
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((r) => r.body)).size).toBe(1);
+    expect(cifPoolState.completed - before).toBe(1);
   });
 
   it(`serves a .pdb that Biopython reads over HTTP${noBiopython}`, { skip: Boolean(noBiopython) }, async () => {

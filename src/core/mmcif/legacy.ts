@@ -131,6 +131,30 @@ function continued(record: string, text: string, out: string[]): void {
   if (line) flush();
 }
 
+/** Items of a comma-separated list over continued records, breaking only after a comma. */
+function continuedList(record: string, items: string[], out: string[]): void {
+  let line = '';
+  let n = 1;
+  const flush = () => {
+    out.push(pad80(n === 1 ? `${record.padEnd(10)}${line}` : `${record.padEnd(8)}${String(n).padStart(2)} ${line}`));
+    n++;
+    line = '';
+  };
+  items.forEach((item, i) => {
+    const piece = i < items.length - 1 ? `${item},` : item;
+    if (line && line.length + piece.length > (n === 1 ? 70 : 69)) flush();
+    line += piece;
+  });
+  if (line) flush();
+}
+
+/** "Perutz, M.F." as the legacy format writes authors: "M.F.PERUTZ". */
+function legacyAuthor(name: string): string {
+  const comma = name.indexOf(',');
+  const written = comma < 0 ? name : `${name.slice(comma + 1).trim()}${name.slice(0, comma).trim()}`;
+  return written.toUpperCase();
+}
+
 function matrixRecords(block: CifBlock, out: string[]): void {
   const m = block.categories.database_PDB_matrix;
   if (m && m.getField('origx[1][1]')) {
@@ -148,18 +172,25 @@ function matrixRecords(block: CifBlock, out: string[]): void {
   }
 }
 
-/** HEADER, TITLE, EXPDTA, CRYST1, ORIGXn, SCALEn from the categories that carry them. */
+/** HEADER, TITLE, KEYWDS, EXPDTA, AUTHOR, CRYST1, ORIGXn, SCALEn from the categories that carry them. */
 function headerRecords(block: CifBlock, idCode: string, out: string[]): void {
   const classification = item(block, 'struct_keywords', 'pdbx_keywords');
   const date = depositDate(item(block, 'pdbx_database_status', 'recvd_initial_deposition_date'));
   out.push(pad80(`HEADER    ${classification.slice(0, 40).padEnd(40)}${date}   ${idCode}`));
   const title = item(block, 'struct', 'title');
   if (title) continued('TITLE', title.toUpperCase(), out);
+  const keywords = item(block, 'struct_keywords', 'text');
+  if (keywords) continuedList('KEYWDS', keywords.toUpperCase().split(/,\s*/), out);
   const methods = block.categories.exptl;
   if (methods) {
     const method = col(methods, 'method');
     const all = Array.from({ length: methods.rowCount }, (_, i) => method.str(i)).filter(Boolean);
     if (all.length) continued('EXPDTA', all.join('; '), out);
+  }
+  const authors = block.categories.audit_author;
+  if (authors?.rowCount) {
+    const name = col(authors, 'name');
+    continuedList('AUTHOR', Array.from({ length: authors.rowCount }, (_, i) => legacyAuthor(name.str(i))).filter(Boolean), out);
   }
   const cell = block.categories.cell;
   if (cell && cell.getField('length_a')) {
