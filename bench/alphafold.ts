@@ -9,12 +9,13 @@
  *
  *   npm run build && tsc -p tsconfig.bench.json && node dist-bench/alphafold.js [--entries 3000] [--duration 10] [--postgres URL]
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { entryFiles, generateEntry, syntheticAccession, syntheticSequence, tarOf } from './alphafold-generate.js';
-import { percentile, startAndWait, stop, timed } from './lib/proc.js';
+import { percentile, startAndWait, stop } from './lib/proc.js';
 import { CLI, ROOT, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
 const { values } = parseArgs({
@@ -48,6 +49,24 @@ function writeInput(dir: string): void {
   for (const f of entryFiles(big)) writeFileSync(join(dir, f.name), f.bytes);
 }
 
+/** CPU seconds a process has used (user + system, all its threads), from /proc. */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Runs a command to its end under /usr/bin/time: wall and CPU seconds. On a machine shared with
+ * other work, CPU seconds say what the work costs; wall seconds what it took there and then.
+ */
+function timedCpu(args: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: number; peakRssMb: number } {
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIMED %e %U %S %M', process.execPath, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const m = /TIMED ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
+  if (r.status !== 0 || !m) throw new Error(`${args.join(' ')} failed: ${r.stderr.slice(-2000)}`);
+  return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), peakRssMb: Math.round(Number(m[4]) / 1024) };
+}
+
 async function fetchTimed(url: string): Promise<{ ms: number; status: number; bytes: number }> {
   const t0 = process.hrtime.bigint();
   const r = await fetch(url);
@@ -63,10 +82,16 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
 
   log(`[${dialect}] ingest ${N.toLocaleString('en-US')} entries`);
-  const ing = await timed(process.execPath, [CLI, 'ingest', 'alphafold', input], env);
-  if (ing.code !== 0) throw new Error(`ingest failed: ${ing.stderr}`);
+  const ing = timedCpu([CLI, 'ingest', 'alphafold', input], env);
   const entries = N + 1;
-  const ingest = { entries, seconds: round(ing.seconds), entriesPerSecond: Math.round(entries / ing.seconds), peakRssMb: ing.peakRssMb };
+  const ingest = {
+    entries,
+    seconds: round(ing.wall),
+    entriesPerSecond: Math.round(entries / ing.wall),
+    cpuSeconds: round(ing.cpu),
+    entriesPerCpuSecond: Math.round(entries / ing.cpu),
+    peakRssMb: ing.peakRssMb,
+  };
 
   log(`[${dialect}] serve`);
   const { child, match } = await startAndWait(process.execPath, [CLI, 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);
@@ -74,22 +99,34 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   try {
     const png = `${base}/alphafold/files/AF-${BIG}-F1-predicted_aligned_error_v4.png`;
     log(`[${dialect}] PAE image of ${BIG} (2,700 residues)`);
+    const pid = child.pid as number;
+    const cpu0 = cpuSeconds(pid);
     const first = await fetchTimed(png);
+    const renderCpuMs = Math.round((cpuSeconds(pid) - cpu0) * 1000);
     if (first.status !== 200) throw new Error(`PAE image answered ${first.status}`);
     const after: number[] = [];
     for (let i = 0; i < 20; i++) after.push((await fetchTimed(png)).ms);
     after.sort((a, b) => a - b);
-    log(`[${dialect}] prediction lookups, 10 clients`);
+    // Three rounds, each the lookups then the bare route; the best round of each is kept, so that a
+    // burst of other work on the machine weighs on neither side alone.
     let k = 0;
-    const lookups = await cannon(base, () => `/alphafold/api/prediction/${syntheticAccession(k++ % N)}`, DURATION, 10);
-    log(`[${dialect}] bare route`);
-    const bare = await cannon(bareUrl, () => '/studies/x', DURATION, 10);
+    const rounds: { lookups: Awaited<ReturnType<typeof cannon>>; bare: Awaited<ReturnType<typeof cannon>> }[] = [];
+    for (let r = 0; r < 3; r++) {
+      log(`[${dialect}] round ${r + 1}: prediction lookups, then the bare route, 10 clients`);
+      const lookups = await cannon(base, () => `/alphafold/api/prediction/${syntheticAccession(k++ % N)}`, DURATION, 10);
+      const bare = await cannon(bareUrl, () => '/studies/x', DURATION, 10);
+      rounds.push({ lookups, bare });
+    }
+    const best = <T extends { requestsPerSecond: number }>(xs: T[]) => xs.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
+    const lookups = best(rounds.map((r) => r.lookups));
+    const bare = best(rounds.map((r) => r.bare));
     return {
       ingest,
       predictionLookups: lookups,
       bareFastify: bare,
       lookupsVsBare: round(lookups.requestsPerSecond / bare.requestsPerSecond),
-      paeImage2700: { firstRequestMs: first.ms, bytes: first.bytes, cachedMs: { p50: percentile(after, 50), max: after[after.length - 1] } },
+      rounds: rounds.map((r) => ({ lookups: r.lookups.requestsPerSecond, bare: r.bare.requestsPerSecond })),
+      paeImage2700: { firstRequestMs: first.ms, renderCpuMs, bytes: first.bytes, cachedMs: { p50: percentile(after, 50), max: after[after.length - 1] } },
     };
   } finally {
     await stop(child);
