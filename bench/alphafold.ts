@@ -117,6 +117,16 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
       const bare = await cannon(bareUrl, () => '/studies/x', DURATION, 10);
       rounds.push({ lookups, bare });
     }
+    await stop(child);
+    // The same lookups with the cache of recent answers off: every request reads the database.
+    log(`[${dialect}] prediction lookups without the answer cache, 2 rounds`);
+    const uncachedServer = await startAndWait(process.execPath, [CLI, 'serve', '--no-demo'], { ...env, BIOMIRROR_ALPHAFOLD_ANSWERS: '0' }, /serving on (http:\/\/[\d.:]+)/);
+    const uncached: Awaited<ReturnType<typeof cannon>>[] = [];
+    try {
+      for (let r = 0; r < 2; r++) uncached.push(await cannon(uncachedServer.match[1] as string, () => `/alphafold/api/prediction/${syntheticAccession(k++ % N)}`, DURATION, 10));
+    } finally {
+      await stop(uncachedServer.child);
+    }
     const best = <T extends { requestsPerSecond: number }>(xs: T[]) => xs.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
     const lookups = best(rounds.map((r) => r.lookups));
     const bare = best(rounds.map((r) => r.bare));
@@ -125,6 +135,8 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
       predictionLookups: lookups,
       bareFastify: bare,
       lookupsVsBare: round(lookups.requestsPerSecond / bare.requestsPerSecond),
+      uncachedLookups: best(uncached),
+      uncachedVsBare: round(best(uncached).requestsPerSecond / bare.requestsPerSecond),
       rounds: rounds.map((r) => ({ lookups: r.lookups.requestsPerSecond, bare: r.bare.requestsPerSecond })),
       paeImage2700: { firstRequestMs: first.ms, renderCpuMs, bytes: first.bytes, cachedMs: { p50: percentile(after, 50), max: after[after.length - 1] } },
     };

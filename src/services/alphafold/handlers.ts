@@ -147,7 +147,9 @@ export async function predictions(ctx: ServiceContext, qualifier: string, base: 
  * proteins again and again (a notebook re-run, an agent's retries).
  */
 const recentByDb = new WeakMap<object, Map<string, string>>();
-const RECENT_MAX = 5000;
+/** How many answers are kept (BIOMIRROR_ALPHAFOLD_ANSWERS; 0 turns the cache off). */
+const ANSWERS = process.env.BIOMIRROR_ALPHAFOLD_ANSWERS;
+const RECENT_MAX = ANSWERS !== undefined && /^\d+$/.test(ANSWERS) ? Number(ANSWERS) : 5000;
 
 export async function predictionsJson(ctx: ServiceContext, qualifier: string, base: string): Promise<string> {
   const gen = await ctx.generations.active(SERVICE, DATASET);
@@ -165,7 +167,7 @@ export async function predictionsJson(ctx: ServiceContext, qualifier: string, ba
     return hit;
   }
   const body = JSON.stringify(await predictions(ctx, qualifier, base));
-  if (gen !== undefined) {
+  if (gen !== undefined && RECENT_MAX > 0) {
     recent.set(key, body);
     if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
   }
