@@ -196,6 +196,21 @@ describe('AlphaFold DB ingest of damaged and older inputs', () => {
     expect(gunzipSync(cif.rawPayload).toString('utf8')).toBe(b.cif);
   });
 
+  it('answers 503 with Retry-After, not 500, when the file store has lost a file', async () => {
+    const { rmSync } = await import('node:fs');
+    const dir = tempDir('biomirror-af-lost-');
+    const e = generateEntry({ accession: 'Q9ZZY5', uniprotId: 'L_HUMAN', description: 'Generated', taxId: 9606, organism: 'Homo sapiens', sequence: syntheticSequence(12, 12) });
+    for (const f of entryFiles(e)) writeFileSync(join(dir, f.name), f.bytes);
+    const r = await loadAf(store, t.generations, dir);
+    const [row] = await store.db.query<{ model_key: string }>(`SELECT model_key FROM "af_models_g${r.gen}"`);
+    const key = row?.model_key as string;
+    rmSync(join(store.options.dataDir, 'files', key.slice(0, 2), key.slice(2, 4), key));
+    const res = await t.app.inject({ method: 'GET', url: `/alphafold/files/${e.entryId}-model_v4.cif` });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ detail: 'Service Unavailable' });
+    expect(res.headers['retry-after']).toBe('30');
+  });
+
   it('gives version 6 entries the MD5 checksum of the current records, earlier ones CRC64', async () => {
     const { createHash } = await import('node:crypto');
     const dir = tempDir('biomirror-af-v6-');

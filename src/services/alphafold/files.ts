@@ -31,10 +31,23 @@ const TYPES = { cif: 'chemical/x-mmcif', bcif: 'application/octet-stream', pdb: 
 // Renders of the same file asked for at once share one piece of work.
 const inFlight = new Map<string, Promise<string>>();
 
+/**
+ * A kept file. A store that fails or has lost a file the database names is the server's trouble,
+ * not the client's: 503 with Retry-After (as the database's own service-unavailable answer), logged.
+ */
 async function stored(ctx: ServiceContext, key: string): Promise<Buffer> {
-  const b = await fileStoreOf(ctx.db).get(key);
-  // The row names a file the store lost: a damaged store, not the client's fault.
-  if (!b) throw new Error(`file ${key} is missing from the file store (${fileStoreOf(ctx.db).describe()})`);
+  const files = fileStoreOf(ctx.db);
+  let b: Buffer | undefined;
+  try {
+    b = await files.get(key);
+  } catch (err) {
+    ctx.log.error({ err, key, store: files.describe() }, 'the file store failed');
+    throw afErrors.unavailable(30);
+  }
+  if (!b) {
+    ctx.log.error({ key, store: files.describe() }, 'a kept file is missing from the file store');
+    throw afErrors.unavailable(30);
+  }
   return b;
 }
 
@@ -75,7 +88,6 @@ async function convert(ctx: ServiceContext, kind: 'bcif' | 'pdb', gz: Buffer): P
 const tagOf = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32);
 
 export async function deliver(ctx: ServiceContext, f: FileName, row: ModelRow, scheme: CategoryScheme): Promise<Delivery> {
-  const files = fileStoreOf(ctx.db);
   if (f.kind === 'model') {
     if (f.format === 'cif') return { bytes: await stored(ctx, row.model_key), gzipped: true, type: TYPES.cif, tag: tagOf(row.model_key) };
     const fmt = f.format === 'bcif' ? 'bcif' : 'pdb';
@@ -92,7 +104,5 @@ export async function deliver(ctx: ServiceContext, f: FileName, row: ModelRow, s
     return { bytes: await stored(ctx, key), gzipped: true, type: TYPES.json, tag: tagOf(key) };
   }
   const key = await derived(ctx, row.pae_key, 'pae-png', async (gz) => renderPaeFile(gunzipSync(gz)));
-  const png = await files.get(key);
-  if (!png) throw new Error(`file ${key} is missing from the file store`);
-  return { bytes: png, gzipped: false, type: TYPES.png, tag: tagOf(key) };
+  return { bytes: await stored(ctx, key), gzipped: false, type: TYPES.png, tag: tagOf(key) };
 }
