@@ -79,4 +79,17 @@ export const KNOWN_GOOD: Record<string, Seed[]> = {
     { method: 'GET', url: '/exec/api/skills/ncbi-gene' },
     { method: 'POST', url: '/exec/api/execute/ncbi-gene/gene_summary', body: '{"args":["672"]}', type: 'application/json' },
   ],
+  'rcsb-files': [
+    { method: 'GET', url: '/rcsb/files/download/4HHB.cif' },
+    { method: 'GET', url: '/rcsb/files/download/4hhb.pdb' },
+    { method: 'GET', url: '/rcsb/files/download/4HHB.pdb1' },
+    { method: 'GET', url: '/rcsb/files/download/4HHB-assembly1.cif' },
+  ],
+  'rcsb-www': [{ method: 'GET', url: '/rcsb/www/fasta/entry/4HHB' }],
+  alphafold: [
+    { method: 'GET', url: '/alphafold/api/prediction/P69905' },
+    { method: 'GET', url: '/alphafold/api/uniprot/summary/P68871.json' },
+    { method: 'GET', url: '/alphafold/files/AF-P01308-F1-confidence_v4.json?categories=letters' },
+    { method: 'GET', url: '/alphafold/files/AF-P69905-F1-model_v4.cif' },
+  ],
 };

@@ -8,7 +8,7 @@ import type { Db } from '../store/db.js';
  * file changed. Writing the same bytes twice keeps one copy.
  */
 export interface FileStore {
-  readonly kind: 'folder' | 'database';
+  readonly kind: 'folder' | 'database' | 's3';
   /** Keeps the bytes and returns their key. `tx` is the load's transaction, where one is open. */
   put(bytes: Buffer, tx?: Db): Promise<string>;
   get(key: string): Promise<Buffer | undefined>;

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { FolderFileStore } from '../files/folder.js';
+import { s3StoreFromEnv } from '../files/s3.js';
 import { attachFileStore } from '../files/store.js';
 import type { Db } from './db.js';
 import { PostgresDb } from './postgres.js';
@@ -23,6 +24,8 @@ export function sqlitePath(opts: StoreOptions): string {
 
 /** Opens the configured database and brings the platform's own tables up to date. */
 export async function openStore(opts: StoreOptions): Promise<Db> {
+  // Read first: a misconfigured bucket fails before a database is opened.
+  const s3 = s3StoreFromEnv();
   const db: Db = opts.databaseUrl
     ? await PostgresDb.open({ url: opts.databaseUrl, schema: opts.schema })
     : new SqliteDb(sqlitePath(opts));
@@ -33,8 +36,10 @@ export async function openStore(opts: StoreOptions): Promise<Db> {
     throw err;
   }
   // With the embedded database, kept files sit in a folder beside it; on PostgreSQL they stay in
-  // the database, so every process that shares it reads the same files.
-  if (!opts.databaseUrl && opts.sqliteFile !== ':memory:') attachFileStore(db, new FolderFileStore(resolve(join(opts.dataDir, 'files'))));
+  // the database, so every process that shares it reads the same files; with BIOMIRROR_FILES_S3
+  // they are in an S3-compatible bucket, whatever the database.
+  if (s3) attachFileStore(db, s3);
+  else if (!opts.databaseUrl && opts.sqliteFile !== ':memory:') attachFileStore(db, new FolderFileStore(resolve(join(opts.dataDir, 'files'))));
   return db;
 }
 

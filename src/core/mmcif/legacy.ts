@@ -1,0 +1,234 @@
+/**
+ * The legacy PDB format, written column by column as the wwPDB format guide lays it out. Entries
+ * the format cannot hold (the archive's own rule: over 99,999 atoms, over 62 chains, multi-character
+ * chain ids, residue names over three characters) raise LegacyFormatUnavailable; nothing is
+ * truncated and no hybrid-36 numbering is used, as the archive does not use it.
+ */
+import type { CifBlock, CifFile } from 'molstar/lib/mol-io/reader/cif.js';
+import { LegacyFormatUnavailable } from './errors.js';
+import { firstBlock } from './parse.js';
+import { atomSite, col, item, polymerEntities, type AtomSite } from './table.js';
+
+/** A 3x4 transform (rotation rows then translation), applied as R·x + t. */
+export type Transform = readonly [number, number, number, number, number, number, number, number, number, number, number, number];
+
+export interface LegacyModel {
+  /** Model number written on the MODEL record. */
+  num: number;
+  /** atom_site rows in writing order. */
+  rows: ArrayLike<number>;
+  transform?: Transform;
+}
+
+const MAX_SERIAL = 99_999;
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+
+const pad80 = (s: string) => (s.length >= 80 ? s.slice(0, 80) : s.padEnd(80));
+const fx = (v: number, width: number, digits: number) => v.toFixed(digits).padStart(width);
+
+/** Throws LegacyFormatUnavailable when the atoms of a model do not fit the format. */
+export function checkLegacyFit(a: AtomSite, models: readonly LegacyModel[]): void {
+  const chains = new Set<string>();
+  for (const m of models) {
+    // TER records take serial numbers too; one per chain at most.
+    let serials = m.rows.length;
+    const modelChains = new Set<string>();
+    for (let k = 0; k < m.rows.length; k++) {
+      const r = m.rows[k] as number;
+      const chain = a.authAsym.str(r);
+      if (chain.length > 1) throw new LegacyFormatUnavailable(`chain id "${chain}" is longer than one character`);
+      if (a.authComp.str(r).length > 3) throw new LegacyFormatUnavailable(`residue name "${a.authComp.str(r)}" is longer than three characters`);
+      if (a.bFactor.float(r) > 999.99) throw new LegacyFormatUnavailable('a B-factor above 999.99');
+      modelChains.add(chain);
+      chains.add(chain);
+    }
+    serials += modelChains.size;
+    if (serials > MAX_SERIAL) throw new LegacyFormatUnavailable(`more than ${MAX_SERIAL} atoms in a model`);
+  }
+  if (chains.size > 62) throw new LegacyFormatUnavailable(`${chains.size} chains (the format holds 62)`);
+}
+
+/** Columns 13-16: names of four characters start at 13; one-letter elements' names at 14. */
+function atomName(name: string, element: string): string {
+  if (name.length >= 4) return name.slice(0, 4);
+  if (element.length === 1 || element === '') return ` ${name.padEnd(3)}`;
+  return name.padEnd(4);
+}
+
+function chargeText(a: AtomSite, r: number): string {
+  if (!a.charge.has(r)) return '  ';
+  const q = a.charge.int(r);
+  if (!q) return '  ';
+  return `${Math.abs(q)}${q > 0 ? '+' : '-'}`;
+}
+
+/** ATOM/HETATM and TER records of the given models (MODEL/ENDMDL around each when there are several). */
+function atomRecords(block: CifBlock, a: AtomSite, models: readonly LegacyModel[], wrap: boolean, out: string[]): void {
+  const polymers = polymerEntities(block);
+  for (const m of models) {
+    if (wrap) out.push(pad80(`MODEL     ${String(m.num).padStart(4)}`));
+    let serial = 0;
+    const t = m.transform;
+    for (let k = 0; k < m.rows.length; k++) {
+      const r = m.rows[k] as number;
+      serial++;
+      let x = a.x.float(r);
+      let y = a.y.float(r);
+      let z = a.z.float(r);
+      if (t) {
+        const nx = t[0] * x + t[1] * y + t[2] * z + t[9];
+        const ny = t[3] * x + t[4] * y + t[5] * z + t[10];
+        const nz = t[6] * x + t[7] * y + t[8] * z + t[11];
+        x = nx;
+        y = ny;
+        z = nz;
+      }
+      const element = a.element.str(r).toUpperCase();
+      const record = a.group.str(r) === 'HETATM' ? 'HETATM' : 'ATOM  ';
+      const resName = a.authComp.str(r).padStart(3);
+      const chain = a.authAsym.str(r) || ' ';
+      const resSeq = a.authSeq.str(r).padStart(4);
+      const ins = a.insCode.str(r) || ' ';
+      out.push(
+        pad80(
+          `${record}${String(serial).padStart(5)} ${atomName(a.authAtom.str(r), element)}${a.altId.str(r) || ' '}` +
+            `${resName} ${chain}${resSeq}${ins}   ${fx(x, 8, 3)}${fx(y, 8, 3)}${fx(z, 8, 3)}` +
+            `${fx(a.occupancy.float(r), 6, 2)}${fx(a.bFactor.float(r), 6, 2)}          ${element.padStart(2)}${chargeText(a, r)}`,
+        ),
+      );
+      // TER closes each polymer chain after its last atom.
+      const next = k + 1 < m.rows.length ? (m.rows[k + 1] as number) : -1;
+      if (polymers.has(a.labelEntity.str(r)) && (next < 0 || a.labelAsym.str(next) !== a.labelAsym.str(r))) {
+        serial++;
+        out.push(pad80(`TER   ${String(serial).padStart(5)}      ${resName} ${chain}${resSeq}${ins}`));
+      }
+    }
+    if (wrap) out.push(pad80('ENDMDL'));
+  }
+}
+
+function depositDate(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  if (!m) return '         ';
+  return `${m[3]}-${MONTHS[Number(m[2]) - 1] ?? '???'}-${(m[1] as string).slice(2)}`;
+}
+
+/** Words of text over continued records: the first line holds 70 columns, continuations 69 after their number. */
+function continued(record: string, text: string, out: string[]): void {
+  const words = text.replace(/\s+/g, ' ').trim().split(' ');
+  let line = '';
+  let n = 1;
+  const flush = () => {
+    out.push(pad80(n === 1 ? `${record.padEnd(10)}${line}` : `${record.padEnd(8)}${String(n).padStart(2)} ${line}`));
+    n++;
+    line = '';
+  };
+  for (const w of words) {
+    const width = n === 1 ? 70 : 69;
+    if (line && line.length + 1 + w.length > width) flush();
+    line = line ? `${line} ${w}` : w.slice(0, width);
+  }
+  if (line) flush();
+}
+
+/** Items of a comma-separated list over continued records, breaking only after a comma. */
+function continuedList(record: string, items: string[], out: string[]): void {
+  let line = '';
+  let n = 1;
+  const flush = () => {
+    out.push(pad80(n === 1 ? `${record.padEnd(10)}${line}` : `${record.padEnd(8)}${String(n).padStart(2)} ${line}`));
+    n++;
+    line = '';
+  };
+  items.forEach((item, i) => {
+    const piece = i < items.length - 1 ? `${item},` : item;
+    if (line && line.length + piece.length > (n === 1 ? 70 : 69)) flush();
+    line += piece;
+  });
+  if (line) flush();
+}
+
+/** "Perutz, M.F." as the legacy format writes authors: "M.F.PERUTZ". */
+function legacyAuthor(name: string): string {
+  const comma = name.indexOf(',');
+  const written = comma < 0 ? name : `${name.slice(comma + 1).trim()}${name.slice(0, comma).trim()}`;
+  return written.toUpperCase();
+}
+
+function matrixRecords(block: CifBlock, out: string[]): void {
+  const m = block.categories.database_PDB_matrix;
+  if (m && m.getField('origx[1][1]')) {
+    for (let i = 1; i <= 3; i++) {
+      const v = (f: string) => col(m, f).float(0);
+      out.push(pad80(`ORIGX${i}    ${fx(v(`origx[${i}][1]`), 10, 6)}${fx(v(`origx[${i}][2]`), 10, 6)}${fx(v(`origx[${i}][3]`), 10, 6)}     ${fx(v(`origx_vector[${i}]`), 10, 5)}`));
+    }
+  }
+  const s = block.categories.atom_sites;
+  if (s && s.getField('fract_transf_matrix[1][1]')) {
+    for (let i = 1; i <= 3; i++) {
+      const v = (f: string) => col(s, f).float(0);
+      out.push(pad80(`SCALE${i}    ${fx(v(`fract_transf_matrix[${i}][1]`), 10, 6)}${fx(v(`fract_transf_matrix[${i}][2]`), 10, 6)}${fx(v(`fract_transf_matrix[${i}][3]`), 10, 6)}     ${fx(v(`fract_transf_vector[${i}]`), 10, 5)}`));
+    }
+  }
+}
+
+/** HEADER, TITLE, KEYWDS, EXPDTA, AUTHOR, CRYST1, ORIGXn, SCALEn from the categories that carry them. */
+function headerRecords(block: CifBlock, idCode: string, out: string[]): void {
+  const classification = item(block, 'struct_keywords', 'pdbx_keywords');
+  const date = depositDate(item(block, 'pdbx_database_status', 'recvd_initial_deposition_date'));
+  out.push(pad80(`HEADER    ${classification.slice(0, 40).padEnd(40)}${date}   ${idCode}`));
+  const title = item(block, 'struct', 'title');
+  if (title) continued('TITLE', title.toUpperCase(), out);
+  const keywords = item(block, 'struct_keywords', 'text');
+  if (keywords) continuedList('KEYWDS', keywords.toUpperCase().split(/,\s*/), out);
+  const methods = block.categories.exptl;
+  if (methods) {
+    const method = col(methods, 'method');
+    const all = Array.from({ length: methods.rowCount }, (_, i) => method.str(i)).filter(Boolean);
+    if (all.length) continued('EXPDTA', all.join('; '), out);
+  }
+  const authors = block.categories.audit_author;
+  if (authors?.rowCount) {
+    const name = col(authors, 'name');
+    continuedList('AUTHOR', Array.from({ length: authors.rowCount }, (_, i) => legacyAuthor(name.str(i))).filter(Boolean), out);
+  }
+  const cell = block.categories.cell;
+  if (cell && cell.getField('length_a')) {
+    const v = (f: string) => col(cell, f).float(0);
+    const group = item(block, 'symmetry', 'space_group_name_H-M');
+    const z = col(cell, 'Z_PDB').str(0);
+    out.push(
+      pad80(`CRYST1${fx(v('length_a'), 9, 3)}${fx(v('length_b'), 9, 3)}${fx(v('length_c'), 9, 3)}${fx(v('angle_alpha'), 7, 2)}${fx(v('angle_beta'), 7, 2)}${fx(v('angle_gamma'), 7, 2)} ${group.padEnd(11)}${z.padStart(4)}`),
+    );
+  }
+  matrixRecords(block, out);
+}
+
+/** Every model of the file, in file order, with its atom_site rows. */
+export function fileModels(a: AtomSite): LegacyModel[] {
+  const byModel = new Map<number, number[]>();
+  for (let r = 0; r < a.count; r++) {
+    const n = a.model.has(r) ? a.model.int(r) : 1;
+    let rows = byModel.get(n);
+    if (!rows) byModel.set(n, (rows = []));
+    rows.push(r);
+  }
+  return [...byModel].map(([num, rows]) => ({ num, rows }));
+}
+
+/** Legacy PDB text of the given models of a block (already checked, or checked here). */
+export function writeLegacy(block: CifBlock, models: readonly LegacyModel[], opts: { header?: boolean; idCode?: string; wrapModels?: boolean } = {}): string {
+  const a = atomSite(block);
+  checkLegacyFit(a, models);
+  const out: string[] = [];
+  if (opts.header !== false) headerRecords(block, opts.idCode ?? item(block, 'entry', 'id'), out);
+  atomRecords(block, a, models, opts.wrapModels ?? models.length > 1, out);
+  out.push(pad80('END'));
+  return `${out.join('\n')}\n`;
+}
+
+/** Legacy PDB text of the whole file (all models). Throws LegacyFormatUnavailable when it does not fit. */
+export function toLegacyPdb(file: CifFile, options: { header?: boolean } = {}): string {
+  const block = firstBlock(file);
+  return writeLegacy(block, fileModels(atomSite(block)), options);
+}

@@ -1,0 +1,53 @@
+import { fileURLToPath } from 'node:url';
+import { cifPoolState } from '../../core/mmcif/index.js';
+import type { LimitRule } from '../../core/limits/policy.js';
+import type { ServiceModule } from '../types.js';
+import { alphafoldCatalogue } from './errors.js';
+import { readAlphafold } from './ingest.js';
+import { registerRoutes, type AlphafoldOptions } from './routes.js';
+import { DATASET, MIGRATIONS, PREFIX, SERVICE, TABLES, countRecords, createTables, finishTables, writeRecords } from './store.js';
+
+// Demo files ship as source files next to this module (copied to dist by the build).
+const DEMO = fileURLToPath(new URL('../../../src/services/alphafold/demo/', import.meta.url));
+
+/**
+ * The database recommends at most 10 requests in flight per user and 100-200 ms between sequential
+ * ones: a burst of 10 at once, then 10 a second (one per 100 ms), per client address.
+ */
+export const ALPHAFOLD_LIMITS: readonly LimitRule[] = [{ name: 'concurrent', limit: 10, windowMs: 1000, key: (s) => `ip:${s.ip}` }];
+
+/**
+ * The AlphaFold Protein Structure Database: its API (predictions by UniProt accession, the
+ * 3D-Beacons summary) and its file host (models, confidence and PAE files, the PAE image).
+ */
+export function alphafoldService(opts: AlphafoldOptions = {}): ServiceModule {
+  return {
+    id: SERVICE,
+    title: 'AlphaFold Protein Structure Database (API, files, 3D-Beacons)',
+    mount: '/alphafold',
+    baseUrls: { fold_base_url: '', beacons_url: '/api' },
+    defaultPort: 8093,
+    limits: ALPHAFOLD_LIMITS,
+    migrations: MIGRATIONS,
+    datasets: [
+      {
+        service: SERVICE,
+        name: DATASET,
+        tablePrefix: PREFIX,
+        tables: TABLES,
+        batchSize: 200,
+        demo: DEMO,
+        read: readAlphafold,
+        create: createTables,
+        write: writeRecords,
+        finish: finishTables,
+        count: countRecords,
+      },
+    ],
+    errors: alphafoldCatalogue,
+    routes: (app, ctx) => registerRoutes(app, ctx, opts),
+    engines: () => ({ 'mmcif-workers': { state: 'ok', ...cifPoolState } }),
+  };
+}
+
+export const alphafold: ServiceModule = alphafoldService();

@@ -1,0 +1,62 @@
+/**
+ * The file host's and the FASTA pages' error catalogue, as the real hosts answer.
+ *
+ * - files.rcsb.org: a file it does not have (unknown id, a format the entry lacks such as the
+ *   legacy .pdb of a large entry, an assembly it does not define) is HTTP 404 with an HTML page.
+ *   Clients recognise it by text: Biotite checks for "404 Not Found" and for the page title
+ *   "PDB Archive over AWS" (the host serves the archive from Amazon S3); gget and POPScomp by the
+ *   404 status alone. The page's exact markup is not recorded: ours carries both texts.
+ * - www.rcsb.org/fasta: "No fasta files were found." for an id without sequences and "No valid PDB
+ *   IDs were submitted." for a malformed one (texts as Biotite checks them; the statuses are not
+ *   recorded, and we answer 404 for both, so status-checking clients fail as they do upstream).
+ * - Our own, where the real host has no equivalent: a conversion past its time budget is 503 with
+ *   Retry-After (the request can be retried); a stored file that cannot be read is a 404 (the host
+ *   has no usable file), logged for the operator.
+ */
+
+export interface FileHostError {
+  status: number;
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+const html = (title: string, heading: string, text: string) =>
+  `<html><head><title>${title}</title></head><body><h1>${heading}</h1><p>${text}</p></body></html>\n`;
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export const filesErrors = {
+  /** The host has no such file. */
+  notFound(path: string): FileHostError {
+    return {
+      status: 404,
+      contentType: 'text/html',
+      body: html('PDB Archive over AWS', '404 Not Found', `The requested file ${escape(path)} was not found on this server.`),
+    };
+  },
+  /** A conversion past its time budget, or a store that failed to answer: worth a retry. */
+  busy(): FileHostError {
+    return {
+      status: 503,
+      contentType: 'text/html',
+      body: html('PDB Archive over AWS', '503 Service Unavailable', 'The file is not available right now; please retry.'),
+      headers: { 'retry-after': '5' },
+    };
+  },
+  /** A byte range outside the file. */
+  unsatisfiable(length: number): FileHostError {
+    return {
+      status: 416,
+      contentType: 'text/html',
+      body: html('PDB Archive over AWS', '416 Requested Range Not Satisfiable', 'The requested range is not satisfiable.'),
+      headers: { 'content-range': `bytes */${length}` },
+    };
+  },
+  fastaNotFound(): FileHostError {
+    return { status: 404, contentType: 'text/plain; charset=utf-8', body: 'No fasta files were found.' };
+  },
+  fastaBadId(): FileHostError {
+    return { status: 404, contentType: 'text/plain; charset=utf-8', body: 'No valid PDB IDs were submitted.' };
+  },
+} as const;
