@@ -338,7 +338,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_
         // A removed entry.
         rmSync(join(dir, 'nm', '0nm1.cif.gz'));
         const second = await loadArchive(s, app.generations, dir);
-        expect(second.skipped).toBe(0);
+        expect(second.skipped, JSON.stringify(second)).toBe(0);
         expect((await get(app.app, `${REST}/entry/4HHB`)).body.rcsb_entry_info.deposited_atom_count).toBe(4779);
         expect((await get(app.app, `${REST}/entry/0NA1`)).body.struct.title).toBe('UPDATED TITLE');
         expect((await get(app.app, `${REST}/entry/0NM1`)).status).toBe(404);

@@ -32,7 +32,41 @@ export function splitPartId(kind: ObjectKind, id: string): { entry: string; key:
   return { entry: id.slice(0, i).toUpperCase(), key: id.slice(i + 1) };
 }
 
+/**
+ * Parsed entry documents, most recently used last, bounded by the size of their JSON text: GraphQL
+ * reads many entries per query and parsing them is most of its cost. Keyed by generation, so a new
+ * load is never answered from an older one.
+ */
+class DocCache {
+  private readonly map = new Map<string, { doc: Doc; bytes: number }>();
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): Doc | undefined {
+    const hit = this.map.get(key);
+    if (!hit) return undefined;
+    this.map.delete(key);
+    this.map.set(key, hit);
+    return hit.doc;
+  }
+
+  set(key: string, doc: Doc, bytes: number): void {
+    if (bytes > this.maxBytes / 4) return;
+    this.map.set(key, { doc, bytes });
+    this.bytes += bytes;
+    for (const [k, v] of this.map) {
+      if (this.bytes <= this.maxBytes) break;
+      this.map.delete(k);
+      this.bytes -= v.bytes;
+    }
+  }
+}
+
+const ENTRY_CACHE_BYTES = Number(process.env.BIOMIRROR_PDB_CACHE_MB ?? 128) * 1024 * 1024;
+
 export class PdbData {
+  private readonly cache = new DocCache(ENTRY_CACHE_BYTES);
+
   constructor(
     readonly db: Db,
     private readonly generations: Generations,
@@ -54,12 +88,24 @@ export class PdbData {
     return (await store.entryRow(this.db, t, id.toUpperCase()))?.doc;
   }
 
+  /** Entry documents by id (parsed, shared: callers must not change them). */
   async entries(ids: readonly string[]): Promise<Map<string, Doc>> {
     const t = await this.archive();
     const out = new Map<string, Doc>();
     if (!t) return out;
-    const texts = await store.entryDocs(this.db, t, ids.map((i) => i.toUpperCase()));
-    for (const [id, text] of texts) out.set(id, JSON.parse(text) as Doc);
+    const missing: string[] = [];
+    for (const raw of new Set(ids.map((i) => i.toUpperCase()))) {
+      const hit = this.cache.get(`${t.gen}:${raw}`);
+      if (hit) out.set(raw, hit);
+      else missing.push(raw);
+    }
+    if (missing.length === 0) return out;
+    const texts = await store.entryDocs(this.db, t, missing);
+    for (const [id, text] of texts) {
+      const doc = JSON.parse(text) as Doc;
+      this.cache.set(`${t.gen}:${id}`, doc, text.length);
+      out.set(id, doc);
+    }
     return out;
   }
 

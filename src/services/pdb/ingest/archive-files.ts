@@ -52,7 +52,8 @@ export async function archiveItems(input: string): Promise<ArchiveItem[]> {
 
 async function stampOf(path: string): Promise<string> {
   const s = await stat(path);
-  return `${s.size}:${Math.trunc(s.mtimeMs)}`;
+  // Whole milliseconds, rounded: a time set back through utimes(2) comes back a hair off its float.
+  return `${s.size}:${Math.round(s.mtimeMs)}`;
 }
 
 async function inputPaths(input: string): Promise<string[]> {
