@@ -62,24 +62,45 @@ export async function scopeOf(db: Db, generations: Generations): Promise<SearchS
   };
 }
 
-// Which kinds of object carry an attribute, per index table (fixed for a generation).
-const kindCache = new Map<string, Map<string, ObjKind[]>>();
+/**
+ * A value computed once per database and index generation (tables of a generation never change).
+ * Keyed by the database handle too: two stores may hold generations of the same number.
+ */
+export function perGeneration<T>(): (db: Db, key: string, make: () => Promise<T>) => Promise<T> {
+  const byDb = new WeakMap<Db, Map<string, Promise<T>>>();
+  return (db, key, make) => {
+    let m = byDb.get(db);
+    if (!m) byDb.set(db, (m = new Map()));
+    let p = m.get(key);
+    if (!p) {
+      if (m.size >= 4) m.clear();
+      const mine = make();
+      m.set(key, mine);
+      mine.catch(() => m?.delete(key));
+      p = mine;
+    }
+    return p;
+  };
+}
+
+// Which kinds of object carry an attribute, per index (fixed for a generation).
+const kindCache = perGeneration<Map<string, ObjKind[]>>();
+
+function kindMap(db: Db, n: SearchTables): Promise<Map<string, ObjKind[]>> {
+  return kindCache(db, n.sattrs, async () => {
+    const m = new Map<string, ObjKind[]>();
+    for (const r of await db.query<{ attr: string; kind: ObjKind }>(`SELECT attr, kind FROM ${n.sattrs}`)) m.set(r.attr, [...(m.get(r.attr) ?? []), r.kind]);
+    return m;
+  });
+}
 
 async function kindsOf(db: Db, n: SearchTables, attr: string): Promise<ObjKind[]> {
-  let m = kindCache.get(n.sattrs);
-  if (!m) {
-    m = new Map();
-    for (const r of await db.query<{ attr: string; kind: ObjKind }>(`SELECT attr, kind FROM ${n.sattrs}`)) m.set(r.attr, [...(m.get(r.attr) ?? []), r.kind]);
-    if (kindCache.size > 16) kindCache.clear();
-    kindCache.set(n.sattrs, m);
-  }
-  return m.get(attr) ?? [];
+  return (await kindMap(db, n)).get(attr) ?? [];
 }
 
 /** Attributes that have at least one indexed value, for the metadata endpoints. */
 export async function searchableAttributes(db: Db, n: SearchTables): Promise<Set<string>> {
-  await kindsOf(db, n, '');
-  return new Set(kindCache.get(n.sattrs)?.keys() ?? []);
+  return new Set((await kindMap(db, n)).keys());
 }
 
 const catalogueOf = (service: Service): Catalogue => (service === 'text_chem' ? 'chemical' : 'structure');

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../../core/store/db.js';
 import { METADATA_FILES, metadataText, type Catalogue } from './attributes.js';
-import { searchableAttributes, type SearchScope } from './engine.js';
+import { perGeneration, searchableAttributes, type SearchScope } from './engine.js';
 
 type Node = { type?: string; properties?: Record<string, Node>; items?: Node; rcsb_search_context?: unknown } & Record<string, unknown>;
 
@@ -29,20 +29,15 @@ function prune(node: Node, path: string[], keep: (p: string) => boolean): Node |
   return keep(path.join('.')) ? node : undefined;
 }
 
-const cache = new Map<string, string>();
+const cache = perGeneration<string>();
 
 export async function metadataSchema(db: Db, s: SearchScope, which: Catalogue): Promise<string> {
   const index = which === 'chemical' ? s.ccd : s.archive;
-  const key = `${which}:${index?.sattr ?? '-'}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const present = index ? await searchableAttributes(db, index) : new Set<string>();
-  const full = JSON.parse(metadataText(which)) as Node;
-  const pruned = prune(full, [], (p) => present.has(p)) ?? { ...full, properties: {} };
-  const text = JSON.stringify(pruned);
-  if (cache.size > 8) cache.clear();
-  cache.set(key, text);
-  return text;
+  return cache(db, `${which}:${index?.sattr ?? '-'}`, async () => {
+    const present = index ? await searchableAttributes(db, index) : new Set<string>();
+    const full = JSON.parse(metadataText(which)) as Node;
+    return JSON.stringify(prune(full, [], (p) => present.has(p)) ?? { ...full, properties: {} });
+  });
 }
 
 export { METADATA_FILES };

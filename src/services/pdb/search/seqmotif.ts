@@ -12,7 +12,8 @@ import type { ReturnType, Terminal } from './request.js';
 import { sequencesOf, type Sequences } from './sequences.js';
 
 const WORKER = new URL('../../../../src/services/pdb/search/motif-worker.mjs', import.meta.url);
-export const MOTIF_BUDGET_MS = Number(process.env.BIOMIRROR_PDB_MOTIF_TIMEOUT_MS ?? 5_000);
+/** Time one pattern may scan for (settable, for tests). */
+export const motifBudget = { ms: Number(process.env.BIOMIRROR_PDB_MOTIF_TIMEOUT_MS ?? 5_000) };
 const MAX_PATTERN = 1_000;
 /** The live client refuses patterns shorter than this. */
 const MIN_PATTERN = 2;
@@ -159,7 +160,7 @@ export async function seqmotifTerminal(t: Terminal, rt: ReturnType, s: SearchSco
   const type = String(p.sequence_type ?? target ?? 'protein');
   const source = regexOf(String(p.value), String(p.pattern_type));
   const seqs = await sequencesOf(s);
-  const hits = seqs.list.length ? await motifThread.run(seqs, source, type, MOTIF_BUDGET_MS) : [];
+  const hits = seqs.list.length ? await motifThread.run(seqs, source, type, motifBudget.ms) : [];
   const scores = new Map<string, number>();
   const contexts = new Map<string, Record<string, unknown>[]>();
   for (const [i, spans] of hits) {

@@ -3,7 +3,7 @@
  * index's sequence table, written at load): what motif search scans, what the sequence engine's
  * database is written from, and what identical-sequence grouping keys on.
  */
-import type { SearchScope } from './engine.js';
+import { perGeneration, type SearchScope } from './engine.js';
 
 export interface EntitySequence {
   entity: string;
@@ -19,20 +19,12 @@ export interface Sequences {
   byEntity: Map<string, EntitySequence>;
 }
 
-const cache = new Map<string, Promise<Sequences>>();
+const cache = perGeneration<Sequences>();
 
 export function sequencesOf(s: SearchScope): Promise<Sequences> {
   const n = s.archive;
   if (!n) return Promise.resolve({ list: [], byEntity: new Map() });
-  let p = cache.get(n.sseq);
-  if (!p) {
-    p = load(s);
-    // Only the generations being served are kept.
-    if (cache.size >= 2) cache.clear();
-    cache.set(n.sseq, p);
-    p.catch(() => cache.delete(n.sseq));
-  }
-  return p;
+  return cache(s.db, n.sseq, () => load(s));
 }
 
 async function load(s: SearchScope): Promise<Sequences> {
