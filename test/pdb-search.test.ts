@@ -386,6 +386,47 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     });
   });
 
+  describe('chemical', () => {
+    const chem = (parameters: Json) => ({ type: 'terminal', service: 'chemical', parameters });
+    const ALANINE = 'C[C@H](N)C(O)=O';
+
+    it('matches formulas exactly or as a subset of the elements', async () => {
+      expect(await ids(chem({ type: 'formula', value: 'C34 H32 Fe N4 O4' }), 'mol_definition')).toEqual(['HEM']);
+      expect(await ids(chem({ type: 'formula', value: 'C3H7NO2' }), 'mol_definition')).toEqual(['ALA']);
+      expect(await ids(chem({ type: 'formula', value: 'Fe', match_subset: true }), 'mol_definition')).toEqual(['HEM']);
+      expect(await ids(chem({ type: 'formula', value: 'Fe' }), 'mol_definition')).toEqual([]);
+      expect(await ids(chem({ type: 'formula', value: 'C34 H32 Fe N4 O4' }), 'non_polymer_entity')).toEqual(['4HHB_3', '9HB1_3', '9HB2_3']);
+    });
+
+    it('matches SMILES by graph, fingerprint and substructure, and InChI through the dictionary', async () => {
+      expect(await ids(chem({ type: 'descriptor', descriptor_type: 'SMILES', value: ALANINE, match_type: 'graph-exact' }), 'mol_definition')).toEqual(['ALA']);
+      // The other enantiomer: the same graph without stereo.
+      expect(await ids(chem({ type: 'descriptor', descriptor_type: 'SMILES', value: 'C[C@@H](N)C(O)=O', match_type: 'graph-exact' }), 'mol_definition')).toEqual([]);
+      expect(await ids(chem({ type: 'descriptor', descriptor_type: 'SMILES', value: 'C[C@@H](N)C(O)=O', match_type: 'graph-relaxed' }), 'mol_definition')).toEqual(['ALA']);
+      const sub = await ids(chem({ type: 'descriptor', descriptor_type: 'SMILES', value: 'NCC(O)=O', match_type: 'sub-struct-graph-relaxed' }), 'mol_definition');
+      expect(sub).toEqual(expect.arrayContaining(['ALA', 'GLY', 'SER', 'LYS']));
+      expect(sub).not.toContain('HEM');
+      const r = await post({ query: chem({ type: 'descriptor', descriptor_type: 'SMILES', value: ALANINE, match_type: 'fingerprint-similarity' }), return_type: 'mol_definition' });
+      expect(r.body.result_set[0]).toEqual({ identifier: 'ALA', score: 1 });
+      for (const h of r.body.result_set) expect(h.score).toBeLessThanOrEqual(1);
+      const inchi = 'InChI=1S/C3H7NO2/c1-2(4)3(5)6/h2H,4H2,1H3,(H,5,6)/t2-/m0/s1';
+      expect(await ids(chem({ type: 'descriptor', descriptor_type: 'InChI', value: inchi, match_type: 'graph-exact' }), 'mol_definition')).toEqual(['ALA']);
+    });
+
+    it('refuses unreadable descriptors and formulas with a 400', async () => {
+      for (const p of [
+        { type: 'descriptor', descriptor_type: 'SMILES', value: 'C1CC(', match_type: 'graph-exact' },
+        { type: 'descriptor', descriptor_type: 'InChI', value: 'InChI=1S/nothing', match_type: 'graph-exact' },
+        { type: 'formula', value: 'c8h9' },
+        { type: 'descriptor', descriptor_type: 'SMILES', value: 'C'.repeat(5000) },
+      ]) {
+        const r = await post({ query: chem(p), return_type: 'mol_definition' });
+        expect(r.status, JSON.stringify(p).slice(0, 80)).toBe(400);
+        expect(r.body.status).toBe(400);
+      }
+    });
+  });
+
   describe(`sequence${missing('mmseqs', 'MMseqs2')}`, () => {
     const seq = (value: string, extra: Json = {}) => ({ type: 'terminal', service: 'sequence', parameters: { value, sequence_type: 'protein', ...extra } });
     const ALPHA = 'VLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHFDLSHGSAQVKGHGKKVADALTNAVAHVDDMPNALSALSDLHAHKLRVDPVNFKLLSHCLLVTLAAHLPAEFTPAVHASLDKFLASVSTVLTSKYR';

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../../types.js';
 import { scopeOf } from './engine.js';
 import { SearchProblem, searchError } from './errors.js';
 import { runQuery, type Runners } from './handlers.js';
+import { chemicalTerminal } from './chemical.js';
 import { metadataSchema } from './metadata.js';
 import { seqmotifTerminal } from './seqmotif.js';
 import { sequenceTerminal } from './sequence.js';
@@ -11,7 +12,7 @@ import { sequenceTerminal } from './sequence.js';
 const JSON_TYPE = 'application/json';
 
 /** The engines behind the query types that are not index lookups. */
-export const RUNNERS: Runners = { seqmotif: seqmotifTerminal, sequence: sequenceTerminal };
+export const RUNNERS: Runners = { seqmotif: seqmotifTerminal, sequence: sequenceTerminal, chemical: chemicalTerminal };
 
 function fail(reply: FastifyReply, err: unknown): FastifyReply {
   if (err instanceof SearchProblem) return sendServiceError(reply, searchError(err.status, err.message));

@@ -54,7 +54,11 @@ export class MatchPool {
   /** Threads ended for running past a deadline (reported in tests and logs). */
   restarts = 0;
 
-  constructor(size: number) {
+  /** `worker`: the thread's script (other services run their own matching scripts on this pool). */
+  constructor(
+    size: number,
+    private readonly worker: URL = WORKER,
+  ) {
     this.slots = Array.from({ length: Math.max(1, size) }, () => new Slot());
   }
 
@@ -67,7 +71,7 @@ export class MatchPool {
   }
 
   private spawn(slot: Slot): void {
-    const w = new Worker(WORKER);
+    const w = new Worker(this.worker);
     w.unref();
     slot.worker = w;
     slot.ready = new Promise((resolve, reject) => {
