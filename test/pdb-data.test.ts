@@ -84,6 +84,36 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_
       expect(r.raw).not.toContain('null');
     });
 
+    it('has every field the contract names, for every loaded entry and its entities and assemblies', async () => {
+      const ids = (await get(t.app, `${DATA}/rest/v1/holdings/current/entry_ids`)).body as unknown as string[];
+      expect(ids.length).toBeGreaterThanOrEqual(5);
+      for (const id of ids) {
+        const e = (await get(t.app, `${REST}/entry/${id}`)).body;
+        expect(typeof e.struct?.title, id).toBe('string');
+        expect(e.exptl?.[0]?.method, id).toEqual(expect.any(String));
+        expect(e.rcsb_entry_info.deposited_atom_count, id).toBeGreaterThan(0);
+        expect(e.rcsb_entry_info.polymer_entity_count, id).toBeGreaterThan(0);
+        // Resolution is a property of diffraction and microscopy, absent for NMR as on the real service.
+        if (e.rcsb_entry_info.experimental_method === 'NMR') expect(e.rcsb_entry_info.resolution_combined, id).toBeUndefined();
+        else expect(e.rcsb_entry_info.resolution_combined?.[0], id).toBeGreaterThan(0);
+        expect(e.rcsb_accession_info.deposit_date, id).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\+0000$/);
+        expect(e.rcsb_accession_info.initial_release_date, id).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\+0000$/);
+        for (const entity of e.rcsb_entry_container_identifiers.polymer_entity_ids) {
+          const p = (await get(t.app, `${REST}/polymer_entity/${id}/${entity}`)).body;
+          expect(p.entity_poly.pdbx_seq_one_letter_code, `${id}_${entity}`).toMatch(/^[A-Z()]+$/);
+          expect(p.entity_poly.pdbx_strand_id, `${id}_${entity}`).toEqual(expect.any(String));
+          expect(p.rcsb_polymer_entity.formula_weight, `${id}_${entity}`).toBeGreaterThan(0);
+          expect(p.rcsb_polymer_entity.pdbx_description, `${id}_${entity}`).toEqual(expect.any(String));
+          expect(p.rcsb_entity_source_organism?.[0]?.scientific_name, `${id}_${entity}`).toEqual(expect.any(String));
+          expect(p.rcsb_entity_source_organism?.[0]?.ncbi_taxonomy_id, `${id}_${entity}`).toEqual(expect.any(Number));
+        }
+        for (const asm of e.rcsb_entry_container_identifiers.assembly_ids ?? []) {
+          const a = (await get(t.app, `${REST}/assembly/${id}/${asm}`)).body;
+          expect(a.rcsb_assembly_info, `${id}-${asm}`).toMatchObject({ assembly_id: asm, polymer_entity_count: expect.any(Number) });
+        }
+      }
+    });
+
     it('finds entries in any letter case', async () => {
       const r = await get(t.app, `${REST}/entry/4hhb`);
       expect(r.status).toBe(200);

@@ -13,7 +13,7 @@ export function cifValue(v: CifValue): string {
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(v);
   if (v === '?' || v === '.') return v;
   if (v.includes('\n') || (v.includes("'") && v.includes('"'))) return `\n;${v}\n;\n`;
-  const needsQuote = /[\s]/.test(v) || /^[_#$'";[\]]/.test(v) || /^(data_|loop_|save_|global_|stop_)/i.test(v);
+  const needsQuote = /[\s'"]/.test(v) || /^[_#$'";[\]]/.test(v) || /^(data_|loop_|save_|global_|stop_)/i.test(v);
   if (!needsQuote) return v;
   if (!v.includes("'")) return `'${v}'`;
   return `"${v}"`;
@@ -50,20 +50,20 @@ export class CifBlockWriter {
       return this;
     }
     let out = `loop_\n${keys.map((k) => `_${cat}.${k} \n`).join('')}`;
-    const lines: string[] = [];
     for (const row of rows) {
+      // A text field (`;...;`) must start a line, and the next value starts a new line after it.
       let line = '';
       for (const k of keys) {
         const val = cifValue(row[k]);
         if (val.startsWith('\n;')) {
-          line += `${val}`;
+          out += `${line === '' ? '' : `${line}`}${val.slice(line === '' ? 1 : 0)}`;
+          line = '';
         } else {
-          line += line === '' || line.endsWith('\n') ? val : ` ${val}`;
+          line += line === '' ? val : ` ${val}`;
         }
       }
-      lines.push(line);
+      if (line !== '') out += `${line} \n`;
     }
-    out += lines.join(' \n') + ' \n';
     this.parts.push(`${out}#\n`);
     return this;
   }

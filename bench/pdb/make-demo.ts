@@ -8,10 +8,10 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { buildComponentsCif } from './components.js';
+import { buildComponentsCif, type BuiltComponent } from './components.js';
 import { SIFTS_4HHB, siftsTsv, type SiftsRow } from './sifts.js';
-import { demoEntries } from './demo-entries.js';
-import { componentIdsOf, divided, sfPath } from './entry-writer.js';
+import { demoModels } from './demo-entries.js';
+import { componentIdsOf, divided, sfPath, writeEntry, type ComponentTable } from './entry-writer.js';
 
 /** gzip with no name and mtime 0, so the same text always gives the same bytes. */
 export function gz(text: string | Buffer): Buffer {
@@ -26,6 +26,17 @@ function write(path: string, data: Buffer): void {
 /** The SIFTS file date written into the demo (fixed, so output is deterministic). */
 export const DEMO_SIFTS_DATE = '2026/11/25 - 00:00';
 
+/** The components 4HHB's own `_chem_comp` lists. */
+export const HHB_COMPONENTS = ['ALA', 'ARG', 'ASN', 'ASP', 'CYS', 'GLN', 'GLU', 'GLY', 'HIS', 'LEU', 'LYS', 'MET', 'PHE',
+  'PRO', 'SER', 'THR', 'TRP', 'TYR', 'VAL', 'HEM', 'PO4', 'HOH'];
+
+export function componentTable(built: BuiltComponent[]): ComponentTable {
+  return new Map(built.map((b) => [b.def.id, {
+    type: b.def.type, name: b.def.name, formula: b.formula, weight: b.weight,
+    ...(b.def.oneLetter ? { oneLetter: b.def.oneLetter } : {}), ...(b.def.synonyms ? { synonyms: b.def.synonyms } : {}),
+  }]));
+}
+
 export async function makeDemo(out: string, real4hhb?: string): Promise<string[]> {
   const written: string[] = [];
   const hhbPath = join(out, 'archive', divided('4HHB'));
@@ -35,24 +46,24 @@ export async function makeDemo(out: string, real4hhb?: string): Promise<string[]
   }
   if (!existsSync(hhbPath)) throw new Error(`${hhbPath} missing: pass --4hhb with the archive's 4hhb.cif`);
 
-  const entries = demoEntries();
-  const used = new Set<string>(['ALA', 'ARG', 'ASN', 'ASP', 'CYS', 'GLN', 'GLU', 'GLY', 'HIS', 'LEU', 'LYS', 'MET', 'PHE',
-    'PRO', 'SER', 'THR', 'TRP', 'TYR', 'VAL', 'HEM', 'PO4', 'HOH']); // 4HHB's _chem_comp
+  const models = demoModels();
+  const used = new Set<string>(HHB_COMPONENTS);
+  for (const d of models) for (const id of componentIdsOf(d.model)) used.add(id);
+  const { text, built } = await buildComponentsCif(used);
+  write(join(out, 'components.cif.gz'), gz(text));
+  const table = componentTable(built);
   const sifts: SiftsRow[] = [...SIFTS_4HHB];
-  for (const e of entries) {
-    for (const id of componentIdsOf(e.model)) used.add(id);
-    const p = join(out, 'archive', divided(e.model.id));
-    write(p, gz(e.text));
+  for (const d of models) {
+    const p = join(out, 'archive', divided(d.model.id));
+    write(p, gz(writeEntry(d.model, table)));
     written.push(p);
-    if (e.structureFactors) {
-      const sp = join(out, sfPath(e.model.id));
-      write(sp, gz(e.structureFactors));
+    if (d.structureFactors) {
+      const sp = join(out, sfPath(d.model.id));
+      write(sp, gz(d.structureFactors));
       written.push(sp);
     }
-    sifts.push(...e.sifts);
+    sifts.push(...d.sifts);
   }
-  const { text } = await buildComponentsCif(used);
-  write(join(out, 'components.cif.gz'), gz(text));
   write(join(out, 'pdb_chain_uniprot.tsv.gz'), gz(siftsTsv(sifts, DEMO_SIFTS_DATE)));
   written.push(join(out, 'components.cif.gz'), join(out, 'pdb_chain_uniprot.tsv.gz'));
   return written;

@@ -25,6 +25,11 @@ export async function ingestCommand(args: string[], flags: IngestFlags): Promise
     process.stderr.write(`unknown service "${serviceId}"; services: ${SERVICES.map((s) => s.id).join(', ')}\n`);
     return 2;
   }
+  if (service.datasets.length === 0) {
+    const loaders = SERVICES.filter((s) => s.datasets.length > 0 && s.mount.split('/')[1] === service.mount.split('/')[1]).map((s) => s.id);
+    process.stderr.write(`${service.id} loads nothing of its own${loaders.length ? `; it serves what ${loaders.join(', ')} loads` : ''}\n`);
+    return 2;
+  }
   const ds = flags.dataset ? service.datasets.find((d) => d.name === flags.dataset) : service.datasets[0];
   if (!ds || (!flags.dataset && service.datasets.length > 1)) {
     process.stderr.write(`${service.id} has datasets ${service.datasets.map((d) => d.name).join(', ')}; choose one with --dataset\n`);

@@ -40,7 +40,11 @@ export async function serveCommand(flags: CommonFlags & { workers?: string | und
   const main = server.apps[0];
   if (main && role !== 'other') {
     const enabled = SERVICES.filter((s) => config.services[s.id]?.enabled !== false);
-    const lines = enabled.flatMap((s) => Object.entries(s.baseUrls).map(([k, v]) => `  {${k}} = ${main.url}${s.mount}${v}`));
+    const own = new Map(server.apps.filter((a) => a.service).map((a) => [a.service as string, a.url]));
+    // Each placeholder at its address on the shared port and, with --port-per-service, on the service's own port.
+    const lines = enabled.flatMap((s) =>
+      Object.entries(s.baseUrls).map(([k, v]) => `  {${k}} = ${main.url}${s.mount}${v}${own.has(s.id) ? `  (own port: ${own.get(s.id)}${v})` : ''}`),
+    );
     const procs = workers > 1 ? ` with ${workers} worker processes` : '';
     process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})${procs}\n${lines.join('\n')}\n`);
     const ctx = { db: server.runtime.db, generations: server.runtime.generations, log };

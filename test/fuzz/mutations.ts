@@ -35,15 +35,15 @@ export function sweep(seed: Seed, values: readonly string[]): Request[] {
   for (const v of values) {
     for (let i = 2; i < segs.length; i++) {
       const s2 = [...segs];
-      s2[i] = encodeURIComponent(v);
+      s2[i] = encodeAny(v);
       out.push(make(s2.join('/') + (query ? `?${query}` : '')));
     }
     params.forEach((p, i) => {
       const [name = ''] = p.split('=');
       const asValue = [...params];
-      asValue[i] = `${name}=${encodeURIComponent(v)}`;
+      asValue[i] = `${name}=${encodeAny(v)}`;
       const asName = [...params];
-      asName[i] = `${encodeURIComponent(v)}=${p.split('=').slice(1).join('=')}`;
+      asName[i] = `${encodeAny(v)}=${p.split('=').slice(1).join('=')}`;
       out.push(make(`${path}?${asValue.join('&')}`), make(`${path}?${asName.join('&')}`));
     });
   }
@@ -81,9 +81,23 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('method' as const), method: fc.constantFrom('PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'POST', 'GET') }) },
 );
 
+/**
+ * Percent-encodes like encodeURIComponent, but a lone surrogate (which encodeURIComponent refuses)
+ * becomes the bytes a careless client would send for it (its three-byte WTF-8 form): invalid UTF-8.
+ */
+export function encodeAny(v: string): string {
+  return v.replace(/[\ud800-\udfff]|[^\ud800-\udfff]+/g, (part) => {
+    if (part.length === 1 && /[\ud800-\udfff]/.test(part)) {
+      const c = part.charCodeAt(0);
+      return [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+    }
+    return encodeURIComponent(part);
+  });
+}
+
 /** Percent-encodes a value for a path or query, but lets a few raw escapes through as sent. */
 function enc(v: string): string {
-  return /^%[0-9A-Fa-f]{0,2}/.test(v) && v.length <= 12 ? v : encodeURIComponent(v);
+  return /^%[0-9A-Fa-f]{0,2}/.test(v) && v.length <= 12 ? v : encodeAny(v);
 }
 
 export interface Request {
@@ -119,7 +133,7 @@ export function apply(seed: Seed, m: Mutation): Request {
       break;
     }
     case 'newParam':
-      req.url = withQuery(path, [...params, `${encodeURIComponent(m.name)}=${enc(m.value)}`]);
+      req.url = withQuery(path, [...params, `${encodeAny(m.name)}=${enc(m.value)}`]);
       break;
     case 'dupParam':
       if (params.length) req.url = withQuery(path, [...params, params[m.index % params.length] as string]);

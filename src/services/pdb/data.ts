@@ -171,6 +171,22 @@ export class PdbData {
     return [...byAcc].map(([acc, list]) => uniprotDoc(acc, list, `${entry.toUpperCase()}_${entityId}`));
   }
 
+  /** SIFTS segments of a UniProt accession across the loaded entries (none without SIFTS). */
+  async siftsByAccession(accession: string): Promise<SiftsRow[]> {
+    const sifts = await this.tables(SIFTS, SIFTS_PREFIX);
+    return sifts ? store.siftsByAccession(this.db, sifts, accession.toUpperCase()) : [];
+  }
+
+  /** The description of the polymer entity an author chain belongs to. */
+  async entityOfChain(entry: string, authChain: string): Promise<string | undefined> {
+    const t = await this.archive();
+    if (!t) return undefined;
+    const chain = (await store.chainsOfEntry(this.db, t, entry)).find((c) => (c.auth_id ?? c.asym_id) === authChain);
+    if (!chain) return undefined;
+    const doc = await this.part('polymer_entity', entry, chain.entity_id);
+    return (doc?.rcsb_polymer_entity as Doc | undefined)?.pdbx_description as string | undefined;
+  }
+
   async uniprot(accession: string): Promise<Doc | undefined> {
     const sifts = await this.tables(SIFTS, SIFTS_PREFIX);
     if (!sifts) return undefined;
