@@ -6,8 +6,8 @@ import { rcsbData } from '../src/services/pdb/index.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
 import { motifBudget } from '../src/services/pdb/search/seqmotif.js';
 import type { TestApp } from './helpers/app.js';
-import { DEMO_DIR, copyArchive, loadArchive, loadDemo, pdbApp, writeFile, type Json } from './helpers/pdb.js';
-import { STORES, type OpenedStore } from './helpers/stores.js';
+import { DEMO_DIR, loadArchive, loadDemo, pdbApp, writeFile, type Json } from './helpers/pdb.js';
+import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { missing } from './helpers/tools.js';
 
 const SEARCH = '/rcsb/search/rcsbsearch/v2';
@@ -62,7 +62,9 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     store = await target.open();
     t = await pdbApp(store, [rcsbData, rcsbSearch]);
     await loadDemo(store, t.generations);
-    const dir = copyArchive();
+    // The real 4HHB and two generated variants of it (the other demo entries are searched below).
+    const dir = tempDir();
+    writeFile(dir, 'hh/4hhb.cif.gz', readFileSync(join(DEMO_DIR, 'archive/hh/4hhb.cif.gz')));
     writeFile(dir, 'hb/9hb1.cif.gz', variant('9HB1', { title: 'SYNTHETIC GLOBIN VARIANT FOR SEARCH TESTS', method: 'SOLUTION NMR', resolution: '2.80', released: '2001-05-01' }));
     writeFile(dir, 'hb/9hb2.cif.gz', variant('9HB2', { title: 'ANOTHER GLOBIN MODEL BY CRYO ELECTRON MICROSCOPY', method: 'ELECTRON MICROSCOPY', resolution: '3.50', released: '2005-02-01' }));
     await loadArchive(store, t.generations, dir, { source: 'test' });
