@@ -429,6 +429,32 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     });
   });
 
+  describe(`structure${missing('TMalign', 'TM-align')}`, () => {
+    const shape = (value: Json, extra: Json = {}) => ({ type: 'terminal', service: 'structure', parameters: { value, ...extra } });
+
+    it.skipIf(missing('TMalign') !== '')('ranks chains by TM-score from an alignment, the query itself first, with tmscore in verbose mode', async () => {
+      const r = await post({ query: shape({ entry_id: '4HHB', asym_id: 'A' }, { ptmscore_cutoff: 0.5 }), return_type: 'polymer_instance', request_options: { results_verbosity: 'verbose', return_all_hits: true } });
+      expect(r.status, r.raw).toBe(200);
+      const hits = r.body.result_set as Json[];
+      // Alpha chains are identical (TM-score 1); beta chains share the globin fold (~0.9).
+      expect(hits.slice(0, 6).map((h) => h.identifier).sort()).toEqual(['4HHB.A', '4HHB.C', '9HB1.A', '9HB1.C', '9HB2.A', '9HB2.C']);
+      expect(hits[0]?.services[0].nodes[0].match_context[0].tmscore).toBeCloseTo(1, 3);
+      const beta = hits.find((h) => h.identifier === '4HHB.B');
+      expect(beta?.services[0].nodes[0].match_context[0].tmscore).toBeGreaterThan(0.5);
+      expect(beta?.services[0].nodes[0].match_context[0].tmscore).toBeLessThan(1);
+      expect(await ids(shape({ entry_id: '4HHB', asym_id: 'A' }, { ptmscore_cutoff: 0.99 }), 'entry')).toEqual(['4HHB', '9HB1', '9HB2']);
+      expect(await ids(shape({ entry_id: '4HHB', assembly_id: '1' }), 'assembly')).toEqual(['4HHB-1', '9HB1-1', '9HB2-1']);
+    });
+
+    it('refuses unknown chains and file inputs with a 400', async () => {
+      for (const value of [{ entry_id: '4HHB', asym_id: 'Z' }, { url: 'http://localhost/x.cif', format: 'mmcif' }]) {
+        const r = await post({ query: shape(value), return_type: 'entry' });
+        expect(r.status).toBe(400);
+        expect(r.body.status).toBe(400);
+      }
+    });
+  });
+
   describe(`sequence${missing('mmseqs', 'MMseqs2')}`, () => {
     const seq = (value: string, extra: Json = {}) => ({ type: 'terminal', service: 'sequence', parameters: { value, sequence_type: 'protein', ...extra } });
     const ALPHA = 'VLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHFDLSHGSAQVKGHGKKVADALTNAVAHVDDMPNALSALSDLHAHKLRVDPVNFKLLSHCLLVTLAAHLPAEFTPAVHASLDKFLASVSTVLTSKYR';

@@ -12,7 +12,7 @@
 import { tableSet } from '../../../core/ingest/dataset.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
 import type { Generations } from '../../../core/store/generations.js';
-import { ARCHIVE, ARCHIVE_PREFIX, CCD_PREFIX, COMPONENTS, SERVICE } from '../store.js';
+import { ARCHIVE, ARCHIVE_PREFIX, CCD_PREFIX, COMPONENTS, SERVICE, archiveTables, type ArchiveTables } from '../store.js';
 import { attributes, tokens, type Catalogue } from './attributes.js';
 import { bad } from './errors.js';
 import { facetResults } from './facets.js';
@@ -50,6 +50,8 @@ export interface SearchScope {
   ccd: SearchTables | undefined;
   /** The archive's generation (engine databases built at load are kept per generation). */
   archiveGen: number | undefined;
+  /** The data host's tables of that generation (entries and their files, parts). */
+  archiveTables: ArchiveTables | undefined;
 }
 
 export async function scopeOf(db: Db, generations: Generations): Promise<SearchScope> {
@@ -59,6 +61,7 @@ export async function scopeOf(db: Db, generations: Generations): Promise<SearchS
     archive: a === undefined ? undefined : searchTables(tableSet(ARCHIVE_PREFIX, a)),
     ccd: c === undefined ? undefined : searchTables(tableSet(CCD_PREFIX, c)),
     archiveGen: a,
+    archiveTables: a === undefined ? undefined : archiveTables(tableSet(ARCHIVE_PREFIX, a)),
   };
 }
 

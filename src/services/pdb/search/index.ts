@@ -3,6 +3,7 @@ import { searchCatalogue } from './errors.js';
 import { searchRoutes } from './routes.js';
 import { motifThread } from './seqmotif.js';
 import { mmseqsState } from './sequence.js';
+import { tmalignState } from './structure.js';
 
 /**
  * The RCSB PDB's Search API host (search.rcsb.org): the seven query types over what the data host
@@ -23,6 +24,7 @@ export const rcsbSearch: ServiceModule = {
   routes: searchRoutes,
   engines: () => ({
     mmseqs2: mmseqsState(),
+    'tm-align': tmalignState(),
     'motif-matcher': { state: 'ok', restarts: motifThread.restarts },
   }),
 };

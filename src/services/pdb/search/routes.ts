@@ -8,11 +8,12 @@ import { chemicalTerminal } from './chemical.js';
 import { metadataSchema } from './metadata.js';
 import { seqmotifTerminal } from './seqmotif.js';
 import { sequenceTerminal } from './sequence.js';
+import { structureTerminal } from './structure.js';
 
 const JSON_TYPE = 'application/json';
 
 /** The engines behind the query types that are not index lookups. */
-export const RUNNERS: Runners = { seqmotif: seqmotifTerminal, sequence: sequenceTerminal, chemical: chemicalTerminal };
+export const RUNNERS: Runners = { seqmotif: seqmotifTerminal, sequence: sequenceTerminal, chemical: chemicalTerminal, structure: structureTerminal };
 
 function fail(reply: FastifyReply, err: unknown): FastifyReply {
   if (err instanceof SearchProblem) return sendServiceError(reply, searchError(err.status, err.message));
