@@ -478,3 +478,35 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     });
   });
 });
+
+describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API over the demo archive on %s', (_name, target) => {
+  let store: OpenedStore;
+  let t: TestApp;
+  const ids = async (query: unknown, return_type = 'entry') => {
+    const r = await t.app.inject({ method: 'POST', url: Q, payload: { query, return_type, request_options: all } as Json });
+    return r.statusCode === 204 ? [] : (r.json().result_set as string[]);
+  };
+
+  beforeAll(async () => {
+    store = await target.open();
+    t = await pdbApp(store, [rcsbData, rcsbSearch]);
+    await loadDemo(store, t.generations);
+  });
+  afterAll(async () => {
+    await t.close();
+    await store.cleanup();
+  });
+
+  it('tells methods, polymer types and glycans apart', async () => {
+    expect(await ids(text('exptl.method', 'exact_match', 'SOLUTION NMR'))).toEqual(['0NM1']);
+    expect(await ids(text('rcsb_entry_info.selected_polymer_entity_types', 'exact_match', 'Nucleic acid (only)'))).toEqual(['0NA1']);
+    expect(await ids(text('rcsb_entry_info.branched_entity_count', 'greater', 0))).toEqual(['0GL1']);
+    const rna = { type: 'terminal', service: 'seqmotif', parameters: { value: 'GCUUAG', pattern_type: 'simple', sequence_type: 'rna' } };
+    expect(await ids(rna, 'polymer_entity')).toEqual(['0NA1_1']);
+    expect(await ids(rna, 'polymer_instance')).toEqual(['0NA1.A']);
+    // Ubiquitin in 0NM1 (once) and 0BG1 (linear tri-ubiquitin, 70 chains).
+    const ubq = { type: 'terminal', service: 'seqmotif', parameters: { value: 'MQIFVKTLTGKTITLEVEPS', pattern_type: 'simple' } };
+    expect(await ids(ubq)).toEqual(['0BG1', '0NM1']);
+    expect(await ids(ubq, 'polymer_instance')).toHaveLength(71);
+  });
+});

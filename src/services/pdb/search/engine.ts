@@ -143,6 +143,10 @@ async function conditionsTerminal(s: SearchScope, service: Service, list: Attrib
   return { scores };
 }
 
+const entryCounts = perGeneration<number>();
+const entryCount = (db: Db, n: SearchTables) =>
+  entryCounts(db, n.sobj, async () => Number((await db.one<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${n.sobj} WHERE kind = 'entry'`))?.n ?? 1));
+
 /** Words per query at most (each is one index lookup). */
 const MAX_WORDS = 32;
 
@@ -164,7 +168,7 @@ async function fullTextTerminal(s: SearchScope, t: Terminal, rt: ReturnType): Pr
     `SELECT o.entry_id AS obj, t.tok AS tok, COUNT(*) AS c FROM ${n.stok} t JOIN ${n.sobj} o ON o.kind = t.kind AND o.id = t.obj WHERE t.tok IN (${marks}) GROUP BY o.entry_id, t.tok`,
     words,
   );
-  const total = Number((await s.db.one<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${n.sobj} WHERE kind = 'entry'`))?.n ?? 1);
+  const total = await entryCount(s.db, n);
   const df = new Map<string, number>();
   const per = new Map<string, Map<string, number>>();
   for (const r of rows) {
