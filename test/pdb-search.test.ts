@@ -400,7 +400,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
       expect(await ids(chem({ type: 'formula', value: 'C34 H32 Fe N4 O4' }), 'non_polymer_entity')).toEqual(['4HHB_3', '9HB1_3', '9HB2_3']);
     });
 
-    it('matches SMILES by graph, fingerprint and substructure, and InChI through the dictionary', async () => {
+    it('matches SMILES by graph, fingerprint and substructure, and InChI through the dictionary', { timeout: 120_000 }, async () => {
       expect(await ids(chem({ type: 'descriptor', descriptor_type: 'SMILES', value: ALANINE, match_type: 'graph-exact' }), 'mol_definition')).toEqual(['ALA']);
       // The other enantiomer: the same graph without stereo.
       expect(await ids(chem({ type: 'descriptor', descriptor_type: 'SMILES', value: 'C[C@@H](N)C(O)=O', match_type: 'graph-exact' }), 'mol_definition')).toEqual([]);
@@ -432,7 +432,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
   describe(`structure${missing('TMalign', 'TM-align')}`, () => {
     const shape = (value: Json, extra: Json = {}) => ({ type: 'terminal', service: 'structure', parameters: { value, ...extra } });
 
-    it.skipIf(missing('TMalign') !== '')('ranks chains by TM-score from an alignment, the query itself first, with tmscore in verbose mode', async () => {
+    it.skipIf(missing('TMalign') !== '')('ranks chains by TM-score from an alignment, the query itself first, with tmscore in verbose mode', { timeout: 180_000 }, async () => {
       const r = await post({ query: shape({ entry_id: '4HHB', asym_id: 'A' }, { ptmscore_cutoff: 0.5 }), return_type: 'polymer_instance', request_options: { results_verbosity: 'verbose', return_all_hits: true } });
       expect(r.status, r.raw).toBe(200);
       const hits = r.body.result_set as Json[];
@@ -455,11 +455,54 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     });
   });
 
+  describe('strucmotif', () => {
+    const motif = (residues: [string, number][], extra: Json = {}) => ({
+      type: 'terminal',
+      service: 'strucmotif',
+      parameters: { value: { entry_id: '4HHB', residue_ids: residues.map(([a, s]) => ({ label_asym_id: a, label_seq_id: s, struct_oper_id: '1' })) }, ...extra },
+    });
+    // The two histidines of the alpha chains' heme pocket (distal E7, proximal F8).
+    const HEME_HIS: [string, number][] = [
+      ['A', 58],
+      ['A', 87],
+    ];
+
+    it('finds the motif in every entry holding it, with residues, RMSD and transformation in verbose mode', { timeout: 120_000 }, async () => {
+      const r = await post({ query: motif(HEME_HIS), return_type: 'entry', request_options: { results_verbosity: 'verbose', return_all_hits: true } });
+      expect(r.status, r.raw).toBe(200);
+      expect(r.body.result_set.map((h: Json) => h.identifier).sort()).toEqual(['4HHB', '9HB1', '9HB2']);
+      const own = r.body.result_set.find((h: Json) => h.identifier === '4HHB').services[0].nodes[0].match_context as Json[];
+      const self = own.find((c) => c.residue_ids[0].label_asym_id === 'A');
+      expect(self).toMatchObject({ score: 0, residue_types: ['HIS', 'HIS'], residue_ids: [{ label_asym_id: 'A', label_seq_id: 58 }, { label_asym_id: 'A', label_seq_id: 87 }] });
+      expect(self?.transformation).toHaveLength(16);
+      // Chain C is the other alpha chain.
+      expect(own.some((c) => c.residue_ids[0].label_asym_id === 'C')).toBe(true);
+      expect(await ids(motif(HEME_HIS, { excluded_structures: ['9HB1', '9HB2'] }))).toEqual(['4HHB']);
+      expect(await ids(motif(HEME_HIS, { rmsd_cutoff: 0, atom_pairing_scheme: 'BACKBONE' }))).toEqual(['4HHB', '9HB1', '9HB2']);
+    });
+
+    it('takes exchanges: a histidine allowed to be a glutamine widens nothing that is not there', async () => {
+      const r = await ids(motif(HEME_HIS, { exchanges: [{ residue_id: { label_asym_id: 'A', label_seq_id: 58, struct_oper_id: '1' }, allowed: ['HIS', 'GLN'] }] }));
+      expect(r).toEqual(['4HHB', '9HB1', '9HB2']);
+    });
+
+    it('refuses unknown residues and residues too far apart with a 400', async () => {
+      for (const residues of [
+        [['A', 58], ['A', 999]],
+        [['A', 1], ['A', 141]],
+      ] as [string, number][][]) {
+        const r = await post({ query: motif(residues), return_type: 'entry' });
+        expect(r.status).toBe(400);
+        expect(r.body.status).toBe(400);
+      }
+    });
+  });
+
   describe(`sequence${missing('mmseqs', 'MMseqs2')}`, () => {
     const seq = (value: string, extra: Json = {}) => ({ type: 'terminal', service: 'sequence', parameters: { value, sequence_type: 'protein', ...extra } });
     const ALPHA = 'VLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHFDLSHGSAQVKGHGKKVADALTNAVAHVDDMPNALSALSDLHAHKLRVDPVNFKLLSHCLLVTLAAHLPAEFTPAVHASLDKFLASVSTVLTSKYR';
 
-    it.skipIf(missing('mmseqs') !== '')('finds the chains of a protein sequence with the alignment in verbose mode', async () => {
+    it.skipIf(missing('mmseqs') !== '')('finds the chains of a protein sequence with the alignment in verbose mode', { timeout: 180_000 }, async () => {
       const r = await post({ query: seq(ALPHA.slice(0, 60), { evalue_cutoff: 0.1, identity_cutoff: 0.9 }), return_type: 'polymer_entity', request_options: { results_verbosity: 'verbose', return_all_hits: true } });
       expect(r.status, r.raw).toBe(200);
       expect(r.body.result_set.map((h: Json) => h.identifier)).toEqual(['4HHB_1', '9HB1_1', '9HB2_1']);

@@ -9,7 +9,7 @@ const PER_SEQUENCE = 100;
 let data;
 parentPort.on('message', (m) => {
   if (m.load) {
-    data = m.load;
+    data = { seqs: m.load.text.split('\n'), types: m.load.types };
     parentPort.postMessage({ id: m.id, loaded: true });
     return;
   }
@@ -17,7 +17,7 @@ parentPort.on('message', (m) => {
     const re = new RegExp(m.source, 'g');
     const hits = [];
     for (let i = 0; i < data.seqs.length; i++) {
-      if (m.type && data.types[i] !== m.type) continue;
+      if (data.types[i] !== m.type) continue;
       const s = data.seqs[i];
       re.lastIndex = 0;
       const spans = [];

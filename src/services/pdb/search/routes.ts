@@ -8,12 +8,13 @@ import { chemicalTerminal } from './chemical.js';
 import { metadataSchema } from './metadata.js';
 import { seqmotifTerminal } from './seqmotif.js';
 import { sequenceTerminal } from './sequence.js';
+import { strucmotifTerminal } from './strucmotif.js';
 import { structureTerminal } from './structure.js';
 
 const JSON_TYPE = 'application/json';
 
 /** The engines behind the query types that are not index lookups. */
-export const RUNNERS: Runners = { seqmotif: seqmotifTerminal, sequence: sequenceTerminal, chemical: chemicalTerminal, structure: structureTerminal };
+export const RUNNERS: Runners = { seqmotif: seqmotifTerminal, sequence: sequenceTerminal, chemical: chemicalTerminal, structure: structureTerminal, strucmotif: strucmotifTerminal };
 
 function fail(reply: FastifyReply, err: unknown): FastifyReply {
   if (err instanceof SearchProblem) return sendServiceError(reply, searchError(err.status, err.message));

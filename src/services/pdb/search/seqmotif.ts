@@ -76,6 +76,9 @@ function regexOf(value: string, type: string): string {
   return source;
 }
 
+/** Sequence types as the thread holds them. */
+const TYPE_CODE: Record<string, number> = { other: 0, protein: 1, dna: 2, rna: 3 };
+
 type Reply = { id: number; hits?: [number, number[]][]; error?: string; loaded?: boolean; ready?: boolean };
 
 /** One scanning thread: started on first use, loaded once per generation, ended past a budget. */
@@ -137,10 +140,12 @@ class MotifThread {
       this.loaded = undefined;
     }
     if (this.loaded !== seqs) {
-      await this.send({ load: { seqs: seqs.list.map((e) => e.seq), types: seqs.list.map((e) => e.type) } }, 60_000);
+      // One string and one byte per sequence: copied to the thread far faster than 100,000 strings.
+      const types = Uint8Array.from(seqs.list.map((e) => TYPE_CODE[e.type] ?? 0));
+      await this.send({ load: { text: seqs.list.map((e) => e.seq).join('\n'), types } }, 120_000);
       this.loaded = seqs;
     }
-    const r = await this.send({ source, type }, budgetMs);
+    const r = await this.send({ source, type: TYPE_CODE[type] ?? 1 }, budgetMs);
     if (r.error) throw bad(`Not a usable pattern: ${r.error}`);
     return r.hits ?? [];
   }
