@@ -195,6 +195,11 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const { child, match } = await startAndWait(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);
   const base = `${match[1] as string}`;
+  // The server's last words, shown if the run fails.
+  let serverLog = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    serverLog = (serverLog + d.toString()).slice(-4000);
+  });
   try {
     // Warm the caches (attribute kinds, sequences) once.
     for (const q of ATTRIBUTE_QUERIES) await fetchJson(base, page(q));
@@ -269,6 +274,9 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
       seqmotif: overhead(motifService, motifEngine),
       sequence,
     };
+  } catch (err) {
+    log(`server output before the failure:\n${serverLog}`);
+    throw err;
   } finally {
     await stop(child);
     await db.close();
