@@ -121,14 +121,22 @@ for (const target of STORES) {
           });
           child.on('exit', () => reject(new Error(seen)));
         });
+        // The demo token answers from the first request on (it is made before the server listens).
+        const token = await fetch(`${url}/protocols/api/v3/protocols/90001`, { headers: { authorization: 'Bearer demo-client-token' } });
+        expect(token.status).toBe(200);
         const r = await fetch(`${url}/clinicaltrials/api/v2/studies/NCT02710084?fields=NCTId`);
         expect(r.status).toBe(200);
+        // status names the address the running server took (an ephemeral port here), not the default.
+        const st = cli(['status'], env);
+        expect(st.out).toContain(`server: ${url} (pid ${child.pid}`);
+        expect(st.out).toContain(`{trials_base_url} ${url}/clinicaltrials/api/v2`);
         const out: string[] = [];
         child.stdout.on('data', (d: Buffer) => out.push(d.toString()));
         child.kill('SIGTERM');
         const code = await new Promise<number | null>((res) => child.once('exit', (c) => res(c)));
         expect(code).toBe(0);
         expect(out.join('')).toMatch(/"msg":"stopped"/);
+        expect(cli(['status'], env).out).toMatch(/server: not running \(serve would listen on http:\/\/127\.0\.0\.1:0\)/);
       } finally {
         await s.cleanup();
       }

@@ -93,6 +93,24 @@ for (const kind of KINDS) {
         }
       });
     }
+
+    it('holds at most the limit of in-flight slots per key, frees a slot on release and when its lease lapses', async () => {
+      const key = `inflight-${randomBytes(3).toString('hex')}`;
+      const a = await store.acquire(key, 2, 60_000);
+      const b = await store.acquire(key, 2, 60_000);
+      expect(a).toBeDefined();
+      expect(b).toBeDefined();
+      expect(await store.acquire(key, 2, 60_000)).toBeUndefined();
+      await store.release(key, a as string);
+      const c = await store.acquire(key, 2, 60_000);
+      expect(c).toBeDefined();
+      expect(await store.acquire(`${key}-other`, 2, 60_000)).toBeDefined();
+      const lapsing = `lapse-${randomBytes(3).toString('hex')}`;
+      expect(await store.acquire(lapsing, 1, 50)).toBeDefined();
+      expect(await store.acquire(lapsing, 1, 50)).toBeUndefined();
+      await new Promise((r) => setTimeout(r, 120));
+      expect(await store.acquire(lapsing, 1, 50)).toBeDefined();
+    });
   });
 }
 
@@ -221,6 +239,42 @@ describe('running-time and looked-up budgets through the server', () => {
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toMatchObject({ error: { code: 429 } });
       expect(keys).toEqual(['ann', 'ann', 'ann']);
+    } finally {
+      await t.close();
+      await s.cleanup();
+    }
+  });
+});
+
+describe('in-flight budgets through the server', () => {
+  it('answers 429 past the concurrent requests a client may have, and frees the slot when an answer is out', async () => {
+    const s = await (STORES[0] as (typeof STORES)[number]).open();
+    const { clinicaltrials } = await import('../src/services/clinicaltrials/index.js');
+    let open = 0;
+    const gate: (() => void)[] = [];
+    const svc = {
+      ...clinicaltrials,
+      limits: [{ name: 'concurrent', limit: 2, windowMs: 60_000, unit: 'concurrent' as const, key: (x: { ip: string }) => `ip:${x.ip}` }],
+      routes(app: import('fastify').FastifyInstance) {
+        app.get('/hold', async () => {
+          open++;
+          await new Promise<void>((r) => gate.push(r));
+          open--;
+          return { ok: true };
+        });
+        app.get('/quick', async () => ({ ok: true }));
+      },
+    };
+    const t = await makeApp(s, { config: { limits: true }, services: [svc] });
+    try {
+      const held = [t.app.inject({ url: '/clinicaltrials/hold' }), t.app.inject({ url: '/clinicaltrials/hold' })];
+      while (open < 2) await new Promise((r) => setTimeout(r, 5));
+      const third = await t.app.inject({ url: '/clinicaltrials/quick' });
+      expect(third.statusCode).toBe(429);
+      expect(third.headers['retry-after']).toBe('1');
+      gate.splice(0).forEach((r) => r());
+      expect((await Promise.all(held)).map((r) => r.statusCode)).toEqual([200, 200]);
+      for (let i = 0; i < 5; i++) expect((await t.app.inject({ url: '/clinicaltrials/quick' })).statusCode).toBe(200);
     } finally {
       await t.close();
       await s.cleanup();

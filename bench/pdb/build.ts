@@ -6,6 +6,7 @@
  */
 import { SpatialGrid, add, apply, dist, gauss, place, rotation, sub, superpose3, type Vec } from './geometry.js';
 import { template } from './templates.js';
+import { COMPONENTS, atomOrder } from './component-defs.js';
 
 export interface BuiltAtom {
   name: string;
@@ -177,6 +178,8 @@ export function buildRna(seq: string[], r: () => number, grid = new SpatialGrid(
       }
     }
     // archive order: phosphate first, then sugar and base as in the dictionary
+    const order = atomOrder(COMPONENTS.find((c) => c.id === seq[i])!);
+    placed!.sort((x, y) => order.indexOf(x.name) - order.indexOf(y.name));
     for (const a of placed!) grid.add(a.xyz);
     out.push({ compId: seq[i]!, atoms: placed! });
   }
@@ -231,18 +234,12 @@ export function buildGlycan(asn: BuiltResidue, units: GlycanUnit[], r: () => num
         }
       }
     }
-    // order as the dictionary lists the atoms: C1 first in the archive; keep C1..C8 then N, O
-    best!.sort((x, y) => sugarOrder(x.name) - sugarOrder(y.name));
+    const order = atomOrder(COMPONENTS.find((c) => c.id === u.compId)!);
+    best!.sort((x, y) => order.indexOf(x.name) - order.indexOf(y.name));
     for (const x of best!) grid.add(x.xyz);
     out.push({ compId: u.compId, atoms: best! });
   }
   return out;
-}
-
-const SUGAR_ORDER = ['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7', 'C8', 'N2', 'O1', 'O2', 'O3', 'O4', 'O5', 'O6', 'O7'];
-function sugarOrder(name: string): number {
-  const i = SUGAR_ORDER.indexOf(name);
-  return i < 0 ? 99 : i;
 }
 
 /** Waters hydrogen-bonded to polar atoms (N, O), each at least 2.6 A from every other atom. */

@@ -170,3 +170,23 @@ export const COMPONENTS: ComponentDef[] = [
     id: 'HOH', name: 'WATER', type: 'non-polymer', pdbxType: 'HETAS', smiles: 'O', atoms: ['O'], systematicName: 'oxidane',
   },
 ];
+
+const NT_ORDER = ['OP3', 'P', 'OP1', 'OP2', "O5'", "C5'", "C4'", "O4'", "C3'", "O3'", "C2'", "O2'", "C1'"];
+const SUGAR_ORDER = ['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7', 'C8', 'N2', 'O1', 'O2', 'O3', 'O4', 'O5', 'O6', 'O7'];
+
+/**
+ * The order in which the dictionary and archive files list a component's atoms: backbone first
+ * for amino acids (N CA C O, side chain, OXT) and nucleotides (phosphate, sugar, then base),
+ * ring carbons first for sugars; otherwise the order of the definition.
+ */
+export function atomOrder(def: ComponentDef): string[] {
+  const rank = (list: string[]) => (n: string) => {
+    const i = list.indexOf(n);
+    return i < 0 ? list.length + def.atoms.indexOf(n) : i;
+  };
+  let key: ((n: string) => number) | undefined;
+  if (def.pdbxType === 'ATOMP') key = (n) => (n === 'OXT' ? 1000 : rank(['N', 'CA', 'C', 'O'])(n));
+  else if (def.pdbxType === 'ATOMN') key = rank(NT_ORDER);
+  else if (def.pdbxType === 'ATOMS') key = rank(SUGAR_ORDER);
+  return key ? [...def.atoms].sort((a, b) => key(a) - key(b)) : [...def.atoms];
+}

@@ -6,7 +6,7 @@
  */
 import type { MainModule } from '@rdkit/rdkit';
 import { CifBlockWriter, type CifRow } from './cif-text.js';
-import { COMPONENTS, type ComponentDef } from './component-defs.js';
+import { COMPONENTS, atomOrder, type ComponentDef } from './component-defs.js';
 
 type RDKitModule = MainModule;
 
@@ -126,7 +126,8 @@ export async function buildComponent(def: ComponentDef): Promise<BuiltComponent>
     }
     if (!inchi) throw new Error(`${def.id}: no InChI`);
     return {
-      def, atoms, bonds, charge, weight: Math.round(weight * 1000) / 1000,
+      def, atoms, bonds, charge, // exact halves (GLN: 146.1445) round down, as the CCD's values do
+      weight: Math.round(weight * 1000 - 1e-6) / 1000,
       formula: hillFormula(counts, charge),
       smiles: mol.get_smiles(JSON.stringify({ doIsomericSmiles: false })),
       smilesCanonical: mol.get_smiles(),
@@ -150,7 +151,9 @@ export function componentBlock(c: BuiltComponent): string {
     pdbx_processing_site: '?',
   }]);
   const leaving = new Set(d.leaving ?? []);
-  w.category('chem_comp_atom', c.atoms.map((a, i): CifRow => ({
+  const order = atomOrder(d);
+  const atoms = [...c.atoms].sort((x, y) => order.indexOf(x.name) - order.indexOf(y.name));
+  w.category('chem_comp_atom', atoms.map((a, i): CifRow => ({
     comp_id: d.id, atom_id: a.name, alt_atom_id: a.name, type_symbol: a.element.toUpperCase(), charge: a.charge,
     pdbx_align: a.name.length < 4 && a.element.length === 1 ? 1 : 0,
     pdbx_aromatic_flag: a.aromatic ? 'Y' : 'N', pdbx_leaving_atom_flag: leaving.has(a.name) ? 'Y' : 'N',

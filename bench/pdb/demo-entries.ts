@@ -68,7 +68,7 @@ function rnaEntry(): DemoModel {
     method: 'X-RAY DIFFRACTION', depositDate: '2024-02-05',
     revisions: [{ date: '2024-06-12', major: 1, minor: 0 }],
     authors: GENERATED_AUTHORS, citation: citation('Generated RNA strand for the biomirror demo archive'),
-    cell, spaceGroup: { name: 'P 21 21 21', number: 19 },
+    cell, spaceGroup: { name: 'P 21 21 21', number: 19 }, structureFactors: true,
     xray: { resolution: 2.1, resLow: 30, rWork: 0.198, rFree: 0.241, reflections: sf.count, completeness: 99.1, redundancy: 6.2, iOverSigma: 14.8 },
     entities: [
       { kind: 'polymer', id: '1', description: "RNA (5'-R(*GP*GP*CP*GP*CP*UP*UP*AP*GP*CP*GP*C)-3')", polyType: 'polyribonucleotide', seq, src: { kind: 'syn', organism: 'synthetic construct', taxid: 32630 } },
@@ -239,6 +239,9 @@ function bigEntry(): DemoModel {
   return { model, sifts };
 }
 
+/** The builders by entry id; each is deterministic (its own seed). */
+export const DEMO_BUILDERS: Record<string, () => DemoModel> = { '0NA1': rnaEntry, '0NM1': nmrEntry, '0GL1': glycoEntry, '0BG1': bigEntry };
+
 export function demoModels(): DemoModel[] {
-  return [rnaEntry(), nmrEntry(), glycoEntry(), bigEntry()];
+  return Object.values(DEMO_BUILDERS).map((build) => build());
 }

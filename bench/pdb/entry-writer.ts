@@ -125,7 +125,11 @@ export interface EntryModel {
   citation: { title: string; journal?: string; volume?: string; pageFirst?: string; pageLast?: string; year?: number; authors: string[] };
   cell?: { a: number; b: number; c: number; alpha: number; beta: number; gamma: number; z: number };
   spaceGroup?: { name: string; number: number };
+  /** Whether the archive holds structure factors for the entry (`r{id}sf.ent`). */
+  structureFactors?: boolean;
   xray?: { resolution: number; resLow: number; rWork: number; rFree: number; reflections: number; completeness: number; redundancy: number; iOverSigma: number };
+  /** Single-particle EM: the reconstruction's resolution (Å) and particle count. */
+  em?: { resolution: number; particles: number };
   nmr?: { calculated: number; submitted: number; criteria: string; representative: number; refinementMethod: string; software: Array<{ name: string; classification: string; authors?: string }> };
   entities: Entity[];
   instances: Instance[];
@@ -201,7 +205,7 @@ export function writeEntry(m: EntryModel, comps: ComponentTable): string {
   w.category('pdbx_database_status', [{
     status_code: 'REL', entry_id: id, recvd_initial_deposition_date: m.depositDate, deposit_site: 'RCSB', process_site: 'RCSB',
     SG_entry: 'N', pdb_format_compatible: m.instances.length > 62 || m.instances.some((i) => i.authAsymId.length > 1) ? 'N' : 'Y',
-    status_code_sf: isXray ? 'REL' : null, status_code_mr: m.nmr ? 'REL' : null, status_code_cs: m.nmr ? 'REL' : null,
+    status_code_sf: m.structureFactors ? 'REL' : null, status_code_mr: m.nmr ? 'REL' : null, status_code_cs: m.nmr ? 'REL' : null,
   }]);
   w.category('audit_author', m.authors.map((name, i) => ({ name, pdbx_ordinal: i + 1, identifier_ORCID: null })));
   const c = m.citation;
@@ -343,6 +347,14 @@ export function writeEntry(m: EntryModel, comps: ComponentTable): string {
       ls_R_factor_obs: ((x.rWork * 0.95 + x.rFree * 0.05)).toFixed(4), ls_R_factor_R_work: x.rWork.toFixed(4),
       ls_R_factor_R_free: x.rFree.toFixed(4), ls_percent_reflns_R_free: '5.0',
       ls_number_reflns_R_free: Math.round(x.reflections * 0.05), pdbx_diffrn_id: '1', pdbx_TLS_residual_ADP_flag: null,
+    }]);
+  }
+  if (m.em) {
+    w.category('em_experiment', [{ id: 1, entry_id: id, aggregation_state: 'PARTICLE', entity_assembly_id: 1, reconstruction_method: 'SINGLE PARTICLE' }]);
+    w.category('em_3d_reconstruction', [{
+      entry_id: id, id: 1, algorithm: null, details: null, refinement_type: null, image_processing_id: 1,
+      num_class_averages: null, num_particles: m.em.particles, resolution: m.em.resolution.toFixed(2),
+      resolution_method: 'FSC 0.143 CUT-OFF', symmetry_type: 'POINT', method: null, nominal_pixel_size: null, actual_pixel_size: null, magnification_calibration: null,
     }]);
   }
   if (m.nmr) {

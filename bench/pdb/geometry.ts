@@ -103,10 +103,14 @@ export function randomRotation(u1: number, u2: number, u3: number, t: Vec): Rigi
  * carries a tag (for chains: which residue it belongs to) so that bonded neighbours can be skipped.
  */
 export class SpatialGrid {
-  private readonly cells = new Map<string, Array<{ p: Vec; tag: number }>>();
+  private readonly cells = new Map<number, Array<{ p: Vec; tag: number }>>();
   constructor(private readonly size: number) {}
-  private key(p: Vec): string {
-    return `${Math.floor(p[0] / this.size)},${Math.floor(p[1] / this.size)},${Math.floor(p[2] / this.size)}`;
+  /** Cell key: indices offset into 0..2047 and packed (coordinates within +-9,000 A). */
+  private static pack(i: number, j: number, k: number): number {
+    return ((i + 1024) * 2048 + (j + 1024)) * 2048 + (k + 1024);
+  }
+  private key(p: Vec): number {
+    return SpatialGrid.pack(Math.floor(p[0] / this.size), Math.floor(p[1] / this.size), Math.floor(p[2] / this.size));
   }
   add(p: Vec, tag = -1): void {
     const k = this.key(p);
@@ -122,7 +126,7 @@ export class SpatialGrid {
     for (let a = i - 1; a <= i + 1; a++)
       for (let b = j - 1; b <= j + 1; b++)
         for (let c = k - 1; c <= k + 1; c++) {
-          const cell = this.cells.get(`${a},${b},${c}`);
+          const cell = this.cells.get(SpatialGrid.pack(a, b, c));
           if (!cell) continue;
           for (const q of cell) {
             const dx = p[0] - q.p[0], dy = p[1] - q.p[1], dz = p[2] - q.p[2];

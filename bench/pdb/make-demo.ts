@@ -3,7 +3,9 @@
  * deterministically: the chemical component dictionary, the SIFTS mapping, the generated entries
  * and their structure factors. The real 4HHB entry is copied in only when its file is given:
  *
- *   node dist-bench/pdb/make-demo.js [--4hhb path/to/4hhb.cif] [--out src/services/pdb/demo]
+ *   node dist-bench/pdb/make-demo.js [--4hhb path/to/4hhb.cif] [--out src/services/pdb/demo] [--templates]
+ *
+ * (--templates first remakes residue-templates.json with OpenChemLib, which takes minutes.)
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { buildComponentsCif, type BuiltComponent } from './components.js';
 import { SIFTS_4HHB, siftsTsv, type SiftsRow } from './sifts.js';
 import { demoModels } from './demo-entries.js';
+import { writeTemplates } from './templates.js';
 import { componentIdsOf, divided, sfPath, writeEntry, type ComponentTable } from './entry-writer.js';
 
 /** gzip with no name and mtime 0, so the same text always gives the same bytes. */
@@ -75,6 +78,7 @@ function arg(name: string): string | undefined {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes('--templates')) writeTemplates();
   const out = arg('--out') ?? 'src/services/pdb/demo';
   const files = await makeDemo(out, arg('--4hhb'));
   for (const f of files) console.log(f);

@@ -3,6 +3,7 @@ import { SERVICES } from '../services/registry.js';
 import { ConfigError } from '../server/config.js';
 import { startServer } from '../server/serve.js';
 import { configFrom, type CommonFlags } from './flags.js';
+import { recordRunning } from './running.js';
 import { runPrimary } from './workers.js';
 
 export async function serveCommand(flags: CommonFlags & { workers?: string | undefined }): Promise<number> {
@@ -38,6 +39,16 @@ export async function serveCommand(flags: CommonFlags & { workers?: string | und
 
   for (const a of server.apps) log.info({ url: a.url, service: a.service ?? 'all' }, 'listening');
   const main = server.apps[0];
+  // One record per data directory: the first process (or the primary's first worker) writes it.
+  const forget =
+    main && role !== 'other'
+      ? recordRunning(config.dataDir, {
+          url: main.url,
+          pid: process.pid,
+          services: Object.fromEntries(server.apps.filter((a) => a.service).map((a) => [a.service as string, a.url])),
+          startedAt: new Date().toISOString(),
+        })
+      : () => undefined;
   if (main && role !== 'other') {
     const enabled = SERVICES.filter((s) => config.services[s.id]?.enabled !== false);
     const own = new Map(server.apps.filter((a) => a.service).map((a) => [a.service as string, a.url]));
@@ -59,6 +70,7 @@ export async function serveCommand(flags: CommonFlags & { workers?: string | und
   }
 
   await stopped;
+  forget();
   log.info('stopped');
   // A worker's channel to the primary would keep it alive once its server is closed.
   if (cluster.isWorker) cluster.worker?.disconnect();

@@ -2,18 +2,22 @@ import { SERVICES } from '../services/registry.js';
 import { createLogger, openRuntime } from '../server/serve.js';
 import { statusReport } from '../server/status.js';
 import { configFrom, type CommonFlags } from './flags.js';
+import { readRunning } from './running.js';
 
 export async function statusCommand(flags: CommonFlags & { json?: boolean | undefined }): Promise<number> {
   const config = configFrom(flags);
   const rt = await openRuntime(config, SERVICES, createLogger('warn'));
   try {
-    const origin = `http://${config.host}:${config.port}`;
+    // The address of the server running over this data, else the one `serve` would take.
+    const running = readRunning(config.dataDir);
+    const origin = running?.url ?? `http://${config.host}:${config.port}`;
     const report = await statusReport(rt, SERVICES, origin, true);
     if (flags.json) {
-      process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ ...report, server: running ? { url: running.url, pid: running.pid, startedAt: running.startedAt } : null }, null, 2) + '\n');
       return 0;
     }
     process.stdout.write(`database: ${report.database}\n`);
+    process.stdout.write(running ? `server: ${running.url} (pid ${running.pid}, since ${running.startedAt})\n` : `server: not running (serve would listen on ${origin})\n`);
     for (const s of report.services) {
       process.stdout.write(`\n${s.id} — ${s.title}\n`);
       for (const [k, v] of Object.entries(s.baseUrls)) process.stdout.write(`  {${k}} ${v}\n`);

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ServiceError } from '../core/http/errors.js';
 import { MAX_JSON_DEPTH, jsonDepth } from '../core/http/json-depth.js';
 import { redactUrl } from '../core/http/redact.js';
-import { Limiter, configureRules } from '../core/limits/limiter.js';
+import { Limiter, configureRules, type Lease } from '../core/limits/limiter.js';
 import type { Draw, LimitRule, LimitStore } from '../core/limits/policy.js';
 import type { Db } from '../core/store/db.js';
 import type { Generations } from '../core/store/generations.js';
@@ -12,6 +12,8 @@ import type { ServiceModule } from '../services/types.js';
 import type { Config } from './config.js';
 import { clientErrorHandler } from './client-errors.js';
 import { installFaults } from './faults.js';
+import { asset, landingPage, referencePage } from './landing.js';
+import { openApiDocument, type RouteRecord } from './openapi.js';
 import { statusReport } from './status.js';
 
 export interface AppDeps {
@@ -50,6 +52,7 @@ function baseUrl(req: FastifyRequest): string {
 }
 
 const charges = new WeakMap<FastifyRequest, { draws: Draw[]; rules: LimitRule[] }>();
+const leases = new WeakMap<FastifyRequest, Lease[]>();
 
 /** Mounts one service: its limits, its own error and not-found answers, then its routes. */
 async function mountService(scope: FastifyInstance, service: ServiceModule, deps: AppDeps): Promise<void> {
@@ -84,8 +87,26 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
         return sendServiceError(reply, e);
       }
       if (timed) charges.set(req, { draws: decision.draws, rules: decision.rules });
+      if (decision.leases.length) leases.set(req, decision.leases);
       return undefined;
     });
+    if (settings.rules.some((r) => r.unit === 'concurrent')) {
+      // The in-flight slot is given back when the answer is out, or when the client goes away first.
+      const giveBack = (req: FastifyRequest) => {
+        const held = leases.get(req);
+        if (!held) return;
+        leases.delete(req);
+        limiter.release(held).catch(() => undefined);
+      };
+      scope.addHook('onResponse', (req, _reply, done) => {
+        giveBack(req);
+        done();
+      });
+      scope.addHook('onRequestAbort', (req, done) => {
+        giveBack(req);
+        done();
+      });
+    }
     if (timed) {
       // Running-time budgets are charged once the answer is out, with the time it took.
       scope.addHook('onResponse', (req, reply, done) => {
@@ -114,7 +135,14 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
     return sendServiceError(reply, service.errors.internal(String(req.id), pathOf(req.url)));
   });
 
+  // Every route the service registers, for its OpenAPI document.
+  const routes: RouteRecord[] = [];
+  scope.addHook('onRoute', (opts) => {
+    for (const method of Array.isArray(opts.method) ? opts.method : [opts.method]) routes.push({ method, path: opts.url.slice(opts.prefix.length) || '/' });
+  });
   await service.routes(scope, { db: deps.db, generations: deps.generations, log: deps.log.child({ service: service.id }), redisUrl: deps.config.redisUrl });
+  scope.get('/openapi.json', async (req, reply) => reply.type('application/json').send(JSON.stringify(openApiDocument(service, routes, `${baseUrl(req)}${prefix}`))));
+  scope.get('/openapi', async (_req, reply) => reply.type('text/html; charset=utf-8').send(referencePage(service.title, `${prefix}/openapi.json`)));
 }
 
 /**
@@ -220,10 +248,20 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
 
   app.get('/_biomirror/health', health);
   app.get('/_biomirror/status', status);
+  app.get<{ Params: { name: string } }>('/_biomirror/assets/:name', async (req, reply) => {
+    const a = await asset(req.params.name);
+    if (!a) return reply.code(404).send({ error: 'not found', message: `No asset ${req.params.name}` });
+    return reply.type(a.type).header('cache-control', 'public, max-age=86400').send(a.body);
+  });
   if (prefixed) {
     app.get('/health', health);
     app.get('/status', status);
-    app.get('/', status);
+    // A browser gets the landing page; every other client the JSON status, as before.
+    app.get('/', async (req, reply) => {
+      const report = await status(req);
+      if (!/text\/html/.test(String(req.headers.accept ?? ''))) return report;
+      return reply.type('text/html; charset=utf-8').send(landingPage(report, services, deps.config, baseUrl(req)));
+    });
   }
 
   for (const service of services) {

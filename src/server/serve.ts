@@ -10,6 +10,7 @@ import { migrate } from '../core/store/migrations.js';
 import { describeStore, openStore, type StoreOptions } from '../core/store/open.js';
 import type { ServiceModule } from '../services/types.js';
 import { buildApp, type AppDeps } from './app.js';
+import { prettyDestination } from './pretty-log.js';
 import type { Config } from './config.js';
 
 export interface Runtime {
@@ -26,9 +27,12 @@ export interface Runtime {
  * system call each); the buffer is flushed on shutdown and when the process exits.
  */
 export function createLogger(level: string): Logger {
+  const options = { level, base: { app: 'biomirror' }, timestamp: pino.stdTimeFunctions.isoTime };
+  // A person at a terminal reads lines; everything else (pipes, files, collectors) gets JSON.
+  if (process.stdout.isTTY && process.env.LOG_FORMAT !== 'json') return pino(options, prettyDestination(process.stdout, !process.env.NO_COLOR));
   const dest = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   process.once('exit', () => dest.flushSync());
-  return pino({ level, base: { app: 'biomirror' }, timestamp: pino.stdTimeFunctions.isoTime }, dest);
+  return pino(options, dest);
 }
 
 /** Opens the database, applies every service's migrations and connects the rate-limit store. */
@@ -75,6 +79,14 @@ export async function loadDemoData(rt: Runtime, services: readonly ServiceModule
       if ((await rt.generations.active(s.id, ds.name)) !== undefined) continue;
       const r = await runLoad(rt.db, rt.generations, ds, ds.demo, { source: `demo:${s.id}/${ds.name}` });
       rt.log.info({ service: s.id, dataset: ds.name, records: r.records, generation: r.gen }, 'demo data loaded');
+    }
+  }
+  for (const s of services) {
+    if (!s.prepare) continue;
+    try {
+      await s.prepare({ db: rt.db, generations: rt.generations, log: rt.log.child({ service: s.id }) });
+    } catch (err) {
+      rt.log.warn({ err, service: s.id }, 'could not prepare the demo data');
     }
   }
 }

@@ -54,6 +54,11 @@ export interface ServiceModule {
    */
   commands?: Readonly<Record<string, ServiceCommand>>;
   /**
+   * Runs once the demo data is loaded and before the server accepts requests (e.g. the demo
+   * account's token, which must answer from the first request on).
+   */
+  prepare?(ctx: ServiceContext): Promise<void>;
+  /**
    * Lines `serve` prints once the server is up (e.g. the demo account's credentials). `base` is
    * where the service answers on the shared port (origin and mount).
    */

@@ -1,5 +1,10 @@
 import type { Draw, LimitDecision, LimitRule, LimitStore, LimitSubject } from './policy.js';
 
+export interface Lease {
+  key: string;
+  lease: string;
+}
+
 /** A service's rules as configured: the defaults from the spec, possibly overridden or switched off. */
 export interface LimitSettings {
   enabled: boolean;
@@ -49,6 +54,7 @@ export class Limiter {
     const draws: Draw[] = [];
     const rules: LimitRule[] = [];
     for (const r of this.settings.rules) {
+      if (r.unit === 'concurrent') continue;
       const k = await r.key(subject);
       if (k === null) continue;
       draws.push({ key: `${this.service}:${r.name}:${k}`, limit: r.limit, windowMs: r.windowMs, cost: r.unit === 'ms' ? 0 : 1 });
@@ -57,10 +63,32 @@ export class Limiter {
     return { draws, rules };
   }
 
-  async check(subject: LimitSubject): Promise<LimitDecision & { draws: Draw[]; rules: LimitRule[] }> {
-    if (!this.settings.enabled) return { allowed: true, retryAfterMs: 0, draws: [], rules: [] };
+  async check(subject: LimitSubject): Promise<LimitDecision & { draws: Draw[]; rules: LimitRule[]; leases: Lease[] }> {
+    if (!this.settings.enabled) return { allowed: true, retryAfterMs: 0, draws: [], rules: [], leases: [] };
     const d = await this.draws(subject);
-    return { ...(await this.store.take(d.draws)), ...d };
+    const decision = await this.store.take(d.draws);
+    if (!decision.allowed) return { ...decision, ...d, leases: [] };
+    // In-flight budgets last: a request refused by a rate does not hold a slot.
+    const leases: Lease[] = [];
+    for (const r of this.settings.rules) {
+      if (r.unit !== 'concurrent') continue;
+      const k = await r.key(subject);
+      if (k === null) continue;
+      const key = `${this.service}:${r.name}:${k}`;
+      const lease = await this.store.acquire(key, r.limit, r.windowMs);
+      if (lease === undefined) {
+        await this.release(leases);
+        // A slot frees when a request in flight ends: a second is a fair time to come back.
+        return { ...decision, allowed: false, retryAfterMs: 1000, rule: key, ...d, leases: [] };
+      }
+      leases.push({ key, lease });
+    }
+    return { ...decision, ...d, leases };
+  }
+
+  /** Gives back the in-flight slots of an answered (or abandoned) request. */
+  async release(leases: readonly Lease[]): Promise<void> {
+    for (const l of leases) await this.store.release(l.key, l.lease);
   }
 
   /** Charges the running time of an answered request to its running-time budgets. */

@@ -4,6 +4,8 @@ import { gcra } from './policy.js';
 /** Budgets of one process. */
 export class MemoryLimitStore implements LimitStore {
   private readonly tats = new Map<string, number>();
+  private readonly slots = new Map<string, Map<string, number>>();
+  private seq = 0;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly clock: () => number = Date.now) {
@@ -38,6 +40,23 @@ export class MemoryLimitStore implements LimitStore {
   async charge(draws: readonly Draw[]): Promise<void> {
     const now = this.clock();
     for (const d of draws) this.tats.set(d.key, gcra(this.tats.get(d.key), now, d).next);
+  }
+
+  async acquire(key: string, limit: number, leaseMs: number): Promise<string | undefined> {
+    const now = this.clock();
+    let held = this.slots.get(key);
+    if (!held) this.slots.set(key, (held = new Map()));
+    for (const [lease, until] of held) if (until <= now) held.delete(lease);
+    if (held.size >= limit) return undefined;
+    const lease = String(++this.seq);
+    held.set(lease, now + leaseMs);
+    return lease;
+  }
+
+  async release(key: string, lease: string): Promise<void> {
+    const held = this.slots.get(key);
+    held?.delete(lease);
+    if (held?.size === 0) this.slots.delete(key);
   }
 
   async close(): Promise<void> {

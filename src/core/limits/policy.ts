@@ -18,12 +18,16 @@ export interface LimitSubject {
  * With `unit: 'ms'` the budget is running time instead: `limit` milliseconds of handling per window
  * (PubChem's "300 seconds of running time per minute"). A request is refused while the budget is
  * spent, and charged its handling time once answered.
+ *
+ * With `unit: 'concurrent'` it is requests in flight: at most `limit` at once per key (the AlphaFold
+ * DB's "at most 10 concurrent requests"); `windowMs` is then the longest a slot is held, so a
+ * process that dies holding slots cannot keep them.
  */
 export interface LimitRule {
   name: string;
   limit: number;
   windowMs: number;
-  unit?: 'requests' | 'ms';
+  unit?: 'requests' | 'ms' | 'concurrent';
   key(subject: LimitSubject): string | null | Promise<string | null>;
 }
 
@@ -54,6 +58,9 @@ export interface Draw {
  */
 export interface LimitStore {
   take(draws: readonly Draw[]): Promise<LimitDecision>;
+  /** Takes a slot of an in-flight budget if fewer than `limit` are held; the lease is given back with `release`. */
+  acquire(key: string, limit: number, leaseMs: number): Promise<string | undefined>;
+  release(key: string, lease: string): Promise<void>;
   /** Adds cost to budgets whatever their state (time already spent cannot be refused). */
   charge(draws: readonly Draw[]): Promise<void>;
   close(): Promise<void>;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Draw, LimitDecision, LimitStore } from './policy.js';
 
@@ -53,6 +54,17 @@ end
 return 0
 `;
 
+// A slot of an in-flight budget: a sorted set of leases scored by when they lapse.
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 1000)
+return 1
+`;
+
 export class RedisLimitStore implements LimitStore {
   private readonly redis: Redis;
   private warnedAt = 0;
@@ -66,6 +78,7 @@ export class RedisLimitStore implements LimitStore {
     this.redis.on('error', (err: Error) => this.complain(`redis: ${err.message}`));
     this.redis.defineCommand('bmTake', { lua: SCRIPT });
     this.redis.defineCommand('bmCharge', { lua: CHARGE });
+    this.redis.defineCommand('bmAcquire', { lua: ACQUIRE });
   }
 
   private complain(msg: string): void {
@@ -106,6 +119,21 @@ export class RedisLimitStore implements LimitStore {
     } catch (err) {
       this.complain(`rate limits not enforced, redis unavailable: ${(err as Error).message}`);
     }
+  }
+
+  async acquire(key: string, limit: number, leaseMs: number): Promise<string | undefined> {
+    const lease = `${process.pid}:${randomUUID()}`;
+    try {
+      const cmd = (this.redis as unknown as { bmAcquire(n: number, ...a: (string | number)[]): Promise<number> }).bmAcquire;
+      return (await cmd.call(this.redis, 1, this.prefix + key, limit, leaseMs, lease)) === 1 ? lease : undefined;
+    } catch (err) {
+      this.complain(`rate limits not enforced, redis unavailable: ${(err as Error).message}`);
+      return lease;
+    }
+  }
+
+  async release(key: string, lease: string): Promise<void> {
+    await this.redis.zrem(this.prefix + key, lease).catch(() => undefined);
   }
 
   async close(): Promise<void> {

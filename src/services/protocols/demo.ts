@@ -75,6 +75,12 @@ export async function retireDemoAccounts(db: Db, now = Date.now()): Promise<bool
   return true;
 }
 
+/** Before the first request: the demo account and token, where the demo protocols are served. */
+export async function prepareDemo(ctx: ServiceContext): Promise<void> {
+  const served = await ctx.generations.served(SERVICE);
+  if (served.some((l) => l.dataset === DATASET && l.source.startsWith('demo:'))) await ensureDemoAccounts(ctx.db);
+}
+
 export async function startupNotes(ctx: ServiceContext, base = 'http://127.0.0.1:8080/protocols'): Promise<string[]> {
   const served = await ctx.generations.served(SERVICE);
   if (!served.some((l) => l.dataset === DATASET && l.source.startsWith('demo:'))) {

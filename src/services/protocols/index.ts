@@ -3,7 +3,7 @@ import type { Db } from '../../core/store/db.js';
 import type { ServiceModule } from '../types.js';
 import { UserKeys } from './auth.js';
 import { commands } from './commands.js';
-import { startupNotes } from './demo.js';
+import { prepareDemo, startupNotes } from './demo.js';
 import { protoCatalogue } from './errors.js';
 import { DATASET, SERVICE } from './handlers.js';
 import { readProtocols } from './ingest.js';
@@ -52,6 +52,7 @@ export function createProtocolsService(): ServiceModule {
       registerRoutes(app, ctx);
     },
     commands,
+    prepare: prepareDemo,
     startupNotes,
   };
 }

@@ -1,0 +1,111 @@
+/**
+ * The landing page a browser gets at `/`, each service's generated OpenAPI document and its
+ * reference UI, checked over HTTP and rendered in headless Chromium.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiPath } from '../src/server/openapi.js';
+import { SERVICES } from '../src/services/registry.js';
+import { makeApp, type TestApp } from './helpers/app.js';
+import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
+import { missing } from './helpers/tools.js';
+
+const NO_CHROMIUM = missing('/usr/bin/chromium', 'Chromium at /usr/bin/chromium');
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+describe('landing page and API references', () => {
+  let store: OpenedStore;
+  let t: TestApp;
+  let base: string;
+
+  beforeAll(async () => {
+    store = await (STORES[0] as (typeof STORES)[number]).open();
+    t = await makeApp(store, { services: [...SERVICES] });
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await t.close();
+    await store.cleanup();
+  });
+
+  it('gives a browser an HTML page with every service, its addresses and what is loaded; other clients keep the JSON status', async () => {
+    const html = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(html.statusCode).toBe(200);
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    for (const s of SERVICES) {
+      expect(html.body).toContain(`${s.mount}/openapi.json`);
+      for (const path of Object.values(s.baseUrls)) expect(html.body).toContain(`http://localhost:80${s.mount}${path}`);
+      expect(html.body).toContain(`:${s.defaultPort}`);
+    }
+    expect(html.body).toContain('not loaded');
+    expect(html.body).toContain('pubchempy.API_BASE');
+    expect(html.body).not.toMatch(/<script/);
+    const json = await t.app.inject({ method: 'GET', url: '/' });
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+    expect(json.json().services.map((s: { id: string }) => s.id)).toEqual(SERVICES.map((s) => s.id));
+  });
+
+  it('serves an OpenAPI document per service, generated from its routes', async () => {
+    for (const s of SERVICES) {
+      const r = await t.app.inject({ method: 'GET', url: `${s.mount}/openapi.json` });
+      expect(r.statusCode, s.id).toBe(200);
+      const doc = r.json();
+      expect(doc.openapi).toBe('3.0.3');
+      expect(doc.info.title).toBe(s.title);
+      expect(doc.servers[0].url).toBe(`http://localhost:80${s.mount}`);
+      const paths = Object.keys(doc.paths);
+      expect(paths.length, s.id).toBeGreaterThan(0);
+      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { name: string }[] }>>)) {
+        const declared = Object.values(item).flatMap((op) => (op.parameters ?? []).map((p) => p.name));
+        for (const m of path.matchAll(/\{([^}]+)\}/g)) expect(declared, `${s.id} ${path}`).toContain(m[1]);
+        expect(path.startsWith('/openapi'), path).toBe(false);
+      }
+    }
+    const ct = (await t.app.inject({ method: 'GET', url: '/clinicaltrials/openapi.json' })).json();
+    expect(Object.keys(ct.paths)).toEqual(expect.arrayContaining(['/api/v2/studies', '/api/v2/studies/{nctId}']));
+    expect(openApiPath('/files/:name.json')).toEqual({ path: '/files/{name}.json', params: ['name'] });
+    expect(openApiPath('/x/*')).toEqual({ path: '/x/{path}', params: ['path'] });
+  });
+
+  it('serves the reference UI from this server, with no outside address', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/pubchem/openapi' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('/pubchem/openapi.json');
+    for (const src of page.body.matchAll(/(?:src|href)="([^"]+)"/g)) expect(src[1]).toMatch(/^\//);
+    for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css', 'reference.js']) {
+      const a = await t.app.inject({ method: 'GET', url: `/_biomirror/assets/${name}` });
+      expect(a.statusCode, name).toBe(200);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/_biomirror/assets/..%2Fpackage.json' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/_biomirror/assets/index.html' })).statusCode).toBe(404);
+  });
+
+  describe.skipIf(!!NO_CHROMIUM)(`in Chromium${NO_CHROMIUM}`, () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it('renders the landing page and a service reference with its operations', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      await page.goto(`${base}/`);
+      expect(await page.locator('tbody tr').count()).toBe(SERVICES.length);
+      expect(await page.locator('h1').textContent()).toBe('biomirror');
+      const shot = join(tempDir(), 'landing.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(statSync(shot).size).toBeGreaterThan(20_000);
+      await page.click('a[href="/clinicaltrials/openapi"]');
+      await page.waitForSelector('.opblock', { timeout: 30_000 });
+      const doc = (await t.app.inject({ method: 'GET', url: '/clinicaltrials/openapi.json' })).json();
+      const operations = Object.values(doc.paths as Record<string, object>).reduce((n: number, item) => n + Object.keys(item).length, 0);
+      expect(await page.locator('.opblock').count()).toBe(operations);
+      expect(await page.locator('.opblock-summary-path').allTextContents()).toContain('/api/v2/studies/{nctId}');
+      await page.close();
+    }, 90_000);
+  });
+});
