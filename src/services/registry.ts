@@ -9,6 +9,7 @@ import { pgx } from './pgx/index.js';
 import { pdbBeacons } from './pdb/beacons.js';
 import { rcsbFiles, rcsbSite } from './pdb/hosts.js';
 import { rcsbData } from './pdb/index.js';
+import { rcsbSearch } from './pdb/search/index.js';
 import { protocols } from './protocols/index.js';
 import { pubchem } from './pubchem/index.js';
 import type { ServiceModule } from './types.js';
@@ -17,7 +18,7 @@ import type { ServiceModule } from './types.js';
 const alphafold = alphafoldService({ experimental: pdbBeacons });
 
 /** Every finished service, in the order they are listed and given ports. */
-export const SERVICES: readonly ServiceModule[] = [clinicaltrials, eutils, datasets, pubchem, protocols, gwas, biorxiv, pgx, rcsbData, rcsbFiles, rcsbSite, alphafold, exec];
+export const SERVICES: readonly ServiceModule[] = [clinicaltrials, eutils, datasets, pubchem, protocols, gwas, biorxiv, pgx, rcsbData, rcsbFiles, rcsbSearch, rcsbSite, alphafold, exec];
 
 export function findService(id: string): ServiceModule | undefined {
   return SERVICES.find((s) => s.id === id);

@@ -7,6 +7,7 @@ import type { TableSet } from '../../core/ingest/dataset.js';
 import type { Db } from '../../core/store/db.js';
 import { ident } from '../../core/store/db.js';
 import type { ObjectKind } from './documents/index.js';
+import { SEARCH_TABLES } from './search/indexer.js';
 
 export const SERVICE = 'rcsb-data';
 export const ARCHIVE = 'archive';
@@ -14,16 +15,18 @@ export const COMPONENTS = 'components';
 export const SIFTS = 'sifts';
 
 export const ARCHIVE_PREFIX = 'pdb';
-export const ARCHIVE_TABLES = ['entries', 'parts', 'comps', 'chains'] as const;
+/** The data host's own tables; the search host's index tables follow them in ARCHIVE_TABLES. */
+export const DATA_TABLES = ['entries', 'parts', 'comps', 'chains'] as const;
+export const ARCHIVE_TABLES = [...DATA_TABLES, ...SEARCH_TABLES] as const;
 export const CCD_PREFIX = 'pdbcc';
-export const CCD_TABLES = ['comps'] as const;
+export const CCD_TABLES = ['comps', ...SEARCH_TABLES] as const;
 export const SIFTS_PREFIX = 'pdbsifts';
 export const SIFTS_TABLES = ['chains'] as const;
 
-export type ArchiveTables = Record<(typeof ARCHIVE_TABLES)[number], string>;
+export type ArchiveTables = Record<(typeof DATA_TABLES)[number], string>;
 
 export function archiveTables(t: TableSet): ArchiveTables {
-  return Object.fromEntries(ARCHIVE_TABLES.map((n) => [n, ident(t.name(n))])) as ArchiveTables;
+  return Object.fromEntries(DATA_TABLES.map((n) => [n, ident(t.name(n))])) as ArchiveTables;
 }
 
 export async function createArchive(db: Db, t: TableSet): Promise<void> {
@@ -57,7 +60,8 @@ export async function copyEntries(tx: Db, from: TableSet, to: TableSet, ids: rea
   const a = archiveTables(from);
   const b = archiveTables(to);
   const marks = ids.map(() => '?').join(',');
-  for (const k of ARCHIVE_TABLES) await tx.run(`INSERT INTO ${b[k]} SELECT * FROM ${a[k]} WHERE entry_id IN (${marks})`, ids);
+  // The search index is rebuilt from all rows at the end of the load, so only the data tables are copied.
+  for (const k of DATA_TABLES) await tx.run(`INSERT INTO ${b[k]} SELECT * FROM ${a[k]} WHERE entry_id IN (${marks})`, ids);
 }
 
 /** Entry id → stamp of the files it was read from, to tell an update run what changed. */

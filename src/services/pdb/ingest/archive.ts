@@ -18,6 +18,7 @@ import {
   createArchive,
   finishArchive,
 } from '../store.js';
+import { buildSearchIndex } from '../search/indexer.js';
 import { archiveItems, type ArchiveItem } from './archive-files.js';
 import { ParsePool, parseThreads } from './parse-pool.js';
 
@@ -151,6 +152,7 @@ async function write(tx: Db, t: TableSet, batch: readonly Sourced<ArchiveRecord>
 async function finish(db: Db, t: TableSet): Promise<void> {
   pending = undefined;
   await finishArchive(db, t);
+  await buildSearchIndex(db, t);
 }
 
 export function archiveDataset(demo: string): Dataset<Sourced<ArchiveRecord>> {

@@ -5,6 +5,7 @@ import type { Sourced } from '../../../core/ingest/load.js';
 import type { Db } from '../../../core/store/db.js';
 import { readBlock } from '../cif/block.js';
 import { chemCompDocument } from '../documents/chem-comp.js';
+import { buildChemIndex } from '../search/indexer.js';
 import { CCD_PREFIX, CCD_TABLES, COMPONENTS, SERVICE, countTable, createCcd } from '../store.js';
 
 export interface ComponentRecord {
@@ -98,7 +99,7 @@ export function componentsDataset(demo: string): Dataset<Sourced<ComponentRecord
     read,
     create: createCcd,
     write,
-    finish: async () => undefined,
+    finish: buildChemIndex,
     count: (db, t) => countTable(db, t, 'comps'),
   };
 }

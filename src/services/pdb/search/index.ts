@@ -1,0 +1,30 @@
+import type { ServiceModule } from '../../types.js';
+import { searchCatalogue } from './errors.js';
+import { searchRoutes } from './routes.js';
+import { motifThread } from './seqmotif.js';
+import { mmseqsState } from './sequence.js';
+import { tmalignState } from './structure.js';
+
+/**
+ * The RCSB PDB's Search API host (search.rcsb.org): the seven query types over what the data host
+ * loaded. It has no dataset of its own: its indexes are built with each load of the archive and
+ * of the chemical component dictionary, in their generations.
+ */
+export const rcsbSearch: ServiceModule = {
+  id: 'rcsb-search',
+  title: 'RCSB PDB Search API',
+  mount: '/rcsb/search',
+  baseUrls: { search_url: '' },
+  defaultPort: 8091,
+  // The RCSB documents a 429 past its limit without a number; none is applied by default.
+  limits: [],
+  migrations: [],
+  datasets: [],
+  errors: searchCatalogue,
+  routes: searchRoutes,
+  engines: () => ({
+    mmseqs2: mmseqsState(),
+    'tm-align': tmalignState(),
+    'motif-matcher': { state: 'ok', restarts: motifThread.restarts },
+  }),
+};

@@ -1,0 +1,246 @@
+/**
+ * The search indexes, built from the loaded documents once a generation's rows are in: every value
+ * of every searchable attribute (typed columns, B-tree indexes), the words of full-text attributes
+ * (a token table, the same SQL on SQLite and PostgreSQL), and the objects with their links
+ * (entry, entity, instance, assembly, component) that hits are mapped between return types by.
+ * Queries read these tables only; no request scans documents.
+ */
+import type { TableSet } from '../../../core/ingest/dataset.js';
+import type { Db, SqlValue } from '../../../core/store/db.js';
+import { ident } from '../../../core/store/db.js';
+import { attributes, dateMs, isFullText, tokens, type Attribute, type Catalogue } from './attributes.js';
+
+/** Logical tables of the search index in a generation of the archive (and of the dictionary). */
+export const SEARCH_TABLES = ['sobj', 'sattr', 'stok', 'sattrs', 'sseq'] as const;
+
+export type SearchTables = Record<(typeof SEARCH_TABLES)[number], string>;
+
+export function searchTables(t: TableSet): SearchTables {
+  return Object.fromEntries(SEARCH_TABLES.map((n) => [n, ident(t.name(n))])) as SearchTables;
+}
+
+/** Object kinds of the index; return types name a subset of them. */
+export type ObjKind =
+  | 'entry'
+  | 'polymer_entity'
+  | 'nonpolymer_entity'
+  | 'branched_entity'
+  | 'polymer_instance'
+  | 'nonpolymer_instance'
+  | 'branched_instance'
+  | 'assembly'
+  | 'comp'
+  | 'mol_definition';
+
+const PART_KIND: Record<string, ObjKind> = {
+  polymer_entity: 'polymer_entity',
+  nonpolymer_entity: 'nonpolymer_entity',
+  branched_entity: 'branched_entity',
+  polymer_entity_instance: 'polymer_instance',
+  nonpolymer_entity_instance: 'nonpolymer_instance',
+  branched_entity_instance: 'branched_instance',
+  assembly: 'assembly',
+};
+
+async function createTables(db: Db, t: TableSet): Promise<void> {
+  const n = searchTables(t);
+  const real = db.dialect === 'postgres' ? 'DOUBLE PRECISION' : 'REAL';
+  await db.exec(`
+    CREATE TABLE ${n.sobj} (kind TEXT NOT NULL, id TEXT NOT NULL, entry_id TEXT NOT NULL, entity TEXT, comp TEXT);
+    CREATE TABLE ${n.sattr} (kind TEXT NOT NULL, obj TEXT NOT NULL, attr TEXT NOT NULL, rec INTEGER NOT NULL, num ${real}, str TEXT, low TEXT);
+    CREATE TABLE ${n.stok} (kind TEXT NOT NULL, obj TEXT NOT NULL, attr TEXT NOT NULL, rec INTEGER NOT NULL, pos INTEGER NOT NULL, tok TEXT NOT NULL);
+    CREATE TABLE ${n.sattrs} (attr TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (attr, kind));
+    CREATE TABLE ${n.sseq} (entity TEXT NOT NULL, entry_id TEXT NOT NULL, type TEXT NOT NULL, seq TEXT NOT NULL);
+  `);
+}
+
+async function indexTables(db: Db, t: TableSet): Promise<void> {
+  const n = searchTables(t);
+  const ix = (s: string) => ident(`${t.name(s)}_ix`);
+  await db.exec(`
+    CREATE INDEX ${ix('sobj_id')} ON ${n.sobj} (kind, id);
+    CREATE INDEX ${ix('sobj_entry')} ON ${n.sobj} (entry_id, kind);
+    CREATE INDEX ${ix('sobj_entity')} ON ${n.sobj} (entity, kind);
+    CREATE INDEX ${ix('sobj_comp')} ON ${n.sobj} (comp, kind);
+    CREATE INDEX ${ix('sattr_low')} ON ${n.sattr} (attr, low);
+    CREATE INDEX ${ix('sattr_str')} ON ${n.sattr} (attr, str);
+    CREATE INDEX ${ix('sattr_num')} ON ${n.sattr} (attr, num);
+    CREATE INDEX ${ix('sattr_obj')} ON ${n.sattr} (obj, attr);
+    CREATE INDEX ${ix('stok_tok')} ON ${n.stok} (tok, attr, obj);
+  `);
+  if (db.dialect === 'postgres') await db.exec(`ANALYZE ${n.sobj}; ANALYZE ${n.sattr}; ANALYZE ${n.stok};`);
+}
+
+interface Rows {
+  seq?: SqlValue[][];
+  attr: SqlValue[][];
+  tok: SqlValue[][];
+  counts: Map<string, number>;
+}
+
+/** Every indexed value of one document: a walk of its JSON against the attribute catalogue. */
+export function indexDocument(kind: ObjKind, obj: string, doc: unknown, cat: Map<string, Attribute>, into: Rows): void {
+  const seen = new Set<string>();
+  const emit = (path: string, value: unknown, rec: number) => {
+    const a = cat.get(path);
+    if (!a) return;
+    let num: number | null = null;
+    let str: string | null = null;
+    if (typeof value === 'number') num = value;
+    else if (typeof value === 'boolean') str = value ? 'true' : 'false';
+    else if (typeof value === 'string') {
+      str = value;
+      if (a.kind === 'date') num = dateMs(value) ?? null;
+      else if (a.kind === 'number' || a.kind === 'integer') {
+        const v = Number(value);
+        num = value.trim() !== '' && Number.isFinite(v) ? v : null;
+      }
+    } else return;
+    into.attr.push([kind, obj, path, rec, num, str, str === null ? null : str.toLowerCase()]);
+    if (str !== null && isFullText(a)) tokens(str).forEach((tok, pos) => into.tok.push([kind, obj, path, rec, pos, tok]));
+    if (!seen.has(path)) {
+      seen.add(path);
+      const k = `${path}\t${kind}`;
+      into.counts.set(k, (into.counts.get(k) ?? 0) + 1);
+    }
+  };
+  const walk = (v: unknown, path: string, rec: number, nestedAt: string | undefined) => {
+    if (v === null || v === undefined) return;
+    if (Array.isArray(v)) {
+      // The record number counts the elements of the outermost nested container.
+      const root = nestedAt === undefined && isNestedRoot(path, cat);
+      v.forEach((x, i) => walk(x, path, root ? i : rec, root ? path : nestedAt));
+      return;
+    }
+    if (typeof v === 'object') {
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(x, path ? `${path}.${k}` : k, rec, nestedAt);
+      return;
+    }
+    emit(path, v, rec);
+  };
+  walk(doc, '', 0, undefined);
+}
+
+const nestedRoots = new WeakMap<Map<string, Attribute>, Set<string>>();
+function isNestedRoot(path: string, cat: Map<string, Attribute>): boolean {
+  let s = nestedRoots.get(cat);
+  if (!s) {
+    s = new Set([...cat.values()].map((a) => a.nested).filter((x): x is string => x !== undefined));
+    nestedRoots.set(cat, s);
+  }
+  return s.has(path);
+}
+
+async function flush(db: Db, t: TableSet, rows: Rows, objs: SqlValue[][]): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (objs.length) await tx.insertMany(t.name('sobj'), ['kind', 'id', 'entry_id', 'entity', 'comp'], objs);
+    if (rows.attr.length) await tx.insertMany(t.name('sattr'), ['kind', 'obj', 'attr', 'rec', 'num', 'str', 'low'], rows.attr);
+    if (rows.tok.length) await tx.insertMany(t.name('stok'), ['kind', 'obj', 'attr', 'rec', 'pos', 'tok'], rows.tok);
+    if (rows.seq?.length) await tx.insertMany(t.name('sseq'), ['entity', 'entry_id', 'type', 'seq'], rows.seq);
+  });
+  if (rows.seq) rows.seq.length = 0;
+  objs.length = 0;
+  rows.attr.length = 0;
+  rows.tok.length = 0;
+}
+
+async function writeCounts(db: Db, t: TableSet, counts: Map<string, number>): Promise<void> {
+  const list = [...counts].map(([k, n]) => [...k.split('\t'), n] as SqlValue[]);
+  if (list.length) await db.transaction((tx) => tx.insertMany(t.name('sattrs'), ['attr', 'kind', 'n'], list));
+}
+
+/** Sequence search's three databases: protein, DNA, RNA (hybrids and others are left out). */
+function polymerType(t: unknown): string {
+  const s = String(t ?? '').toLowerCase();
+  if (s === 'protein' || s.startsWith('polypeptide')) return 'protein';
+  if (s === 'dna' || s === 'polydeoxyribonucleotide') return 'dna';
+  if (s === 'rna' || s === 'polyribonucleotide') return 'rna';
+  return 'other';
+}
+
+const CHUNK = 500;
+/** Rows buffered before a write (a few thousand documents' values). */
+const FLUSH_AT = 50_000;
+
+/**
+ * Builds the archive generation's search index from its entries and parts (called by the archive
+ * dataset's `finish`, after every row of the generation is in, copied entries included).
+ */
+export async function buildSearchIndex(db: Db, t: TableSet): Promise<void> {
+  await createTables(db, t);
+  const cat = attributes('structure');
+  const rows: Rows = { attr: [], tok: [], counts: new Map(), seq: [] };
+  const objs: SqlValue[][] = [];
+  const entries = ident(t.name('entries'));
+  const parts = ident(t.name('parts'));
+  const comps = ident(t.name('comps'));
+  let after = '';
+  for (;;) {
+    const page = await db.query<{ entry_id: string; doc: string }>(`SELECT entry_id, doc FROM ${entries} WHERE entry_id > ? ORDER BY entry_id LIMIT ${CHUNK}`, [after]);
+    if (page.length === 0) break;
+    after = page[page.length - 1]?.entry_id ?? after;
+    for (const e of page) {
+      objs.push(['entry', e.entry_id, e.entry_id, null, null]);
+      indexDocument('entry', e.entry_id, JSON.parse(e.doc), cat, rows);
+    }
+    const ids = page.map((e) => e.entry_id);
+    const marks = ids.map(() => '?').join(',');
+    const ps = await db.query<{ kind: string; rcsb_id: string; entry_id: string; doc: string }>(
+      `SELECT kind, rcsb_id, entry_id, doc FROM ${parts} WHERE entry_id IN (${marks})`,
+      ids,
+    );
+    for (const p of ps) {
+      const kind = PART_KIND[p.kind];
+      if (!kind) continue;
+      const doc = JSON.parse(p.doc) as Record<string, Record<string, unknown> | undefined>;
+      let entity: string | null = null;
+      let comp: string | null = null;
+      if (kind.endsWith('_entity')) {
+        entity = p.rcsb_id;
+        const c = doc.rcsb_nonpolymer_entity_container_identifiers?.nonpolymer_comp_id;
+        if (typeof c === 'string') comp = c;
+      } else if (kind.endsWith('_instance')) {
+        const ids2 = doc[`rcsb_${p.kind}_container_identifiers`];
+        if (ids2 && ids2.entity_id !== undefined) entity = `${p.entry_id}_${String(ids2.entity_id)}`;
+        if (typeof ids2?.comp_id === 'string') comp = ids2.comp_id;
+      }
+      objs.push([kind, p.rcsb_id, p.entry_id, entity, comp]);
+      if (kind === 'polymer_entity') {
+        const poly = doc.entity_poly;
+        const seq = poly?.pdbx_seq_one_letter_code_can;
+        if (typeof seq === 'string' && seq.length > 0) rows.seq?.push([p.rcsb_id, p.entry_id, polymerType(poly?.rcsb_entity_polymer_type ?? poly?.type), seq.replace(/\s+/g, '')]);
+      }
+      indexDocument(kind, p.rcsb_id, doc, cat, rows);
+    }
+    const cs = await db.query<{ entry_id: string; comp_id: string }>(`SELECT entry_id, comp_id FROM ${comps} WHERE entry_id IN (${marks})`, ids);
+    for (const c of cs) objs.push(['comp', c.comp_id, c.entry_id, null, c.comp_id]);
+    if (rows.attr.length + rows.tok.length >= FLUSH_AT) await flush(db, t, rows, objs);
+  }
+  await flush(db, t, rows, objs);
+  await writeCounts(db, t, rows.counts);
+  await indexTables(db, t);
+}
+
+/** The chemical component dictionary's index (the `text_chem` attributes, `mol_definition` hits). */
+export async function buildChemIndex(db: Db, t: TableSet): Promise<void> {
+  await createTables(db, t);
+  const cat: Catalogue = 'chemical';
+  const attrs = attributes(cat);
+  const rows: Rows = { attr: [], tok: [], counts: new Map() };
+  const objs: SqlValue[][] = [];
+  const table = ident(t.name('comps'));
+  let after = '';
+  for (;;) {
+    const page = await db.query<{ comp_id: string; doc: string }>(`SELECT comp_id, doc FROM ${table} WHERE comp_id > ? ORDER BY comp_id LIMIT ${CHUNK}`, [after]);
+    if (page.length === 0) break;
+    after = page[page.length - 1]?.comp_id ?? after;
+    for (const c of page) {
+      objs.push(['mol_definition', c.comp_id, '', null, c.comp_id]);
+      indexDocument('mol_definition', c.comp_id, JSON.parse(c.doc), attrs, rows);
+    }
+    if (rows.attr.length + rows.tok.length >= FLUSH_AT) await flush(db, t, rows, objs);
+  }
+  await flush(db, t, rows, objs);
+  await writeCounts(db, t, rows.counts);
+  await indexTables(db, t);
+}
