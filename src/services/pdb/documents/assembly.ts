@@ -2,7 +2,7 @@ import { compact, copyCategories, revisions } from './common.js';
 import { composition, naTypes, selectedTypes } from './entry.js';
 import type { PartDocument } from './entity.js';
 import { polymerType, type StructureModel } from './model.js';
-import { expandOperExpression } from './operators.js';
+import { parseOperExpression } from '../../../core/mmcif/index.js';
 
 /** One assembly: its generators and operators as the file has them, and what it contains. */
 export function assemblyDocument(m: StructureModel, assemblyId: string): PartDocument {
@@ -13,16 +13,18 @@ export function assemblyDocument(m: StructureModel, assemblyId: string): PartDoc
   // How many copies of each asym the assembly holds.
   const copies = new Map<string, number>();
   for (const r of genRows) {
-    let combos: string[][] = [];
+    // Copies of each listed chain: the product of the expression's groups of operators.
+    let copiesOf = 0;
     try {
-      combos = expandOperExpression(gen.str('oper_expression', r) ?? '');
+      const groups = parseOperExpression(gen.str('oper_expression', r) ?? '');
+      copiesOf = groups.reduce((n, g) => n * g.length, 1);
+      for (const g of groups) for (const op of g) usedOps.add(op);
     } catch {
-      combos = [];
+      copiesOf = 0;
     }
-    for (const c of combos) for (const op of c) usedOps.add(op);
     for (const asym of (gen.str('asym_id_list', r) ?? '').split(',')) {
       const a = asym.trim();
-      if (a) copies.set(a, (copies.get(a) ?? 0) + combos.length);
+      if (a) copies.set(a, (copies.get(a) ?? 0) + copiesOf);
     }
   }
   const doc: Record<string, unknown> = {};
