@@ -66,6 +66,7 @@ export function drawFault(s: FaultSettings, random = Math.random): Fault | undef
 }
 
 const pending = new WeakMap<FastifyRequest, Fault>();
+const slowed = new WeakMap<FastifyRequest, number>();
 
 /** Installs the fault hooks on one service's scope. */
 export function installFaults(scope: FastifyInstance, service: ServiceModule, opts: { header: boolean; settings: FaultSettings | undefined }): void {
@@ -88,7 +89,8 @@ export function installFaults(scope: FastifyInstance, service: ServiceModule, op
         return sendServiceError(reply, e);
       }
       case 'slow':
-        await new Promise((r) => setTimeout(r, f.ms));
+        // Held once the request is accepted (past the limits), as an upstream that is slow to answer.
+        slowed.set(req, f.ms);
         return undefined;
       case 'timeout':
         // No answer at all: the connection is held, then dropped, as a stalled upstream does.
@@ -102,6 +104,12 @@ export function installFaults(scope: FastifyInstance, service: ServiceModule, op
         pending.set(req, f);
         return undefined;
     }
+  });
+  scope.addHook('preHandler', async (req: FastifyRequest) => {
+    const ms = slowed.get(req);
+    if (ms === undefined) return;
+    slowed.delete(req);
+    await new Promise((r) => setTimeout(r, ms));
   });
   scope.addHook('onSend', async (req, reply, payload) => {
     if (!pending.has(req)) return payload;

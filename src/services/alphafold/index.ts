@@ -11,10 +11,10 @@ import { DATASET, MIGRATIONS, PREFIX, SERVICE, TABLES, countRecords, createTable
 const DEMO = fileURLToPath(new URL('../../../src/services/alphafold/demo/', import.meta.url));
 
 /**
- * The database recommends at most 10 requests in flight per user and 100-200 ms between sequential
- * ones: a burst of 10 at once, then 10 a second (one per 100 ms), per client address.
+ * The database asks for at most 10 requests in flight per user (and 100-200 ms between sequential
+ * ones, a recommendation): an eleventh concurrent request from one address is answered 429.
  */
-export const ALPHAFOLD_LIMITS: readonly LimitRule[] = [{ name: 'concurrent', limit: 10, windowMs: 1000, key: (s) => `ip:${s.ip}` }];
+export const ALPHAFOLD_LIMITS: readonly LimitRule[] = [{ name: 'concurrent', limit: 10, windowMs: 60_000, unit: 'concurrent', key: (s) => `ip:${s.ip}` }];
 
 /**
  * The AlphaFold Protein Structure Database: its API (predictions by UniProt accession, the
