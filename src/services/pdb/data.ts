@@ -33,16 +33,16 @@ export function splitPartId(kind: ObjectKind, id: string): { entry: string; key:
 }
 
 /**
- * Parsed entry documents, most recently used last, bounded by the size of their JSON text: GraphQL
- * reads many entries per query and parsing them is most of its cost. Keyed by generation, so a new
- * load is never answered from an older one.
+ * Entry documents (parsed for GraphQL, which reads many per query and spends most of its time
+ * parsing them; as text for REST), most recently used last, bounded by the size of their JSON text.
+ * Keyed by generation, so a new load is never answered from an older one.
  */
-class DocCache {
-  private readonly map = new Map<string, { doc: Doc; bytes: number }>();
+class SizedCache<T> {
+  private readonly map = new Map<string, { doc: T; bytes: number }>();
   private bytes = 0;
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string): Doc | undefined {
+  get(key: string): T | undefined {
     const hit = this.map.get(key);
     if (!hit) return undefined;
     this.map.delete(key);
@@ -50,7 +50,7 @@ class DocCache {
     return hit.doc;
   }
 
-  set(key: string, doc: Doc, bytes: number): void {
+  set(key: string, doc: T, bytes: number): void {
     if (bytes > this.maxBytes / 4) return;
     this.map.set(key, { doc, bytes });
     this.bytes += bytes;
@@ -65,7 +65,9 @@ class DocCache {
 const ENTRY_CACHE_BYTES = Number(process.env.BIOMIRROR_PDB_CACHE_MB ?? 128) * 1024 * 1024;
 
 export class PdbData {
-  private readonly cache = new DocCache(ENTRY_CACHE_BYTES);
+  private readonly cache = new SizedCache<Doc>(ENTRY_CACHE_BYTES);
+  // The same documents as stored, for REST, which sends them as they are.
+  private readonly texts = new SizedCache<string>(ENTRY_CACHE_BYTES / 2);
 
   constructor(
     readonly db: Db,
@@ -81,11 +83,16 @@ export class PdbData {
     return this.tables(ARCHIVE, ARCHIVE_PREFIX);
   }
 
-  /** The entry document as stored (JSON text), or undefined. */
+  /** The entry document as stored (JSON text), or undefined; recent ones are answered from memory. */
   async entryText(id: string): Promise<string | undefined> {
     const t = await this.archive();
     if (!t) return undefined;
-    return (await store.entryRow(this.db, t, id.toUpperCase()))?.doc;
+    const key = `${t.gen}:${id.toUpperCase()}`;
+    const hit = this.texts.get(key);
+    if (hit !== undefined) return hit;
+    const text = (await store.entryRow(this.db, t, id.toUpperCase()))?.doc;
+    if (text !== undefined) this.texts.set(key, text, text.length);
+    return text;
   }
 
   /** Entry documents by id (parsed, shared: callers must not change them). */

@@ -25,6 +25,8 @@ const fail = (message: string, classification = 'ValidationError'): Record<strin
   data: null,
 });
 
+const validated = new Map<string, DocumentNode>();
+
 /** Runs one GraphQL request; always an object for an HTTP 200 body, errors in `errors[]`. */
 export async function runGraphQL(data: PdbData, req: GraphRequest): Promise<Record<string, unknown>> {
   if (typeof req.query !== 'string' || req.query.trim() === '') return fail('A GraphQL request needs a "query" string');
@@ -44,18 +46,27 @@ export async function runGraphQL(data: PdbData, req: GraphRequest): Promise<Reco
   }
   const operationName = typeof req.operationName === 'string' && req.operationName !== '' ? req.operationName : undefined;
 
-  let doc: DocumentNode;
-  try {
-    doc = parse(req.query, { maxTokens: 50_000 });
-  } catch (err) {
-    const e = err instanceof GraphQLError ? err : new GraphQLError(String(err));
-    return { errors: [format(e, 'InvalidSyntax')], data: null };
-  }
+  // Clients repeat their queries (rcsbapi sends the same one per batch of ids): a query parsed and
+  // validated once is not parsed again. The cost bound reads the variables, so they are part of the key.
+  const key = `${req.query}\u0000${variables ? JSON.stringify(variables) : ''}`;
+  let doc = validated.get(key);
   const schema = dataSchema();
-  const errors = validate(schema, doc, [...specifiedRules, depthLimit(QUERY_LIMITS.maxDepth), costLimit(QUERY_LIMITS.maxCost, variables)], {
-    maxErrors: 20,
-  });
-  if (errors.length > 0) return { errors: errors.map((e) => format(e, 'ValidationError')), data: null };
+  if (!doc) {
+    try {
+      doc = parse(req.query, { maxTokens: 50_000 });
+    } catch (err) {
+      const e = err instanceof GraphQLError ? err : new GraphQLError(String(err));
+      return { errors: [format(e, 'InvalidSyntax')], data: null };
+    }
+    const errors = validate(schema, doc, [...specifiedRules, depthLimit(QUERY_LIMITS.maxDepth), costLimit(QUERY_LIMITS.maxCost, variables)], {
+      maxErrors: 20,
+    });
+    if (errors.length > 0) return { errors: errors.map((e) => format(e, 'ValidationError')), data: null };
+    if (key.length < 64 * 1024) {
+      if (validated.size >= 500) validated.delete(validated.keys().next().value as string);
+      validated.set(key, doc);
+    }
+  }
 
   const result: ExecutionResult = await execute({
     schema,

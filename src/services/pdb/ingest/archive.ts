@@ -23,7 +23,7 @@ import { archiveItems, type ArchiveItem } from './archive-files.js';
 import { ParsePool, parseThreads } from './parse-pool.js';
 
 export type ArchiveRecord =
-  | { kind: 'entry'; id: string; docs: EntryDocuments; cifGz: Buffer; sfGz: Buffer | undefined; source: string; stamp: string }
+  | { kind: 'entry'; id: string; docs: EntryDocuments; json: { entry: string; parts: string[] }; cifGz: Buffer; sfGz: Buffer | undefined; source: string; stamp: string }
   | { kind: 'keep'; id: string };
 
 const GZIP = (b: Buffer) => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
@@ -83,7 +83,7 @@ async function prepare(item: ArchiveItem, pool: ParsePool): Promise<Outcome> {
     return { skip: [...skips, { place, reason: `not a readable PDB entry: ${(err as Error).message}` }] };
   }
   if (parsed.docs.id !== item.id) return { skip: [...skips, { place, reason: `the file is named ${item.id} but holds entry ${parsed.docs.id}` }] };
-  return { record: { value: { kind: 'entry', id: item.id, docs: parsed.docs, cifGz: parsed.gz, sfGz, source: item.cif, stamp: item.stamp }, place }, skip: skips };
+  return { record: { value: { kind: 'entry', id: item.id, docs: parsed.docs, json: parsed.json, cifGz: parsed.gz, sfGz, source: item.cif, stamp: item.stamp }, place }, skip: skips };
 }
 
 async function* read(input: string, ctx: ReadContext): AsyncGenerator<Sourced<ArchiveRecord>> {
@@ -96,7 +96,7 @@ async function* read(input: string, ctx: ReadContext): AsyncGenerator<Sourced<Ar
   let next = 0;
   let done = 0;
   const fill = () => {
-    while (next < items.length && window.length < threads * 3) {
+    while (next < items.length && window.length < threads * 16) {
       const item = items[next++] as ArchiveItem;
       const unchanged = manifest.get(item.id) === item.stamp;
       window.push({ item, outcome: unchanged ? undefined : prepare(item, pool) });
@@ -129,18 +129,23 @@ async function write(tx: Db, t: TableSet, batch: readonly Sourced<ArchiveRecord>
   const parts: string[][] = [];
   const comps: string[][] = [];
   const chains: (string | null)[][] = [];
-  for (const { value: r } of batch) {
+  // The batch's files are written together; the rows then go in one transaction.
+  const keys = await Promise.all(
+    batch.map(async ({ value: r }) =>
+      r.kind === 'keep' ? undefined : { cif: await files.put(r.cifGz, tx), sf: r.sfGz ? await files.put(r.sfGz, tx) : null },
+    ),
+  );
+  batch.forEach(({ value: r }, i) => {
     if (r.kind === 'keep') {
       keep.push(r.id);
-      continue;
+      return;
     }
-    const fileKey = await files.put(r.cifGz, tx);
-    const sfKey = r.sfGz ? await files.put(r.sfGz, tx) : null;
-    entries.push([r.id, JSON.stringify(r.docs.entry.doc), fileKey, sfKey, r.docs.entry.pubmedId ?? null, r.source, r.stamp]);
-    for (const p of r.docs.parts) parts.push([p.kind, String(p.doc.rcsb_id), r.id, JSON.stringify(p.doc)]);
+    const k = keys[i] as { cif: string; sf: string | null };
+    entries.push([r.id, r.json.entry, k.cif, k.sf, r.docs.entry.pubmedId ?? null, r.source, r.stamp]);
+    r.docs.parts.forEach((p, j) => parts.push([p.kind, String(p.doc.rcsb_id), r.id, r.json.parts[j] as string]));
     for (const c of r.docs.components) comps.push([r.id, c.id, JSON.stringify(c)]);
     for (const c of r.docs.chains) chains.push([r.id, c.asymId, c.authId ?? null, c.entityId]);
-  }
+  });
   if (entries.length) await tx.insertMany(t.name('entries'), ['entry_id', 'doc', 'file_key', 'sf_key', 'pubmed_id', 'source', 'stamp'], entries);
   if (parts.length) await tx.insertMany(t.name('parts'), ['kind', 'rcsb_id', 'entry_id', 'doc'], parts);
   if (comps.length) await tx.insertMany(t.name('comps'), ['entry_id', 'comp_id', 'doc'], comps);

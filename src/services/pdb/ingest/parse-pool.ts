@@ -6,7 +6,9 @@ import type { EntryDocuments } from '../documents/index.js';
 const WORKER = new URL('../../../../src/services/pdb/ingest/parse-worker.mjs', import.meta.url);
 
 export interface Parsed {
+  /** The documents; their bodies are in `json` (the part documents keep only their rcsb_id). */
   docs: EntryDocuments;
+  json: { entry: string; parts: string[] };
   /** The file as kept: its bytes when they were gzip, else gzipped here. */
   gz: Buffer;
 }
@@ -58,13 +60,13 @@ export class ParsePool {
 
   private spawn(slot: Slot): Worker {
     const w = new Worker(WORKER);
-    w.on('message', (m: { ready?: boolean; seq?: number; docs?: EntryDocuments; gz?: Uint8Array; error?: string }) => {
+    w.on('message', (m: { ready?: boolean; seq?: number; docs?: EntryDocuments; json?: Parsed['json']; gz?: Uint8Array; error?: string }) => {
       if (m.ready) return;
       const t = slot.task;
       if (!t || t.seq !== m.seq) return;
       this.done(slot);
-      if (m.error !== undefined || !m.docs || !m.gz) t.reject(new Error(m.error ?? 'no documents'));
-      else t.resolve({ docs: m.docs, gz: Buffer.from(m.gz.buffer, m.gz.byteOffset, m.gz.byteLength) });
+      if (m.error !== undefined || !m.docs || !m.gz || !m.json) t.reject(new Error(m.error ?? 'no documents'));
+      else t.resolve({ docs: m.docs, json: m.json, gz: Buffer.from(m.gz.buffer, m.gz.byteOffset, m.gz.byteLength) });
     });
     w.on('error', (err) => this.lost(slot, w, err));
     w.on('exit', () => this.lost(slot, w, new Error('the parsing thread stopped')));

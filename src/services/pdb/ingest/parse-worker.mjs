@@ -18,7 +18,11 @@ port.on('message', async (msg) => {
     const text = (zipped ? gunzipSync(raw) : raw).toString('utf8');
     const gz = zipped ? raw : gzipSync(raw, { level: 6 });
     const docs = await entryDocuments(text, msg.id, { structureFactors: msg.sf });
-    port.postMessage({ seq: msg.seq, docs, gz });
+    // The documents travel as the JSON text they are stored as: serialised here, on this thread,
+    // rather than copied as objects and serialised again by the loading thread.
+    const json = { entry: JSON.stringify(docs.entry.doc), parts: docs.parts.map((p) => JSON.stringify(p.doc)) };
+    const slim = { ...docs, entry: { ...docs.entry, doc: {} }, parts: docs.parts.map((p) => ({ kind: p.kind, key: p.key, doc: { rcsb_id: p.doc.rcsb_id } })) };
+    port.postMessage({ seq: msg.seq, docs: slim, json, gz });
   } catch (err) {
     port.postMessage({ seq: msg.seq, error: err instanceof Error ? err.message : String(err) });
   }
