@@ -4,6 +4,7 @@
  */
 import { tableSet, type TableSet } from '../../core/ingest/dataset.js';
 import { fileStoreOf } from '../../core/files/store.js';
+import { SizedLru } from '../../core/cache/lru.js';
 import type { Db } from '../../core/store/db.js';
 import type { Generations } from '../../core/store/generations.js';
 import { localChemComp } from './documents/chem-comp.js';
@@ -37,37 +38,12 @@ export function splitPartId(kind: ObjectKind, id: string): { entry: string; key:
  * parsing them; as text for REST), most recently used last, bounded by the size of their JSON text.
  * Keyed by generation, so a new load is never answered from an older one.
  */
-class SizedCache<T> {
-  private readonly map = new Map<string, { doc: T; bytes: number }>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
-
-  get(key: string): T | undefined {
-    const hit = this.map.get(key);
-    if (!hit) return undefined;
-    this.map.delete(key);
-    this.map.set(key, hit);
-    return hit.doc;
-  }
-
-  set(key: string, doc: T, bytes: number): void {
-    if (bytes > this.maxBytes / 4) return;
-    this.map.set(key, { doc, bytes });
-    this.bytes += bytes;
-    for (const [k, v] of this.map) {
-      if (this.bytes <= this.maxBytes) break;
-      this.map.delete(k);
-      this.bytes -= v.bytes;
-    }
-  }
-}
-
 const ENTRY_CACHE_BYTES = Number(process.env.BIOMIRROR_PDB_CACHE_MB ?? 128) * 1024 * 1024;
 
 export class PdbData {
-  private readonly cache = new SizedCache<Doc>(ENTRY_CACHE_BYTES);
+  private readonly cache = new SizedLru<Doc>(ENTRY_CACHE_BYTES);
   // The same documents as stored, for REST, which sends them as they are.
-  private readonly texts = new SizedCache<string>(ENTRY_CACHE_BYTES / 2);
+  private readonly texts = new SizedLru<string>(ENTRY_CACHE_BYTES / 2);
 
   constructor(
     readonly db: Db,

@@ -1,3 +1,5 @@
+import { SizedLru } from '../../../core/cache/lru.js';
+
 /** Where the file host gets an entry's stored files and keeps what it derives from them. */
 
 export interface DerivedCache {
@@ -20,30 +22,18 @@ export interface EntryFileSource {
 
 /** A cache that keeps the most recently used derived files in memory, up to a byte budget. */
 export class MemoryDerivedCache implements DerivedCache {
-  private readonly map = new Map<string, Uint8Array>();
-  private bytes = 0;
+  private readonly lru: SizedLru<Uint8Array>;
 
-  constructor(private readonly budget = 256 * 1024 * 1024) {}
+  constructor(budget = 256 * 1024 * 1024) {
+    this.lru = new SizedLru(budget);
+  }
 
   get(key: string): Promise<Uint8Array | undefined> {
-    const v = this.map.get(key);
-    if (v) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return Promise.resolve(v);
+    return Promise.resolve(this.lru.get(key));
   }
 
   put(key: string, bytes: Uint8Array): Promise<void> {
-    const old = this.map.get(key);
-    if (old) this.bytes -= old.byteLength;
-    this.map.set(key, bytes);
-    this.bytes += bytes.byteLength;
-    for (const [k, v] of this.map) {
-      if (this.bytes <= this.budget) break;
-      this.map.delete(k);
-      this.bytes -= v.byteLength;
-    }
+    this.lru.set(key, bytes, bytes.byteLength);
     return Promise.resolve();
   }
 }

@@ -14,23 +14,7 @@ import type { Atom3D } from './shape3d.js';
 
 export const COMPUTED_3D_TAG = 'BIOMIRROR_COMPUTED';
 
-/** The 3D property names PUG REST serves, in PubChem's order. */
-export const PROPERTIES_3D = [
-  'Volume3D',
-  'XStericQuadrupole3D',
-  'YStericQuadrupole3D',
-  'ZStericQuadrupole3D',
-  'FeatureCount3D',
-  'FeatureAcceptorCount3D',
-  'FeatureDonorCount3D',
-  'FeatureAnionCount3D',
-  'FeatureCationCount3D',
-  'FeatureRingCount3D',
-  'FeatureHydrophobeCount3D',
-  'ConformerModelRMSD3D',
-  'EffectiveRotorCount3D',
-  'ConformerCount3D',
-] as const;
+export { PROPERTIES_3D } from './properties.js';
 
 const FEATURE_PROPS: Record<FeatureKind, string> = {
   acceptor: 'FeatureAcceptorCount3D',

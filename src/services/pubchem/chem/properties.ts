@@ -10,6 +10,24 @@ export type PropValue = string | number;
 export type Props = Record<string, PropValue>;
 
 /** Every property name accepted in `property/{list}`, as PubChem spells it. */
+/** The 3D property names PUG REST serves, in PubChem's order. */
+export const PROPERTIES_3D = [
+  'Volume3D',
+  'XStericQuadrupole3D',
+  'YStericQuadrupole3D',
+  'ZStericQuadrupole3D',
+  'FeatureCount3D',
+  'FeatureAcceptorCount3D',
+  'FeatureDonorCount3D',
+  'FeatureAnionCount3D',
+  'FeatureCationCount3D',
+  'FeatureRingCount3D',
+  'FeatureHydrophobeCount3D',
+  'ConformerModelRMSD3D',
+  'EffectiveRotorCount3D',
+  'ConformerCount3D',
+] as const;
+
 export const PROPERTY_NAMES = [
   'MolecularFormula',
   'MolecularWeight',
@@ -45,20 +63,7 @@ export const PROPERTY_NAMES = [
   'AnnotationTypes',
   'AnnotationTypeCount',
   'SourceCategories',
-  'Volume3D',
-  'XStericQuadrupole3D',
-  'YStericQuadrupole3D',
-  'ZStericQuadrupole3D',
-  'FeatureCount3D',
-  'FeatureAcceptorCount3D',
-  'FeatureDonorCount3D',
-  'FeatureAnionCount3D',
-  'FeatureCationCount3D',
-  'FeatureRingCount3D',
-  'FeatureHydrophobeCount3D',
-  'ConformerModelRMSD3D',
-  'EffectiveRotorCount3D',
-  'ConformerCount3D',
+  ...PROPERTIES_3D,
   'Fingerprint2D',
 ] as const;
 
