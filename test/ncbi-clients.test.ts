@@ -124,7 +124,7 @@ for (const target of STORES) {
         { uid: '12397', accession: 'VCV000012397', description: 'Pathogenic', genes: [{ symbol: 'TSC2', GeneID: '7249', strand: '+', source: 'submitted' }], assemblies: ['GRCh38', 'GRCh37'] },
       ]);
       expect(out.elink_clinvar).toEqual([['clinvar_gene', ['7249']]]);
-      expect(out.einfo_clinvar).toEqual({ DbName: 'clinvar', Count: '13' });
+      expect(out.einfo_clinvar).toEqual({ DbName: 'clinvar', Count: '15' });
       expect(out.efetch_clinvar).toEqual(['VCV000012397']);
     });
   });

@@ -151,7 +151,9 @@ for (const target of STORES) {
 
     it('searches the ClinVar fields', async () => {
       expect(await ids('clinvar', 'HFE[gene]')).toEqual(['14', '13', '12', '11', '10', '9']);
-      expect(await ids('clinvar', 'pathogenic[clnsig]')).toEqual(['12397', '9', '5', '3', '2']);
+      expect(await ids('clinvar', 'pathogenic[clnsig]')).toEqual(['17677', '12397', '12374', '9', '5', '3', '2']);
+      expect(await ids('clinvar', 'BRCA1[gene]')).toEqual(['17677']);
+      expect(await ids('clinvar', 'TP53[gene] AND pathogenic[clnsig]')).toEqual(['12374']);
       expect(await ids('clinvar', '"likely pathogenic"[CLNSIG]')).toEqual(['6', '2']);
       expect(await ids('clinvar', 'HFE[gene] AND benign[clnsig]')).toEqual(['14']);
       expect(await ids('clinvar', 'hemochromatosis type 1[disorder]')).toEqual(['13', '12', '11', '10', '9']);

@@ -35,13 +35,13 @@ for (const target of STORES) {
       expect(g.skipped).toBe(0);
       expect(g.release).toBe('2025-11-25');
       const c = await loadClinvar(s, t.generations);
-      // 26 variant_summary lines, 17 citations, 1 VCV record.
-      expect(c.records).toBe(44);
+      // 29 variant_summary lines, 17 citations, 1 VCV record.
+      expect(c.records).toBe(47);
       expect(await count(t, 'gene', 'alive[prop]')).toBe(359);
-      expect(await count(t, 'clinvar', 'GRCh38[assembly]')).toBe(13);
+      expect(await count(t, 'clinvar', 'GRCh38[assembly]')).toBe(15);
       const status = await t.generations.served('eutils');
       expect(status.map((l) => [l.dataset, l.records])).toEqual([
-        ['clinvar', 44],
+        ['clinvar', 47],
         ['gene', 408],
       ]);
     });
@@ -144,7 +144,7 @@ for (const target of STORES) {
       const dir = tempDir();
       writeFileSync(join(dir, 'variant_summary.txt.gz'), gzipSync(readFileSync(join(CLINVAR_DEMO, 'variant_summary.txt'))));
       const only = await loadClinvar(s, t.generations, join(dir, 'variant_summary.txt.gz'));
-      expect(only.records).toBe(26);
+      expect(only.records).toBe(29);
       const vcv = await get(t.app, `${E}/efetch.fcgi?db=clinvar&id=12397&rettype=vcv`);
       // Without the VCV release the record is built from variant_summary.
       expect(vcv.body).not.toContain('MolecularConsequence');

@@ -102,7 +102,7 @@ for (const target of STORES) {
       expect(Number(fields.find((f) => f.name === 'GENE')?.termcount)).toBeGreaterThan(359);
       expect((info.linklist as { name: string }[]).map((l) => l.name)).toContain('gene_clinvar');
       const cv = await get(t.app, `${E}/einfo.fcgi?db=clinvar&version=2.0`);
-      expect(tags(cv.body, 'Count')).toEqual(['13']);
+      expect(tags(cv.body, 'Count')).toEqual(['15']);
       expect(tags(cv.body, 'IsTruncatable').length).toBeGreaterThan(0);
       expect(tags((await get(t.app, `${E}/einfo.fcgi?db=fleegle`)).body, 'ERROR')[0]).toMatch(/^Can not retrieve DbInfo for db=fleegle/);
     });
