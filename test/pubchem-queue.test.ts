@@ -3,7 +3,9 @@
  * request enqueues, any process runs it, and a search waits in the queue, not lost, while no
  * process can take it.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchQueue } from '../src/services/pubchem/search/queue.js';
 import type { TestApp } from './helpers/app.js';
@@ -82,4 +84,38 @@ describe.skipIf(!REDIS_URL)(`the search queue${reason}`, () => {
       await q.close();
     }
   });
+
+  it('runs a search again at another process when the process that took it is killed mid-search, once', async () => {
+    const taker = new URL('./helpers/queue-taker.mjs', import.meta.url);
+    if (!existsSync(new URL('../dist/services/pubchem/search/queue.js', import.meta.url))) throw new Error('dist/ is missing: npm test builds it first (npm run build)');
+    const prefix = `bmtest${randomBytes(4).toString('hex')}`;
+    const lockMs = 1500;
+    const child = spawn(process.execPath, [taker.pathname, REDIS_URL as string, prefix, String(lockMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const producer = new SearchQueue({ redisUrl: REDIS_URL as string, prefix, concurrency: 1, lockMs }, silent);
+    let survivor: SearchQueue | undefined;
+    try {
+      const taken = new Promise<string>((res) => child.stdout.on('data', (d: Buffer) => res(d.toString().trim())));
+      const spec = { kind: 'substructure' as const, input: 'smiles' as const, value: 'C', fast: false, threshold: 0.9, maxRecords: 10, maxMs: 1000, identityType: 'same_stereo_isotope' };
+      await producer.add({ key: '777', spec, deadlineAt: Date.now() + 60_000, client: 'test' });
+      expect(await taken).toBe('taken 777');
+      child.kill('SIGKILL');
+      await new Promise((res) => child.once('exit', res));
+
+      const runs: string[] = [];
+      survivor = new SearchQueue({ redisUrl: REDIS_URL as string, prefix, concurrency: 1, lockMs }, silent);
+      survivor.consume(async (job) => {
+        runs.push(job.key);
+      });
+      const until = Date.now() + 20_000;
+      while (runs.length === 0 && Date.now() < until) await new Promise((res) => setTimeout(res, 100));
+      expect(runs).toEqual(['777']);
+      // Done once: the job is not handed out again.
+      await new Promise((res) => setTimeout(res, 2 * lockMs));
+      expect(runs).toEqual(['777']);
+    } finally {
+      child.kill('SIGKILL');
+      await survivor?.close();
+      await producer.close();
+    }
+  }, 40_000);
 });
