@@ -165,6 +165,25 @@ async function loadingTables(s: OpenedStore, names?: string[]): Promise<string[]
   return names ? all.filter((n) => names.includes(n)) : all.filter((n) => ids.some((id) => n.endsWith(`_g${id}`)));
 }
 
+describe('biomirror <service>', () => {
+  it('tells, for every service, where it answers, how its data is loaded and its own commands', () => {
+    const env = { ...process.env, DATA_DIR: tempDir() };
+    const eutils = cli(['eutils'], env);
+    expect(eutils.code, eutils.err).toBe(0);
+    expect(eutils.out).toContain('served under /eutils');
+    expect(eutils.out).toContain('biomirror ingest eutils <file-or-folder> --dataset clinvar');
+    expect(eutils.out).toContain('eutils has no commands of its own');
+    const exec = cli(['exec'], env);
+    expect(exec.out).toContain('it loads no data of its own');
+    const protocols = cli(['protocols'], env);
+    expect(protocols.out).toContain('biomirror protocols add-user');
+    const wrong = cli(['gwas', 'frobnicate'], env);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain('unknown command "frobnicate"');
+    expect(wrong.err).toContain('biomirror ingest gwas <file-or-folder> --dataset catalog');
+  });
+});
+
 describe('progress display', () => {
   it('draws a bar with records, rate and ETA on a terminal', () => {
     let written = '';

@@ -66,7 +66,7 @@ function splitServiceArgs(argv: string[]): { flags: ParsedFlags; rest: string[] 
 
 export async function main(argv: string[]): Promise<number> {
   const first = argv[0];
-  if (first && findService(first)?.commands) {
+  if (first && findService(first)) {
     const { flags, rest } = splitServiceArgs(argv.slice(1));
     try {
       return await serviceCommand(first, rest, flags);
