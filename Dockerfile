@@ -10,12 +10,19 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
+# The engines biomirror runs as programs, from Debian: MMseqs2 and TM-align (structure search), and
+# the script sandbox (bubblewrap; Python with requests, socat for the sandbox's proxy forwarder).
+# The sandbox needs unprivileged user namespaces in the container (see docs/operations.md).
+RUN apt-get update && apt-get install -y --no-install-recommends \
+      mmseqs2 tm-align bubblewrap python3 python3-requests socat ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
 WORKDIR /app
 # Demo data and worker scripts are read from src/ beside the build.
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/src ./src
+COPY skills ./skills
 COPY package.json ./
 RUN mkdir -p /data && chown node:node /data
 USER node
