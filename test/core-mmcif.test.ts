@@ -88,10 +88,27 @@ describe('legacy PDB', () => {
   it('writes the atoms, TER records and header records of the real 4hhb.pdb column for column', async () => {
     const ours = toLegacyPdb(await parseCif(realCif));
     expect(lines(ours, COORDS)).toEqual(lines(realPdb, COORDS));
-    const HEADERS = /^(HEADER|TITLE |KEYWDS|EXPDTA|AUTHOR|CRYST1|ORIGX|SCALE)/;
+    const HEADERS = /^(HEADER|TITLE |KEYWDS|EXPDTA|AUTHOR|DBREF |SEQRES|HET {3}|HETNAM|CRYST1|ORIGX|SCALE)/;
     expect(lines(ours, HEADERS)).toEqual(lines(realPdb, HEADERS));
     expect(ours.trimEnd().endsWith('END')).toBe(true);
     expect(ours.split('\n').filter(Boolean).every((l) => l.length === 80)).toBe(true);
+  });
+
+  it(`gives Biopython's SEQRES reader the chains and sequences of the real file${noBiopython}`, { skip: Boolean(noBiopython) }, async () => {
+    const path = join(work, 'seqres.pdb');
+    writeFileSync(path, toLegacyPdb(await parseCif(realCif)));
+    const read = (file: string) => {
+      const script = 'import sys,json\nfrom Bio import SeqIO\nprint(json.dumps([[r.id, str(r.seq)] for r in SeqIO.parse(sys.argv[1], "pdb-seqres")]))';
+      const r = spawnSync('/usr/bin/python3', ['-c', script, file], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(r.stderr);
+      return JSON.parse(r.stdout) as [string, string][];
+    };
+    const real = join(work, 'real-seqres.pdb');
+    writeFileSync(real, realPdb);
+    const ours = read(path);
+    expect(ours.map(([id]) => id)).toEqual(['4HHB:A', '4HHB:B', '4HHB:C', '4HHB:D']);
+    expect(ours[0]?.[1]).toMatch(/^VLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHF/);
+    expect(ours).toEqual(read(real));
   });
 
   it(`is read back by Biopython with the atoms of the real file${noBiopython}`, { skip: Boolean(noBiopython) }, async () => {

@@ -6,6 +6,7 @@
  */
 import type { CifBlock, CifFile } from 'molstar/lib/mol-io/reader/cif.js';
 import { LegacyFormatUnavailable } from './errors.js';
+import { dbrefRecords, hetRecords, seqresRecords } from './legacy-sequence.js';
 import { firstBlock } from './parse.js';
 import { atomSite, col, item, polymerEntities, type AtomSite } from './table.js';
 
@@ -172,8 +173,8 @@ function matrixRecords(block: CifBlock, out: string[]): void {
   }
 }
 
-/** HEADER, TITLE, KEYWDS, EXPDTA, AUTHOR, CRYST1, ORIGXn, SCALEn from the categories that carry them. */
-function headerRecords(block: CifBlock, idCode: string, out: string[]): void {
+/** HEADER, TITLE, KEYWDS, EXPDTA, AUTHOR, DBREF, SEQRES, HET, HETNAM, CRYST1, ORIGXn, SCALEn from the categories that carry them. */
+function headerRecords(block: CifBlock, idCode: string, out: string[], atoms?: { a: AtomSite; rows: ArrayLike<number> }): void {
   const classification = item(block, 'struct_keywords', 'pdbx_keywords');
   const date = depositDate(item(block, 'pdbx_database_status', 'recvd_initial_deposition_date'));
   out.push(pad80(`HEADER    ${classification.slice(0, 40).padEnd(40)}${date}   ${idCode}`));
@@ -192,6 +193,9 @@ function headerRecords(block: CifBlock, idCode: string, out: string[]): void {
     const name = col(authors, 'name');
     continuedList('AUTHOR', Array.from({ length: authors.rowCount }, (_, i) => legacyAuthor(name.str(i))).filter(Boolean), out);
   }
+  dbrefRecords(block, idCode, out);
+  seqresRecords(block, out);
+  if (atoms) hetRecords(block, atoms.a, atoms.rows, out);
   const cell = block.categories.cell;
   if (cell && cell.getField('length_a')) {
     const v = (f: string) => col(cell, f).float(0);
@@ -221,7 +225,8 @@ export function writeLegacy(block: CifBlock, models: readonly LegacyModel[], opt
   const a = atomSite(block);
   checkLegacyFit(a, models);
   const out: string[] = [];
-  if (opts.header !== false) headerRecords(block, opts.idCode ?? item(block, 'entry', 'id'), out);
+  const first = models[0];
+  if (opts.header !== false) headerRecords(block, opts.idCode ?? item(block, 'entry', 'id'), out, first ? { a, rows: first.rows } : undefined);
   atomRecords(block, a, models, opts.wrapModels ?? models.length > 1, out);
   out.push(pad80('END'));
   return `${out.join('\n')}\n`;
