@@ -30,6 +30,7 @@ interface Req {
 
 const bearer = { authorization: 'Bearer demo-client-token' };
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
+const json = { 'content-type': 'application/json' };
 
 /** What users of each service ask most, answered from the demo data. */
 const MIX: Req[] = [
@@ -53,6 +54,21 @@ const MIX: Req[] = [
   { path: '/gwas/summary-statistics/api/associations?p_upper=1e-5' },
   { path: '/biorxiv/details/biorxiv/2024-01-01/2024-01-31' },
   { path: '/pgx/v1/gene/CYP2D6' },
+  { path: '/rcsb/data/rest/v1/core/entry/4HHB' },
+  { path: '/rcsb/data/rest/v1/core/polymer_entity/4HHB/1' },
+  { method: 'POST', path: '/rcsb/data/graphql', headers: json, body: JSON.stringify({ query: '{ entry(entry_id: "4HHB") { rcsb_id struct { title } rcsb_entry_info { resolution_combined } polymer_entities { rcsb_id } } }' }) },
+  { path: '/rcsb/files/download/4HHB.cif' },
+  { path: '/rcsb/files/download/4hhb.pdb' },
+  { path: '/rcsb/www/fasta/entry/4HHB' },
+  {
+    method: 'POST',
+    path: '/rcsb/search/rcsbsearch/v2/query',
+    headers: json,
+    body: JSON.stringify({ query: { type: 'terminal', service: 'full_text', parameters: { value: 'hemoglobin' } }, return_type: 'entry' }),
+  },
+  { path: '/alphafold/api/prediction/P69905' },
+  { path: '/alphafold/files/AF-P69905-F1-model_v4.cif' },
+  { path: '/exec/api/skills' },
 ];
 
 function rssMb(pid: number): number {
