@@ -126,6 +126,10 @@ for (const target of STORES) {
         expect(token.status).toBe(200);
         const r = await fetch(`${url}/clinicaltrials/api/v2/studies/NCT02710084?fields=NCTId`);
         expect(r.status).toBe(200);
+        // A legacy-format file is converted on a pool thread, which must not keep the process alive.
+        const pdb = await fetch(`${url}/rcsb/files/download/4hhb.pdb`);
+        expect(pdb.status).toBe(200);
+        expect(await pdb.text()).toMatch(/^HEADER/);
         // status names the address the running server took (an ephemeral port here), not the default.
         const st = cli(['status'], env);
         expect(st.out).toContain(`server: ${url} (pid ${child.pid}`);
@@ -140,7 +144,7 @@ for (const target of STORES) {
       } finally {
         await s.cleanup();
       }
-    });
+    }, 120_000);
   });
 }
 

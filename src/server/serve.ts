@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { runLoad } from '../core/ingest/load.js';
+import { closeCifPool } from '../core/mmcif/index.js';
 import { MemoryLimitStore } from '../core/limits/memory.js';
 import type { LimitStore } from '../core/limits/policy.js';
 import { RedisLimitStore } from '../core/limits/redis.js';
@@ -120,6 +121,8 @@ export async function startServer(config: Config, all: readonly ServiceModule[],
         }
       }),
     );
+    // The shared structure-file conversion threads: once started they would keep the process alive.
+    await closeCifPool();
     await runtime.close();
   };
   try {
