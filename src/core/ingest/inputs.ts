@@ -56,6 +56,9 @@ export function openInput(path: string, bytes?: ByteProgress): Readable {
   if (!path.endsWith('.gz')) return raw;
   const gunzip = createGunzip();
   raw.on('error', (err) => gunzip.destroy(err));
+  // A reader that stops early (a peek, a format check, an error) destroys the decompressor; the file
+  // under it must close too, or every such file keeps a descriptor for the life of the process.
+  gunzip.on('close', () => raw.destroy());
   return raw.pipe(gunzip);
 }
 
