@@ -74,7 +74,7 @@ export const preprints: HarvestSource = {
       while (!chunk.done) {
         const url = `${base}${chunk.endpoint}/biorxiv/${chunk.from}/${chunk.to}/${chunk.cursor}/json`;
         const page = (await withRetries(() => ctx.http.json(url), {
-          retries: 5,
+          retries: Number(process.env.BIOMIRROR_FETCH_RETRIES ?? 5),
           signal: ctx.http.signal,
           onRetry: (err, ms) => ctx.note(`${err.message}; trying again in ${Math.round(ms / 1000)} s`),
         })) as Page;

@@ -46,7 +46,7 @@ export const protocols: HarvestSource = {
     const input = join(ctx.dir, 'protocols');
     const source = `${upstreamUrl(ctx.upstreams, 'protocols', 'api/v3/protocols')}?filter=public (harvested)`;
     ctx.http.pace(Number(process.env.BIOMIRROR_HARVEST_SPACING_MS ?? 600));
-    const retry = { retries: 5, signal: ctx.http.signal, onRetry: (err: Error, ms: number) => ctx.note(`${err.message}; trying again in ${Math.round(ms / 1000)} s`) };
+    const retry = { retries: Number(process.env.BIOMIRROR_FETCH_RETRIES ?? 5), signal: ctx.http.signal, onRetry: (err: Error, ms: number) => ctx.note(`${err.message}; trying again in ${Math.round(ms / 1000)} s`) };
     const refused = (err: unknown) => {
       if (err instanceof FetchError && /answered 40[13]/.test(err.message)) return new FetchError(`${err.message}: the token was refused`);
       return err;
