@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -239,6 +239,7 @@ describe('what fetch is asked for', () => {
       expect(await refused({ service: 'eutils', dataset: 'gene', opts: { organisms: ['human; rm -rf'] } })).toMatch(/^--organism human; rm -rf: expected human, mouse, rat or a path/);
       expect(await refused({ service: 'biorxiv', dataset: undefined, dryRun: true })).toMatch(/is harvested page by page/);
       expect(await refused({ service: 'biorxiv', dataset: undefined, opts: { from: '2024-02-30' } })).toBe('--from 2024-02-30: expected a date as YYYY-MM-DD');
+      expect(await refused({ service: 'biorxiv', dataset: undefined, opts: { from: '2024-02-01', to: '2024-01-01' } })).toBe('--from 2024-02-01 is after --to 2024-01-01');
       expect(await refused({ service: 'protocols', dataset: undefined })).toMatch(/^the protocols\.io API needs an access token/);
       expect(() => fetchOptions({ limit: '0' })).toThrow('--limit must be a positive whole number');
       expect(() => fetchOptions({ ids: '@/no/such/file' })).toThrow(/--ids @\/no\/such\/file: cannot read the file/);
@@ -248,6 +249,15 @@ describe('what fetch is asked for', () => {
       expect(() => resolveUpstreams(['ncbi=ftp://x'])).toThrow('--upstream ncbi: must be an http:// or https:// address, not ftp:');
       // Nothing was asked of the upstream.
       expect(up.requests).toEqual([]);
+
+      // One fetch of a dataset at a time; a lock left by a process that is gone is taken over.
+      const dir = join(s.options.dataDir, 'downloads', 'eutils', 'clinvar');
+      writeFileSync(join(dir, '.fetch.lock'), String(process.ppid));
+      await expect(fetchAndLoad(s.db, generations, request(s, up, {}))).rejects.toThrow(`another fetch of eutils clinvar is running (process ${process.ppid}); wait for it to finish`);
+      writeFileSync(join(dir, '.fetch.lock'), '999999999');
+      mkdirSync(join(dir, '.load-999999999'));
+      await expect(fetchAndLoad(s.db, generations, request(s, up, {}))).rejects.toThrow(/pub\/clinvar\/tab_delimited\/: the upstream answered 404/);
+      expect(readdirSync(dir)).toEqual([]);
     } finally {
       await up.close();
       await s.cleanup();

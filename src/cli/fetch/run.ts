@@ -16,6 +16,7 @@ import { SERVICES, findService } from '../../services/registry.js';
 import { download, type Local } from './download.js';
 import { FetchError, UsageError } from './errors.js';
 import { Http } from './http.js';
+import { lockDataset } from './lock.js';
 import type { BulkSource, FetchOptions, OptionName, Plan, PlannedFile, Source } from './plan.js';
 import { bytesText, silentFetchProgress, type FetchProgress } from './progress.js';
 import { SOURCES, sourceOf } from './sources/index.js';
@@ -207,6 +208,15 @@ export async function fetchAndLoad(db: Db, generations: Generations, req: FetchR
   if (!ds) throw new UsageError(`${src.service} has no dataset ${src.dataset}`);
   const dir = join(req.cacheDir, src.service, src.dataset);
   await mkdir(dir, { recursive: true });
+  const unlock = await lockDataset(dir, `${src.service} ${src.dataset}`);
+  try {
+    return await fetchInto(db, generations, req, src, ds, dir);
+  } finally {
+    await unlock();
+  }
+}
+
+async function fetchInto(db: Db, generations: Generations, req: FetchRequest, src: Source, ds: Dataset<Sourced<unknown>>, dir: string): Promise<LoadResult | undefined> {
   const http = new Http({ signal: req.signal });
   const ctx = { http, upstreams: req.upstreams, opts: req.opts, note: req.note };
 

@@ -58,6 +58,7 @@ export const preprints: HarvestSource = {
       const from = day(ctx.opts.from, 'from') ?? (state.through ? addDays(state.through, 1) : FIRST_DAY);
       // Yesterday: today's postings are still coming in.
       const to = day(ctx.opts.to, 'to') ?? isoDay(Date.now() - 86_400_000);
+      if (from > to && ctx.opts.from && ctx.opts.to) throw new UsageError(`--from ${from} is after --to ${to}`);
       if (from > to) {
         ctx.note(`nothing new to harvest: the last harvest reached ${state.through ?? to}`);
         return { changed: false, input, source, ...(state.through ? { release: state.through } : {}) };

@@ -51,18 +51,24 @@ export function studyFolder(acc: string): string {
   return `pub/databases/gwas/summary_statistics/${pad(lo)}-${pad(lo + 999)}/${acc}/`;
 }
 
-const meta = (name: string) => `${name}-meta.yaml`;
+/** The metadata file of a data file as the folder lists it: `<file>-meta.yaml`, also named without `.gz`. */
+function metaOf(f: Folder, name: string): string | undefined {
+  return [`${name}-meta.yaml`, `${name.replace(/\.gz$/, '')}-meta.yaml`].find((m) => f.has(m));
+}
 
 /** A study's GWAS-SSF file and its metadata: the submitted file if it is one, else the harmonised one. */
 async function studyFiles(ctx: PlanContext, acc: string): Promise<PlannedFile[]> {
   const top = await folder(ctx, 'ebi', studyFolder(acc));
-  const pick = (f: Folder, pattern: RegExp) => f.entries.filter((e) => !e.folder && pattern.test(e.name) && f.has(meta(e.name))).map((e) => e.name)[0];
+  const pick = (f: Folder, pattern: RegExp): PlannedFile[] | undefined => {
+    const name = f.entries.filter((e) => !e.folder && pattern.test(e.name) && metaOf(f, e.name)).map((e) => e.name)[0];
+    const meta = name && metaOf(f, name);
+    return name && meta ? [f.file(name, `${acc}/${name}`), f.file(meta, `${acc}/${meta}`)] : undefined;
+  };
   const own = pick(top, /\.tsv(\.gz)?$/);
-  if (own) return [top.file(own, `${acc}/${own}`), top.file(meta(own), `${acc}/${meta(own)}`)];
+  if (own) return own;
   if (top.entries.some((e) => e.folder && e.name === 'harmonised')) {
-    const h = await folder(ctx, 'ebi', `${studyFolder(acc)}harmonised/`);
-    const name = pick(h, /\.h\.tsv(\.gz)?$/);
-    if (name) return [h.file(name, `${acc}/${name}`), h.file(meta(name), `${acc}/${meta(name)}`)];
+    const harmonised = pick(await folder(ctx, 'ebi', `${studyFolder(acc)}harmonised/`), /\.h\.tsv(\.gz)?$/);
+    if (harmonised) return harmonised;
   }
   throw new FetchError(`${top.url}: no summary statistics in GWAS-SSF (a .tsv.gz with its -meta.yaml) for ${acc}; studies deposited in older formats are not read`);
 }
