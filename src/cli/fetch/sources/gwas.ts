@@ -82,7 +82,7 @@ export const sumstats: BulkSource = {
   upstreams: ['ebi'],
   async plan(ctx) {
     const ids = ctx.opts.ids ?? [];
-    if (!ids.length) throw new UsageError('gwas sumstats: name the studies with --ids GCST...,GCST... (all summary statistics together are tens of terabytes)');
+    if (!ids.length) throw new UsageError('gwas sumstats: name the studies with --ids GCST...,GCST... (all summary statistics together are many terabytes)');
     const files: PlannedFile[] = [];
     for (const acc of ids) files.push(...(await studyFiles(ctx, acc.toUpperCase())));
     return { files, source: describeSource(files, `${ids.length} stud${ids.length === 1 ? 'y' : 'ies'}: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''}`) };
