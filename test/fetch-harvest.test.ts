@@ -3,17 +3,15 @@
  * harvest loads what it gets into another database, and both must answer the same.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchError } from '../src/cli/fetch/errors.js';
-import { silentFetchProgress } from '../src/cli/fetch/progress.js';
 import { fetchAndLoad, type FetchRequest } from '../src/cli/fetch/run.js';
-import { resolveUpstreams } from '../src/cli/fetch/upstreams.js';
-import { silentProgress } from '../src/core/ingest/progress.js';
 import { BX, BX_DEMO, bxApp, loadPreprints } from './helpers/biorxiv.js';
+import { fetchRequest } from './helpers/fetch.js';
 import { addClient, addUser, clientToken, loadProtocols, protoApp } from './helpers/protocols.js';
-import { STORES, type OpenedStore } from './helpers/stores.js';
+import type { TestApp } from './helpers/app.js';
+import { STORES, type OpenedStore, type StoreTarget } from './helpers/stores.js';
 import { Upstream } from './helpers/upstream.js';
 
 const saved = { retries: process.env.BIOMIRROR_FETCH_RETRIES, spacing: process.env.BIOMIRROR_HARVEST_SPACING_MS };
@@ -49,31 +47,49 @@ async function proxyTo(app: FastifyInstance, fail: (n: number, url: string) => b
   return up;
 }
 
+interface Pair {
+  a: OpenedStore;
+  b: OpenedStore;
+  appA: TestApp;
+  appB: TestApp;
+  up: Upstream;
+}
+
+/**
+ * Two databases with the service on each: A, the upstream (behind a proxy that may fail requests),
+ * and B, the mirror a harvest fills. Everything is closed afterwards.
+ */
+async function upstreamAndMirror(
+  target: StoreTarget,
+  app: (s: OpenedStore) => Promise<TestApp>,
+  fn: (p: Pair) => Promise<void>,
+  fail?: (n: number, url: string) => boolean,
+): Promise<void> {
+  const a = await target.open();
+  const b = await target.open();
+  const appA = await app(a);
+  const appB = await app(b);
+  const up = await proxyTo(appA.app, fail);
+  try {
+    await fn({ a, b, appA, appB, up });
+  } finally {
+    await up.close();
+    await appA.close();
+    await appB.close();
+    await a.cleanup();
+    await b.cleanup();
+  }
+}
+
 function request(s: OpenedStore, service: string, upstreams: string[], extra: Partial<FetchRequest> = {}): FetchRequest {
-  return {
-    service,
-    opts: {},
-    upstreams: resolveUpstreams(upstreams, {}),
-    cacheDir: join(s.options.dataDir, 'downloads'),
-    signal: new AbortController().signal,
-    progress: silentFetchProgress,
-    loadProgress: silentProgress,
-    note: () => undefined,
-    out: () => undefined,
-    ...extra,
-  };
+  return fetchRequest(s, upstreams, { service, ...extra });
 }
 
 for (const target of STORES) {
   describe(`harvesting on ${target.name}`, () => {
-    it('bioRxiv: pages details and pubs month by month, resumes where it stopped, answers as its upstream, and later asks only for new days', async () => {
-      const a = await target.open();
-      const b = await target.open();
-      const appA = await bxApp(a);
+    it('bioRxiv: pages details and pubs month by month, resumes where it stopped, answers as its upstream, and later asks only for new days', () => {
       let failing = true;
-      const up = await proxyTo(appA.app, (_n, url) => failing && url.includes('/details/biorxiv/2024-05-01/'));
-      const appB = await bxApp(b);
-      try {
+      return upstreamAndMirror(target, bxApp, async ({ a, b, appA, appB, up }) => {
         await loadPreprints(a, appA.generations, BX_DEMO);
         const req = request(b, 'biorxiv', [`biorxiv=${up.url}${BX}`], { opts: { from: '2024-01-01', to: '2024-08-31' } });
         // The upstream fails in May: the harvest stops with what it has, and nothing is loaded.
@@ -103,22 +119,11 @@ for (const target of STORES) {
         expect(again).toBeUndefined();
         expect(up.requests.slice(mark).map((r) => r.path)).toEqual([`${BX}/details/biorxiv/2024-09-01/2024-09-30/0/json`, `${BX}/pubs/biorxiv/2024-09-01/2024-09-30/0/json`]);
         expect((await appB.generations.served('biorxiv'))[0]?.id).toBe(served?.id);
-      } finally {
-        await up.close();
-        await appA.close();
-        await appB.close();
-        await a.cleanup();
-        await b.cleanup();
-      }
+      }, (_n, url) => failing && url.includes('/details/biorxiv/2024-05-01/'));
     });
 
-    it('protocols.io: lists public protocols with a token, fetches each once, answers as its upstream, and later stops at known ones', async () => {
-      const a = await target.open();
-      const b = await target.open();
-      const appA = await protoApp(a);
-      const appB = await protoApp(b);
-      const up = await proxyTo(appA.app);
-      try {
+    it('protocols.io: lists public protocols with a token, fetches each once, answers as its upstream, and later stops at known ones', () =>
+      upstreamAndMirror(target, (s) => protoApp(s), async ({ a, b, appA, appB, up }) => {
         await loadProtocols(a.db, appA.generations);
         await addUser(a.db, 'harvester');
         const token = await clientToken(a.db, (await addClient(a.db, 'harvester')).client);
@@ -152,13 +157,6 @@ for (const target of STORES) {
         const mark = up.requests.length;
         expect(await fetchAndLoad(b.db, appB.generations, request(b, 'protocols', upstreams, { opts: { token } }))).toBeUndefined();
         expect(up.requests.slice(mark).map((r) => r.path)).toEqual(['/protocols/api/v3/protocols?filter=public&order_field=date&order_dir=desc&page_size=100&page_id=1']);
-      } finally {
-        await up.close();
-        await appA.close();
-        await appB.close();
-        await a.cleanup();
-        await b.cleanup();
-      }
-    });
+      }));
   });
 }

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsInRanges, tarMember } from '../src/cli/fetch/derive.js';
 import { Http } from '../src/cli/fetch/http.js';
 import type { BulkSource, FetchOptions, Plan } from '../src/cli/fetch/plan.js';
-import { silentFetchProgress } from '../src/cli/fetch/progress.js';
 import { fetchAndLoad, type FetchRequest } from '../src/cli/fetch/run.js';
 import { models } from '../src/cli/fetch/sources/alphafold.js';
 import { studies } from '../src/cli/fetch/sources/clinicaltrials.js';
@@ -16,11 +15,12 @@ import { gene } from '../src/cli/fetch/sources/ncbi.js';
 import { pharmgkb } from '../src/cli/fetch/sources/pgx.js';
 import { assays, compounds } from '../src/cli/fetch/sources/pubchem.js';
 import { resolveUpstreams } from '../src/cli/fetch/upstreams.js';
-import { silentProgress } from '../src/core/ingest/progress.js';
 import { alphafold } from '../src/services/alphafold/index.js';
 import { rcsbData } from '../src/services/pdb/index.js';
+import { tarOf } from '../bench/alphafold-generate.js';
 import { AF_DEMO, loadAf } from './alphafold-fixtures.js';
 import { makeApp } from './helpers/app.js';
+import { fetchRequest } from './helpers/fetch.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { Upstream } from './helpers/upstream.js';
 
@@ -40,29 +40,8 @@ function plan(source: BulkSource, opts: FetchOptions = {}, notes: string[] = [])
   return source.plan({ http: new Http(), upstreams, opts, note: (l) => notes.push(l) });
 }
 
-/** A POSIX tar of the given members, gzipped, as the taxonomy's taxdump is. */
-function tarGz(members: Record<string, string>): Buffer {
-  const blocks: Buffer[] = [];
-  for (const [name, text] of Object.entries(members)) {
-    const body = Buffer.from(text);
-    const h = Buffer.alloc(512);
-    h.write(name, 0);
-    h.write('0000644\0', 100);
-    h.write('0000000\0', 108);
-    h.write('0000000\0', 116);
-    h.write(`${body.length.toString(8).padStart(11, '0')}\0`, 124);
-    h.write('00000000000\0', 136);
-    h.write('        ', 148);
-    h.write('0', 156);
-    h.write('ustar\x0000', 257);
-    let sum = 0;
-    for (const b of h) sum += b;
-    h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
-    blocks.push(h, body, Buffer.alloc((512 - (body.length % 512)) % 512));
-  }
-  blocks.push(Buffer.alloc(1024));
-  return gzipSync(Buffer.concat(blocks));
-}
+/** A gzipped tar of the given members, as the taxonomy's taxdump is. */
+const tarGz = (members: Record<string, string>) => gzipSync(tarOf(Object.entries(members).map(([name, text]) => ({ name, bytes: Buffer.from(text) }))));
 
 describe('what each source fetches', () => {
   it('PubChem: SD files in id order, --limit taking the first, and the Extras cut to the ids taken', async () => {
@@ -167,18 +146,7 @@ describe('what each source fetches', () => {
 });
 
 function request(s: OpenedStore, service: string, dataset: string, upstreams: string[], opts: FetchOptions): FetchRequest {
-  return {
-    service,
-    dataset,
-    opts,
-    upstreams: resolveUpstreams(upstreams, {}),
-    cacheDir: join(s.options.dataDir, 'downloads'),
-    signal: new AbortController().signal,
-    progress: silentFetchProgress,
-    loadProgress: silentProgress,
-    note: () => undefined,
-    out: () => undefined,
-  };
+  return fetchRequest(s, upstreams, { service, dataset, opts });
 }
 
 for (const target of STORES) {

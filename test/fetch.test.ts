@@ -10,12 +10,12 @@ import { fetchOptions } from '../src/cli/fetch.js';
 import { fetchAndLoad, type FetchRequest } from '../src/cli/fetch/run.js';
 import { resolveUpstreams } from '../src/cli/fetch/upstreams.js';
 import { runLoad } from '../src/core/ingest/load.js';
-import { silentProgress } from '../src/core/ingest/progress.js';
 import { Generations } from '../src/core/store/generations.js';
 import { migrate } from '../src/core/store/migrations.js';
 import { eutils } from '../src/services/eutils/index.js';
+import { fetchRequest, withUpstream } from './helpers/fetch.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
-import { Upstream } from './helpers/upstream.js';
+import type { Upstream } from './helpers/upstream.js';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: npm test builds it first (npm run build)');
@@ -40,19 +40,7 @@ function ncbiClinvar(up: Upstream): { summary: Buffer } {
 }
 
 function request(s: OpenedStore, up: Upstream, extra: Partial<FetchRequest>): FetchRequest {
-  return {
-    service: 'eutils',
-    dataset: 'clinvar',
-    opts: {},
-    upstreams: resolveUpstreams([`ncbi=${up.url}`, `wwpdb=${up.url}`], {}),
-    cacheDir: join(s.options.dataDir, 'downloads'),
-    signal: new AbortController().signal,
-    progress: silentFetchProgress,
-    loadProgress: silentProgress,
-    note: () => undefined,
-    out: () => undefined,
-    ...extra,
-  };
+  return fetchRequest(s, [`ncbi=${up.url}`, `wwpdb=${up.url}`], { service: 'eutils', dataset: 'clinvar', ...extra });
 }
 
 function envFor(s: OpenedStore): NodeJS.ProcessEnv {
@@ -88,11 +76,8 @@ afterAll(() => {
 
 for (const target of STORES) {
   describe(`biomirror fetch on ${target.name}`, () => {
-    it('downloads ClinVar with a cut connection resumed, checks the MD5, and loads it as ingest would, the release from Last-Modified', async () => {
-      const s = await target.open();
-      const up = new Upstream();
-      await up.start();
-      try {
+    it('downloads ClinVar with a cut connection resumed, checks the MD5, and loads it as ingest would, the release from Last-Modified', () =>
+      withUpstream(target, async (s, up) => {
         await migrate(s.db, eutils.id, eutils.migrations);
         const generations = new Generations(s.db);
         const { summary } = ncbiClinvar(up);
@@ -122,17 +107,10 @@ for (const target of STORES) {
         expect(full?.release).toBe('2025-11-02');
         // Kept files were asked about, not downloaded again.
         expect(up.seen('/pub/clinvar/tab_delimited/variant_summary.txt.gz').at(-1)?.headers['if-none-match']).toBeDefined();
-      } finally {
-        await up.close();
-        await s.cleanup();
-      }
-    });
+      }));
 
-    it('refuses a checksum mismatch, a missing file and a truncated download with clear messages, and loads nothing', async () => {
-      const s = await target.open();
-      const up = new Upstream();
-      await up.start();
-      try {
+    it('refuses a checksum mismatch, a missing file and a truncated download with clear messages, and loads nothing', () =>
+      withUpstream(target, async (s, up) => {
         await migrate(s.db, eutils.id, eutils.migrations);
         const generations = new Generations(s.db);
         ncbiClinvar(up);
@@ -165,17 +143,10 @@ for (const target of STORES) {
         // Nothing was loaded by any of these: the loads and the data served are as before.
         expect(await generations.list('eutils')).toEqual(before);
         expect((await generations.served('eutils'))[0]?.id).toBe(first?.gen);
-      } finally {
-        await up.close();
-        await s.cleanup();
-      }
-    });
+      }));
 
-    it('runs from the command line: progress and the load on stderr, the release and source in status; usage errors exit 2, an unreachable upstream 1', async () => {
-      const s = await target.open();
-      const up = new Upstream();
-      await up.start();
-      try {
+    it('runs from the command line: progress and the load on stderr, the release and source in status; usage errors exit 2, an unreachable upstream 1', () =>
+      withUpstream(target, async (s, up) => {
         const env = envFor(s);
         up.put('/pub/pdb/data/monomers/components.cif.gz', readFileSync(join(DEMO, 'pdb/demo/components.cif.gz')), { lastModified: 'Wed, 12 Nov 2025 08:00:00 GMT' });
         const ok = await cli(['fetch', 'rcsb-data', 'components', '--upstream', `wwpdb=${up.url}`], env);
@@ -207,20 +178,13 @@ for (const target of STORES) {
         const after = await cli(['status', '--json'], env);
         expect(after.out).toContain('"release": "2025-11-12"');
         await up.start();
-      } finally {
-        await up.close();
-        await s.cleanup();
-      }
-    }, 120_000);
+      }), 120_000);
   });
 }
 
 describe('what fetch is asked for', () => {
-  it('names what is wrong with an unknown service, dataset, option or part before anything is downloaded', async () => {
-    const s = await STORES[0]!.open();
-    const up = new Upstream();
-    await up.start();
-    try {
+  it('names what is wrong with an unknown service, dataset, option or part before anything is downloaded', () =>
+    withUpstream(STORES[0]!, async (s, up) => {
       const generations = new Generations(s.db);
       const refused = async (extra: Partial<FetchRequest>) => {
         const err = await fetchAndLoad(s.db, generations, request(s, up, extra)).catch((e: unknown) => e);
@@ -258,9 +222,5 @@ describe('what fetch is asked for', () => {
       mkdirSync(join(dir, '.load-999999999'));
       await expect(fetchAndLoad(s.db, generations, request(s, up, {}))).rejects.toThrow(/pub\/clinvar\/tab_delimited\/: the upstream answered 404/);
       expect(readdirSync(dir)).toEqual([]);
-    } finally {
-      await up.close();
-      await s.cleanup();
-    }
-  });
+    }));
 });
