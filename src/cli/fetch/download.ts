@@ -15,7 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { md5File, parseMd5 } from './checksum.js';
 import { ChecksumError, FetchError, RetryableError } from './errors.js';
-import { statusError, withRetries, type Http } from './http.js';
+import { retries, statusError, withRetries, type Http } from './http.js';
 import { bytesText, type FetchProgress } from './progress.js';
 
 export interface Remote {
@@ -247,7 +247,7 @@ export async function download(remote: Remote, dest: string, opts: DownloadOptio
 
   try {
     return await withRetries(attempt, {
-      retries: opts.retries ?? Number(process.env.BIOMIRROR_FETCH_RETRIES ?? 5),
+      retries: opts.retries ?? retries(),
       signal: http.signal,
       onRetry: (err, waitMs) => progress.note(`${err.message}; trying again in ${Math.round(waitMs / 1000)} s`),
     });

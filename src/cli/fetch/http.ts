@@ -51,18 +51,25 @@ export interface HttpOptions {
   idleMs?: number;
   /** Shortest time between the starts of two requests, in milliseconds: the upstream's published pace. */
   spacingMs?: number;
+  /** Told of each retry of a small answer (a listing, a checksum, an API page). */
+  onRetry?: (err: Error, waitMs: number) => void;
 }
+
+/** Attempts after the first, for what is worth retrying (BIOMIRROR_FETCH_RETRIES, 5). */
+export const retries = () => Number(process.env.BIOMIRROR_FETCH_RETRIES ?? 5);
 
 export class Http {
   readonly signal: AbortSignal;
   readonly idleMs: number;
   private spacingMs: number;
   private next = 0;
+  private readonly onRetry: ((err: Error, waitMs: number) => void) | undefined;
 
   constructor(opts: HttpOptions = {}) {
     this.signal = opts.signal ?? new AbortController().signal;
     this.idleMs = opts.idleMs ?? Number(process.env.BIOMIRROR_FETCH_IDLE_MS ?? 60_000);
     this.spacingMs = opts.spacingMs ?? 0;
+    this.onRetry = opts.onRetry;
   }
 
   /** Paces later requests (an API's published limit); never faster than asked before. */
@@ -108,8 +115,12 @@ export class Http {
     }
   }
 
-  /** A small answer as text (a listing, an .md5 file, an API page); anything but 200 is an error. */
-  async text(url: string, headers: Record<string, string> = {}): Promise<string> {
+  /** A small answer as text (a listing, an .md5 file, an API page); anything but 200 is an error, retried where worth it. */
+  text(url: string, headers: Record<string, string> = {}): Promise<string> {
+    return withRetries(() => this.textOnce(url, headers), { retries: retries(), signal: this.signal, ...(this.onRetry ? { onRetry: this.onRetry } : {}) });
+  }
+
+  private async textOnce(url: string, headers: Record<string, string>): Promise<string> {
     const { res, alive, done } = await this.get(url, headers);
     try {
       if (res.status !== 200) {

@@ -217,7 +217,7 @@ export async function fetchAndLoad(db: Db, generations: Generations, req: FetchR
 }
 
 async function fetchInto(db: Db, generations: Generations, req: FetchRequest, src: Source, ds: Dataset<Sourced<unknown>>, dir: string): Promise<LoadResult | undefined> {
-  const http = new Http({ signal: req.signal });
+  const http = new Http({ signal: req.signal, onRetry: (err, ms) => req.note(`${err.message}; trying again in ${Math.round(ms / 1000)} s`) });
   const ctx = { http, upstreams: req.upstreams, opts: req.opts, note: req.note };
 
   if (src.kind === 'harvest') {

@@ -7,7 +7,6 @@
  */
 import { join } from 'node:path';
 import { FetchError, UsageError } from '../errors.js';
-import { withRetries } from '../http.js';
 import type { HarvestContext, HarvestResult, HarvestSource } from '../plan.js';
 import { upstreamUrl } from '../upstreams.js';
 import { addDays, isoDay, months, readState, validDay, writeAtomic, writeState } from './state.js';
@@ -74,11 +73,7 @@ export const preprints: HarvestSource = {
     for (const chunk of run.chunks) {
       while (!chunk.done) {
         const url = `${base}${chunk.endpoint}/biorxiv/${chunk.from}/${chunk.to}/${chunk.cursor}/json`;
-        const page = (await withRetries(() => ctx.http.json(url), {
-          retries: Number(process.env.BIOMIRROR_FETCH_RETRIES ?? 5),
-          signal: ctx.http.signal,
-          onRetry: (err, ms) => ctx.note(`${err.message}; trying again in ${Math.round(ms / 1000)} s`),
-        })) as Page;
+        const page = (await ctx.http.json(url)) as Page;
         const message = Array.isArray(page?.messages) ? page.messages[0] : undefined;
         if (!message || !Array.isArray(page.collection)) throw new FetchError(`${url}: not a bioRxiv API page (no messages and collection)`);
         const items = page.collection;

@@ -8,7 +8,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FetchError, UsageError } from '../errors.js';
-import { withRetries } from '../http.js';
 import type { HarvestContext, HarvestResult, HarvestSource } from '../plan.js';
 import { upstreamUrl } from '../upstreams.js';
 import { isoDay, readState, writeAtomic, writeState } from './state.js';
@@ -46,7 +45,6 @@ export const protocols: HarvestSource = {
     const input = join(ctx.dir, 'protocols');
     const source = `${upstreamUrl(ctx.upstreams, 'protocols', 'api/v3/protocols')}?filter=public (harvested)`;
     ctx.http.pace(Number(process.env.BIOMIRROR_HARVEST_SPACING_MS ?? 600));
-    const retry = { retries: Number(process.env.BIOMIRROR_FETCH_RETRIES ?? 5), signal: ctx.http.signal, onRetry: (err: Error, ms: number) => ctx.note(`${err.message}; trying again in ${Math.round(ms / 1000)} s`) };
     const refused = (err: unknown) => {
       if (err instanceof FetchError && /answered 40[13]/.test(err.message)) return new FetchError(`${err.message}: the token was refused`);
       return err;
@@ -58,7 +56,7 @@ export const protocols: HarvestSource = {
     let stop = false;
     while (!stop) {
       const url = `${upstreamUrl(ctx.upstreams, 'protocols', 'api/v3/protocols')}?filter=public&order_field=date&order_dir=desc&page_size=100&page_id=${page}`;
-      const body = (await withRetries(() => ctx.http.json(url, auth), retry).catch((e: unknown) => Promise.reject(refused(e)))) as ListPage;
+      const body = (await ctx.http.json(url, auth).catch((e: unknown) => Promise.reject(refused(e)))) as ListPage;
       const failure = apiFailure(url, body);
       if (failure) throw failure;
       if (!Array.isArray(body.items)) throw new FetchError(`${url}: not a protocol list (no items)`);
@@ -76,7 +74,7 @@ export const protocols: HarvestSource = {
           break;
         }
         const one = `${upstreamUrl(ctx.upstreams, 'protocols', `api/v3/protocols/${id}`)}`;
-        const answer = (await withRetries(() => ctx.http.json(one, auth), retry).catch((e: unknown) => Promise.reject(refused(e)))) as { status_code?: unknown };
+        const answer = (await ctx.http.json(one, auth).catch((e: unknown) => Promise.reject(refused(e)))) as { status_code?: unknown };
         const bad = apiFailure(one, answer);
         if (bad) throw bad;
         await writeAtomic(file, JSON.stringify(answer));
