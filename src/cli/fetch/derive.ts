@@ -20,6 +20,19 @@ export function rangeOfName(name: string): IdRange | undefined {
 
 const inRanges = (id: number, ranges: readonly IdRange[]) => ranges.some(([lo, hi]) => id >= lo && id <= hi);
 
+/** The whole number a line starts with, up to its first tab (or end); undefined for anything else (a header). */
+function leadingId(line: string): number | undefined {
+  let n = 0;
+  let i = 0;
+  for (; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 9) break;
+    if (c < 48 || c > 57 || i > 15) return undefined;
+    n = n * 10 + (c - 48);
+  }
+  return i > 0 ? n : undefined;
+}
+
 /**
  * The lines of a tab-separated table (optionally gzipped) whose first column is an id inside the
  * ranges; a first line that is not an id (a header) is kept.
@@ -29,14 +42,24 @@ export function rowsInRanges(path: string, ranges: readonly IdRange[]): Derived 
     path,
     async make(src, dest, signal) {
       const out = createWriteStream(dest);
+      // Kept lines go out in large writes: a write per line costs more than the filtering.
+      let kept: string[] = [];
+      let size = 0;
+      const flush = async () => {
+        if (kept.length && !out.write(kept.join(''))) await once(out, 'drain');
+        kept = [];
+        size = 0;
+      };
       try {
         for await (const { line, no } of lines(openInput(src))) {
           if (signal.aborted) throw new FetchError('stopped');
-          const tab = line.indexOf('\t');
-          const first = tab < 0 ? line : line.slice(0, tab);
-          const keep = /^\d+$/.test(first) ? inRanges(Number(first), ranges) : no === 1;
-          if (keep && !out.write(`${line}\n`)) await once(out, 'drain');
+          const id = leadingId(line);
+          if (!(id !== undefined ? inRanges(id, ranges) : no === 1)) continue;
+          kept.push(`${line}\n`);
+          size += line.length;
+          if (size >= 1 << 20) await flush();
         }
+        await flush();
       } finally {
         out.end();
         await once(out, 'close');
