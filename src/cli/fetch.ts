@@ -73,8 +73,12 @@ function sourcesHelp(): string {
 
 export async function fetchCommand(args: string[], flags: FetchFlags): Promise<number> {
   const [serviceId, datasetName, ...extra] = args;
-  if (!serviceId || extra.length) {
-    process.stderr.write(`usage: biomirror fetch <service> [dataset] [options]\n\nWhat can be fetched:\n${sourcesHelp()}\n`);
+  if (!serviceId) {
+    process.stdout.write(`biomirror fetch <service> [dataset] [options] (docs/data.md)\n\nWhat can be fetched:\n${sourcesHelp()}\n`);
+    return 0;
+  }
+  if (extra.length) {
+    process.stderr.write(`usage: biomirror fetch <service> [dataset] [options]; "${extra.join(' ')}" is one argument too many\n`);
     return 2;
   }
   let req;
