@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../server/config.js';
+import { fetchCommand } from './fetch.js';
 import { ingestCommand } from './ingest.js';
 import { serveCommand } from './serve.js';
 import { servicesCommand, statusCommand } from './status.js';
@@ -13,6 +14,10 @@ Usage:
   biomirror serve [--port 8080] [--host 127.0.0.1] [--port-per-service] [--limits on|off]
                   [--faults on|off] [--workers N] [--data-dir ./data] [--no-demo] [--config file.json] [--log-level info]
   biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n]
+  biomirror fetch <service> [dataset] [--limit N] [--ids a,b|@file] [--organism human] [--parts a,b]
+                  [--from day] [--to day] [--token t] [--upstream key=url] [--dry-run] [--use-cache]
+                  downloads the official bulk files (or harvests the API) and loads them; without
+                  arguments it lists what can be fetched (docs/data.md)
   biomirror status [--json]
   biomirror services
   biomirror <service> <command> [args...]   commands of a service, e.g. biomirror protocols add-user
@@ -20,7 +25,8 @@ Usage:
 Environment: DATABASE_URL (PostgreSQL instead of the embedded SQLite), REDIS_URL (shared rate-limit
 budgets), PORT, HOST, DATA_DIR, BIOMIRROR_LIMITS=on|off (the public services' published limits;
 off by default), BIOMIRROR_FAULTS=on|off (honour the X-Biomirror-Fault header), BIOMIRROR_CONFIG,
-LOG_LEVEL.
+LOG_LEVEL, BIOMIRROR_UPSTREAM_<NCBI|EBI|CTGOV|WWPDB|ALPHAFOLD|CLINPGX|BIORXIV|PROTOCOLS> (a mirror
+of an upstream for fetch), BIOMIRROR_PROTOCOLS_TOKEN.
 `;
 
 const OPTIONS = {
@@ -37,6 +43,17 @@ const OPTIONS = {
   dataset: { type: 'string' },
   release: { type: 'string' },
   'batch-size': { type: 'string' },
+  limit: { type: 'string' },
+  ids: { type: 'string' },
+  organism: { type: 'string' },
+  parts: { type: 'string' },
+  upstream: { type: 'string', multiple: true },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  token: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  parallel: { type: 'string' },
+  'use-cache': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -96,6 +113,8 @@ export async function main(argv: string[]): Promise<number> {
         return await serveCommand(parsed.values);
       case 'ingest':
         return await ingestCommand(rest, parsed.values);
+      case 'fetch':
+        return await fetchCommand(rest, parsed.values);
       case 'status':
         return await statusCommand(parsed.values);
       case 'services':
