@@ -12,7 +12,7 @@ export const USAGE = `biomirror: biomedical reference services served from local
 Usage:
   biomirror serve [--port 8080] [--host 127.0.0.1] [--port-per-service] [--limits on|off]
                   [--faults on|off] [--workers N] [--data-dir ./data] [--no-demo] [--config file.json] [--log-level info]
-  biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n]
+  biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n] [--update]
   biomirror status [--json]
   biomirror services
   biomirror <service> <command> [args...]   commands of a service, e.g. biomirror protocols add-user
@@ -37,6 +37,7 @@ const OPTIONS = {
   dataset: { type: 'string' },
   release: { type: 'string' },
   'batch-size': { type: 'string' },
+  update: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
