@@ -90,7 +90,7 @@ for (const target of STORES) {
       const input = folderOf({ 'all_removed_entries.json.gz': gzipSync(JSON.stringify({ pdb_00000nm1: { obsolete_date: '2025-03-12' }, '116L': {} })) });
       const r = await loadArchive(s, t.generations, input, { update: true });
       expect(r.read).toBe(0);
-      expect(r.changes?.parts.entry.deleted).toBe(1);
+      expect(r.changes?.parts.entry?.deleted).toBe(1);
       expect(await status('0NM1')).toBe(404);
       expect(await status('0NA1')).toBe(200);
     });
