@@ -150,6 +150,7 @@ export class UpdateRun<R> {
       if (!(await tableExists(this.db, from))) throw new LayoutMismatch(`${from} is missing`);
       await copyTable(this.db, from, to);
     }
+    const indexed = new Set<string>();
     for (const [part, tables] of Object.entries(this.spec.parts)) {
       const live: { table: string; key: Key; virtual: boolean }[] = [];
       for (const [logical, k] of Object.entries(tables)) {
@@ -161,7 +162,8 @@ export class UpdateRun<R> {
         // Removals by id must be seeks, not scans: until `finish` builds the real indexes, a key
         // column that leads no index gets one of its own.
         const lead = key.columns[0] as string;
-        if (virtual || (await leadsIndex(this.db, table, lead))) continue;
+        if (indexed.has(`${table}.${lead}`) || virtual || (await leadsIndex(this.db, table, lead))) continue;
+        indexed.add(`${table}.${lead}`);
         const name = `${table}_bmk${this.tempIndexes.length}`;
         await this.db.exec(`CREATE INDEX ${ident(name)} ON ${ident(table)} (${key.columns.map(ident).join(', ')})`);
         this.tempIndexes.push(name);
