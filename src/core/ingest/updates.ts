@@ -56,7 +56,10 @@ export interface Updates<R> {
   derived?: readonly string[];
   /** How the upstream lists deleted records; without it an update adds and replaces only. */
   deletions?: Deletions;
-  /** Removes rows of a part that its key columns cannot find (tables shared by parts), after those. */
+  /**
+   * Removes rows of a part that its key columns cannot find (tables shared by parts, links found
+   * through the part's rows); runs before the part's own rows go, so it can still read them.
+   */
   remove?(tx: Db, t: TableSet, part: string, ids: readonly Id[]): Promise<void>;
   /** Runs once the served rows are copied, before any change (e.g. numbering goes on from the copy). */
   afterCopy?(db: Db, from: TableSet, to: TableSet): Promise<void>;
@@ -195,6 +198,7 @@ export class UpdateRun<R> {
   }
 
   private async removeIds(tx: Db, part: string, ids: readonly Id[]): Promise<void> {
+    await this.spec.remove?.(tx, this.to, part, ids);
     for (const t of this.live.get(part) ?? []) {
       const cols = this.keyOn(t);
       for (const chunk of chunks(ids)) {
@@ -202,7 +206,6 @@ export class UpdateRun<R> {
         await tx.run(`DELETE FROM ${ident(t.table)} WHERE ${where}`, chunk.flatMap(values));
       }
     }
-    await this.spec.remove?.(tx, this.to, part, ids);
   }
 
   /**
