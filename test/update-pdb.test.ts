@@ -82,7 +82,7 @@ for (const target of STORES) {
       expect(describeLoad('rcsb-data/archive', r)).toEqual([
         `updated rcsb-data/archive: entries 0 added, 1 replaced, 1 deleted; now ${r.items} entries (generation ${r.gen})`,
         '  1 listed as deleted were not loaded',
-        expect.stringMatching(/^  started from 5 entries loaded .* from test \(generation \d+\)$/),
+        expect.stringMatching(/^ {2}started from 5 entries loaded .* from test \(generation \d+\)$/),
       ]);
     });
 

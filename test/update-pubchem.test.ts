@@ -68,7 +68,7 @@ for (const target of STORES) {
         `updated pubchem/compounds: compounds 0 added, 1 replaced, 1 deleted; now ${r.items} compounds (generation ${r.gen})`,
         '  also replaced: title of 1, added to 0',
         '  1 listed as deleted were not loaded',
-        expect.stringMatching(/^  started from \d+ compounds loaded/),
+        expect.stringMatching(/^ {2}started from \d+ compounds loaded/),
       ]);
     });
 
