@@ -86,7 +86,7 @@ for (const target of STORES) {
         const update = syntheticFile(10, { seed: 3, start: 15 });
         const u = cli(['ingest', 'clinicaltrials', update, '--update'], env);
         expect(u.code, u.err).toBe(0);
-        expect(u.out).toMatch(/^updated clinicaltrials\/studies: studies 5 added, 5 replaced, 0 deleted; now 25 studies \(generation \d+\)\n  started from 20 studies loaded \d{4}-\d{2}-\d{2} from .*studies-3-0-20\.jsonl, release \S+ \(generation \d+\)\n$/);
+        expect(u.out).toMatch(/^updated clinicaltrials\/studies: studies 5 added, 5 replaced, 0 deleted; now 25 studies \(generation \d+\)\n {2}started from 20 studies loaded \d{4}-\d{2}-\d{2} from .*studies-3-0-20\.jsonl, release \S+ \(generation \d+\)\n$/);
         expect(cli(['status'], env).out).toMatch(/studies: 25 records \(generation \d+\), updated \S+ from generation \d+/);
         const before = statusJson(env).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
         const big = syntheticFile(12_000, { seed: 6 });
