@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -29,6 +29,22 @@ function statusJson(env: NodeJS.ProcessEnv) {
   const r = cli(['status', '--json'], env);
   expect(r.code, r.err).toBe(0);
   return JSON.parse(r.out) as { services: { id: string; datasets: { records: number; generation: number | null; source?: string }[] }[] };
+}
+
+/** Kills a load mid-way, once its progress shows written batches, and waits for it to end. */
+async function killOnceWriting(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      seen += d.toString();
+      if (/ [1-9][\d,]* records/.test(seen)) {
+        child.kill('SIGKILL');
+        resolve();
+      }
+    });
+    child.on('exit', () => reject(new Error(`ingest ended before it could be killed: ${seen}`)));
+  });
+  await new Promise((r) => child.once('exit', r));
 }
 
 for (const target of STORES) {
@@ -90,19 +106,7 @@ for (const target of STORES) {
         expect(cli(['status'], env).out).toMatch(/studies: 25 records \(generation \d+\), updated \S+ from generation \d+/);
         const before = statusJson(env).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
         const big = syntheticFile(12_000, { seed: 6 });
-        const child = spawn(process.execPath, [CLI, 'ingest', 'clinicaltrials', big, '--update', '--batch-size', '200'], { env });
-        await new Promise<void>((resolve, reject) => {
-          let seen = '';
-          child.stderr.on('data', (d: Buffer) => {
-            seen += d.toString();
-            if (/ [1-9][\d,]* records/.test(seen)) {
-              child.kill('SIGKILL');
-              resolve();
-            }
-          });
-          child.on('exit', () => reject(new Error(`the update ended before it could be killed: ${seen}`)));
-        });
-        await new Promise((r) => child.once('exit', r));
+        await killOnceWriting(spawn(process.execPath, [CLI, 'ingest', 'clinicaltrials', big, '--update', '--batch-size', '200'], { env }));
         expect(statusJson(env).services.find((x) => x.id === 'clinicaltrials')?.datasets[0]).toEqual(before);
         const full = cli(['ingest', 'clinicaltrials', syntheticFile(2, { seed: 8 })], env);
         expect(full.code, full.err).toBe(0);
@@ -120,20 +124,7 @@ for (const target of STORES) {
         expect(cli(['ingest', 'clinicaltrials', syntheticFile(50, { seed: 9 })], env).code).toBe(0);
         const before = statusJson(env).services[0]?.datasets[0];
         const big = syntheticFile(40_000, { seed: 4 });
-        const child = spawn(process.execPath, [CLI, 'ingest', 'clinicaltrials', big, '--batch-size', '200'], { env });
-        await new Promise<void>((resolve, reject) => {
-          let seen = '';
-          child.stderr.on('data', (d: Buffer) => {
-            seen += d.toString();
-            // Kill it mid-load: once it has written some batches.
-            if (/ [1-9][\d,]* records/.test(seen)) {
-              child.kill('SIGKILL');
-              resolve();
-            }
-          });
-          child.on('exit', () => reject(new Error(`ingest ended before it could be killed: ${seen}`)));
-        });
-        await new Promise((r) => child.once('exit', r));
+        await killOnceWriting(spawn(process.execPath, [CLI, 'ingest', 'clinicaltrials', big, '--batch-size', '200'], { env }));
         const after = statusJson(env).services[0]?.datasets[0];
         expect(after).toEqual(before);
         const leftovers = await loadingTables(s);

@@ -255,6 +255,7 @@ export class UpdateRun<R> {
     };
     for (const file of files) {
       for await (const { id } of deletions.read(file, ctx)) {
+        if (ctx.signal.aborted) return;
         const s = serial(id);
         if (done.has(s)) continue;
         done.add(s);
