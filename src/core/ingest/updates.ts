@@ -98,6 +98,8 @@ function keyOf(k: KeyColumns): Key {
 const values = (id: Id): readonly SqlValue[] => (Array.isArray(id) ? (id as readonly SqlValue[]) : [id as SqlValue]);
 const serial = (id: Id | readonly unknown[]): string => (Array.isArray(id) ? id.map(String).join('\u0001') : String(id));
 
+const seenKey = (id: Id): SqlValue => (Array.isArray(id) ? serial(id) : (id as SqlValue));
+
 const column = (c: string) => (c === 'rowid' ? c : ident(c));
 
 /** `cols IN (...)` for single keys, OR'ed equalities for composite ones (both databases seek either). */
@@ -123,7 +125,8 @@ export async function splitInput(input: string, deletions: Deletions | undefined
 /** One update in progress: the copy, the changes record by record, the deletions. */
 export class UpdateRun<R> {
   readonly changes: Changes;
-  private readonly seen = new Set<string>();
+  /** Ids given so far, by part (plain values where they are: millions of ids fit in memory). */
+  private readonly seen = new Map<string, Set<SqlValue>>();
   private readonly tempIndexes: string[] = [];
   /** Keyed tables of each part that exist in the new generation, with their keys. */
   private readonly live = new Map<string, { table: string; key: Key; virtual: boolean }[]>();
@@ -136,7 +139,10 @@ export class UpdateRun<R> {
     readonly to: TableSet,
   ) {
     this.changes = { base: from.gen, parts: {}, listedAbsent: 0, keptGiven: 0 };
-    for (const part of Object.keys(spec.parts)) this.changes.parts[part] = { added: 0, replaced: 0, deleted: 0 };
+    for (const part of Object.keys(spec.parts)) {
+      this.changes.parts[part] = { added: 0, replaced: 0, deleted: 0 };
+      this.seen.set(part, new Set());
+    }
   }
 
   private get main(): string {
@@ -218,16 +224,17 @@ export class UpdateRun<R> {
     for (const r of batch) {
       const k = this.spec.key(r);
       if (!k) continue;
-      const s = `${k.part}\u0000${serial(k.id)}`;
-      if (this.seen.has(s)) continue;
-      this.seen.add(s);
+      const seen = this.seen.get(k.part);
+      if (!seen) throw new Error(`record of an unknown part "${k.part}"`);
+      const s = seenKey(k.id);
+      if (seen.has(s)) continue;
+      seen.add(s);
       const list = fresh.get(k.part) ?? [];
       list.push(k.id);
       fresh.set(k.part, list);
     }
     for (const [part, ids] of fresh) {
-      const counts = this.changes.parts[part];
-      if (!counts) throw new Error(`record of an unknown part "${part}"`);
+      const counts = this.changes.parts[part] as PartChanges;
       const there = await this.present(tx, part, ids);
       counts.replaced += there.size;
       counts.added += ids.length - there.size;
@@ -240,7 +247,7 @@ export class UpdateRun<R> {
     const deletions = this.spec.deletions;
     if (!deletions) return;
     const parts = deletions.parts ?? Object.keys(this.spec.parts);
-    const done = new Set<string>();
+    const done = new Set<SqlValue>();
     let pending: Id[] = [];
     const flush = async () => {
       const ids = pending;
@@ -256,10 +263,10 @@ export class UpdateRun<R> {
     for (const file of files) {
       for await (const { id } of deletions.read(file, ctx)) {
         if (ctx.signal.aborted) return;
-        const s = serial(id);
+        const s = seenKey(id);
         if (done.has(s)) continue;
         done.add(s);
-        if (parts.some((p) => this.seen.has(`${p}\u0000${s}`))) {
+        if (parts.some((p) => this.seen.get(p)?.has(s))) {
           this.changes.keptGiven++;
           continue;
         }
