@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -29,6 +29,22 @@ function statusJson(env: NodeJS.ProcessEnv) {
   const r = cli(['status', '--json'], env);
   expect(r.code, r.err).toBe(0);
   return JSON.parse(r.out) as { services: { id: string; datasets: { records: number; generation: number | null; source?: string }[] }[] };
+}
+
+/** Kills a load mid-way, once its progress shows written batches, and waits for it to end. */
+async function killOnceWriting(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      seen += d.toString();
+      if (/ [1-9][\d,]* records/.test(seen)) {
+        child.kill('SIGKILL');
+        resolve();
+      }
+    });
+    child.on('exit', () => reject(new Error(`ingest ended before it could be killed: ${seen}`)));
+  });
+  await new Promise((r) => child.once('exit', r));
 }
 
 for (const target of STORES) {
@@ -74,6 +90,33 @@ for (const target of STORES) {
       }
     });
 
+    it('says what a load replaced and what an update changed; a killed update changes nothing', async () => {
+      const s = await target.open();
+      try {
+        const env = envFor(s);
+        const first = syntheticFile(20, { seed: 3 });
+        const a = cli(['ingest', 'clinicaltrials', first], env);
+        expect(a.code, a.err).toBe(0);
+        expect(a.out).toBe('clinicaltrials/studies: nothing was loaded before\n');
+        // 5 studies of the first file again (replaced) and 5 new ones.
+        const update = syntheticFile(10, { seed: 3, start: 15 });
+        const u = cli(['ingest', 'clinicaltrials', update, '--update'], env);
+        expect(u.code, u.err).toBe(0);
+        expect(u.out).toMatch(/^updated clinicaltrials\/studies: studies 5 added, 5 replaced, 0 deleted; now 25 studies \(generation \d+\)\n {2}started from 20 studies loaded \d{4}-\d{2}-\d{2} from .*studies-3-0-20\.jsonl, release \S+ \(generation \d+\)\n$/);
+        expect(cli(['status'], env).out).toMatch(/studies: 25 records \(generation \d+\), updated \S+ from generation \d+/);
+        const before = statusJson(env).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
+        const big = syntheticFile(12_000, { seed: 6 });
+        await killOnceWriting(spawn(process.execPath, [CLI, 'ingest', 'clinicaltrials', big, '--update', '--batch-size', '200'], { env }));
+        expect(statusJson(env).services.find((x) => x.id === 'clinicaltrials')?.datasets[0]).toEqual(before);
+        const full = cli(['ingest', 'clinicaltrials', syntheticFile(2, { seed: 8 })], env);
+        expect(full.code, full.err).toBe(0);
+        expect(full.out).toMatch(/^replaced clinicaltrials\/studies: 25 studies loaded \d{4}-\d{2}-\d{2} from .*studies-3-15-10\.jsonl, release \S+ \(generation \d+\)\n$/);
+        expect(cli(['ingest', 'clinicaltrials', join(tempDir(), 'none.jsonl'), '--update'], env).code).toBe(2);
+      } finally {
+        await s.cleanup();
+      }
+    }, 120_000);
+
     it('keeps serving the old data when a load is killed, and the next load clears what it left', async () => {
       const s = await target.open();
       try {
@@ -81,20 +124,7 @@ for (const target of STORES) {
         expect(cli(['ingest', 'clinicaltrials', syntheticFile(50, { seed: 9 })], env).code).toBe(0);
         const before = statusJson(env).services[0]?.datasets[0];
         const big = syntheticFile(40_000, { seed: 4 });
-        const child = spawn(process.execPath, [CLI, 'ingest', 'clinicaltrials', big, '--batch-size', '200'], { env });
-        await new Promise<void>((resolve, reject) => {
-          let seen = '';
-          child.stderr.on('data', (d: Buffer) => {
-            seen += d.toString();
-            // Kill it mid-load: once it has written some batches.
-            if (/ [1-9][\d,]* records/.test(seen)) {
-              child.kill('SIGKILL');
-              resolve();
-            }
-          });
-          child.on('exit', () => reject(new Error(`ingest ended before it could be killed: ${seen}`)));
-        });
-        await new Promise((r) => child.once('exit', r));
+        await killOnceWriting(spawn(process.execPath, [CLI, 'ingest', 'clinicaltrials', big, '--batch-size', '200'], { env }));
         const after = statusJson(env).services[0]?.datasets[0];
         expect(after).toEqual(before);
         const leftovers = await loadingTables(s);

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
-import { FormatError, LoadAborted } from '../core/ingest/errors.js';
+import { FormatError, LoadAborted, UpdateRefused } from '../core/ingest/errors.js';
 import { runLoad } from '../core/ingest/load.js';
 import { progressFor } from '../core/ingest/progress.js';
+import { describeLoad, spaceNote } from '../core/ingest/report.js';
+import { sqlitePath } from '../core/store/open.js';
 import { SERVICES, findService } from '../services/registry.js';
 import { createLogger, openRuntime } from '../server/serve.js';
 import { configFrom, type CommonFlags } from './flags.js';
@@ -10,6 +12,7 @@ export interface IngestFlags extends CommonFlags {
   dataset?: string | undefined;
   release?: string | undefined;
   'batch-size'?: string | undefined;
+  update?: boolean | undefined;
 }
 
 const SHOW_SKIPS = 50;
@@ -17,7 +20,7 @@ const SHOW_SKIPS = 50;
 export async function ingestCommand(args: string[], flags: IngestFlags): Promise<number> {
   const [serviceId, input, ...extra] = args;
   if (!serviceId || !input || extra.length) {
-    process.stderr.write('usage: biomirror ingest <service> <file-or-folder> [--dataset name] [--release date]\n');
+    process.stderr.write('usage: biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--update]\n');
     return 2;
   }
   const service = findService(serviceId);
@@ -54,8 +57,9 @@ export async function ingestCommand(args: string[], flags: IngestFlags): Promise
   process.on('SIGTERM', onSignal);
   let shown = 0;
   try {
-    await runLoad(rt.db, rt.generations, ds, input, {
+    const result = await runLoad(rt.db, rt.generations, ds, input, {
       source: resolve(input),
+      ...(flags.update ? { update: true } : {}),
       progress: progressFor(process.stderr),
       signal: controller.signal,
       ...(batchSize ? { batchSize } : {}),
@@ -65,11 +69,14 @@ export async function ingestCommand(args: string[], flags: IngestFlags): Promise
         else if (shown === SHOW_SKIPS + 1) process.stderr.write('\n(further skipped records are counted, not listed)\n');
       },
     });
+    for (const line of describeLoad(`${service.id}/${ds.name}`, result)) process.stdout.write(line + '\n');
+    const note = spaceNote(result, config.databaseUrl ? undefined : sqlitePath(config));
+    if (note) process.stderr.write(note + '\n');
     return 0;
   } catch (err) {
-    if (err instanceof FormatError || err instanceof LoadAborted) {
+    if (err instanceof FormatError || err instanceof LoadAborted || err instanceof UpdateRefused) {
       process.stderr.write(`\nbiomirror ingest: ${err.message}\n`);
-      return err instanceof FormatError ? 2 : 130;
+      return err instanceof LoadAborted ? 130 : 2;
     }
     process.stderr.write(`\nbiomirror ingest failed, the data served before is unchanged: ${(err as Error).message}\n`);
     return 1;

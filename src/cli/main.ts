@@ -13,7 +13,7 @@ export const USAGE = `biomirror: biomedical reference services served from local
 Usage:
   biomirror serve [--port 8080] [--host 127.0.0.1] [--port-per-service] [--limits on|off]
                   [--faults on|off] [--workers N] [--data-dir ./data] [--no-demo] [--config file.json] [--log-level info]
-  biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n]
+  biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n] [--update]
   biomirror fetch <service> [dataset] [--limit N] [--ids a,b|@file] [--organism human] [--parts a,b]
                   [--from day] [--to day] [--token t] [--upstream key=url] [--dry-run] [--use-cache]
                   downloads the official bulk files (or harvests the API) and loads them; without
@@ -43,6 +43,7 @@ const OPTIONS = {
   dataset: { type: 'string' },
   release: { type: 'string' },
   'batch-size': { type: 'string' },
+  update: { type: 'boolean' },
   limit: { type: 'string' },
   ids: { type: 'string' },
   organism: { type: 'string' },

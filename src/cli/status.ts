@@ -26,9 +26,10 @@ export async function statusCommand(flags: CommonFlags & { json?: boolean | unde
           process.stdout.write(`  ${d.dataset}: not loaded\n`);
           continue;
         }
-        const l = d as { records: number; skipped?: number; source?: string; release?: string | null; loadedAt?: string | null };
+        const l = d as { records: number; skipped?: number; source?: string; release?: string | null; loadedAt?: string | null; mode?: unknown; changes?: { base?: number } };
+        const how = l.mode === 'update' ? `updated ${l.loadedAt ?? '?'} from generation ${l.changes?.base ?? '?'}` : `loaded ${l.loadedAt ?? '?'}`;
         process.stdout.write(
-          `  ${d.dataset}: ${l.records.toLocaleString('en-US')} records (generation ${d.generation}), loaded ${l.loadedAt ?? '?'}\n` +
+          `  ${d.dataset}: ${l.records.toLocaleString('en-US')} records (generation ${d.generation}), ${how}\n` +
             `    source ${l.source ?? '?'}${l.release ? `, release ${l.release}` : ''}${l.skipped ? `, ${l.skipped} skipped` : ''}\n`,
         );
       }

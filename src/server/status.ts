@@ -24,6 +24,11 @@ export async function statusReport(
             loadedAt: l.finishedAt,
             startedAt: l.startedAt,
             seconds: l.details?.seconds ?? null,
+            // A full load replaced what was served; an update started from it and changed these.
+            mode: l.details?.mode ?? 'full',
+            ...(l.details?.noun !== undefined ? { items: l.details.items, noun: l.details.noun } : {}),
+            ...(l.details?.changes !== undefined ? { changes: l.details.changes } : {}),
+            ...(l.details?.replaced !== undefined ? { replaced: l.details.replaced } : {}),
           }
         : { dataset: d.name, generation: null, records: 0, note: 'not loaded' };
     });

@@ -1,4 +1,5 @@
 import type { Db } from '../store/db.js';
+import type { Updates } from './updates.js';
 
 /** The tables of one generation: logical names resolve to names carrying the load id. */
 export interface TableSet {
@@ -49,4 +50,6 @@ export interface Dataset<R> {
   /** Secondary indexes and statistics, built once after the rows are in (faster than row by row). */
   finish(db: Db, t: TableSet): Promise<void>;
   count(db: Db, t: TableSet): Promise<number>;
+  /** What a record is and how the upstream's update files apply (`ingest --update`); none: full loads only. */
+  readonly updates?: Updates<R>;
 }

@@ -7,3 +7,8 @@ export class FormatError extends Error {
 export class LoadAborted extends Error {
   override readonly name = 'LoadAborted';
 }
+
+/** An update cannot apply here (nothing loaded yet, no update format, tables of another layout): nothing changes. */
+export class UpdateRefused extends Error {
+  override readonly name = 'UpdateRefused';
+}

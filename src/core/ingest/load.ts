@@ -1,11 +1,15 @@
 import type { Db } from '../store/db.js';
 import { ident } from '../store/db.js';
 import type { Generations } from '../store/generations.js';
+import { reclaimSpace, type SpaceReclaimed } from '../store/sqlite.js';
+import { LayoutMismatch } from '../store/tables.js';
 import type { Dataset, ReadContext, SkipPlace, TableSet } from './dataset.js';
 import { tableSet } from './dataset.js';
-import { FormatError, LoadAborted } from './errors.js';
+import { FormatError, LoadAborted, UpdateRefused } from './errors.js';
 import type { ProgressSink, ProgressState } from './progress.js';
 import { silentProgress } from './progress.js';
+import { summary } from './report.js';
+import { UpdateRun, recordsOf, splitInput, type Changes } from './updates.js';
 
 /** A record as a reader yields it: the value and where it came from (to report it if it is refused). */
 export interface Sourced<R> {
@@ -25,15 +29,45 @@ export interface LoadOptions {
   abandonedAfterMs?: number;
   /** What the load's provenance names as its source (defaults to the input path). */
   source?: string;
+  /**
+   * Applies the input as an update of what is served (new and changed records replace theirs, the
+   * upstream's deletion lists remove theirs) instead of replacing the whole dataset.
+   */
+  update?: boolean;
+}
+
+/** The generation a load took the place of, as its provenance says. */
+export interface ReplacedLoad {
+  gen: number;
+  /** Rows as the loader counts them (every kind of record). */
+  records: number;
+  /** Records of the dataset's own kind (studies, genes), where it says what a record is. */
+  items: number | undefined;
+  release: string | null;
+  source: string;
+  loadedAt: string | null;
 }
 
 export interface LoadResult {
   gen: number;
+  mode: 'full' | 'update';
+  /** Records in the new generation (after an update: those copied, replaced and added). */
   records: number;
+  /** Records of the dataset's own kind in the new generation. */
+  items: number | undefined;
+  /** Records read from the input and written. */
+  read: number;
   skipped: number;
   release: string | null;
   seconds: number;
   retired: number[];
+  /** What was served before: the load replaced it (full) or started from it (update). */
+  replaced: ReplacedLoad | undefined;
+  /** What an update changed. */
+  changes: Changes | undefined;
+  /** Space given back by the dropped generations (SQLite). */
+  space: SpaceReclaimed | undefined;
+  noun: string;
 }
 
 const KEEP_SKIPS = 100;
@@ -42,10 +76,23 @@ export async function dropGeneration(db: Db, ds: Pick<Dataset<unknown>, 'tables'
   for (const logical of ds.tables) await db.exec(`DROP TABLE IF EXISTS ${ident(t.name(logical))}`);
 }
 
+async function servedLoad<R>(db: Db, generations: Generations, ds: Dataset<R>, gen: number | undefined): Promise<ReplacedLoad | undefined> {
+  if (gen === undefined) return undefined;
+  const rec = await generations.get(gen);
+  if (!rec) return undefined;
+  const items = await recordsOf(db, ds.updates, tableSet(ds.tablePrefix, gen)).catch(() => undefined);
+  return { gen, records: rec.records, items, release: rec.release, source: rec.source, loadedAt: rec.finishedAt };
+}
+
+const stopped = () => new LoadAborted('load stopped before it finished; the data served before is unchanged');
+
 /**
  * Loads `input` into a new generation of `ds` and switches to it only when every row is written,
  * indexed and counted. Any failure (bad format, a crash, Ctrl-C) drops the new generation and leaves
  * the one being served untouched; a killed process leaves tables that the next load removes.
+ *
+ * With `update`, the new generation starts as a copy of the served one and the input's records and
+ * deletion lists are applied to it (see updates.ts); it is switched to the same way.
  */
 export async function runLoad<R>(
   db: Db,
@@ -57,15 +104,26 @@ export async function runLoad<R>(
   const progress = opts.progress ?? silentProgress;
   const signal = opts.signal ?? new AbortController().signal;
   const batchSize = opts.batchSize ?? ds.batchSize ?? 500;
+  const label = `${ds.service}/${ds.name}`;
 
   for (const dead of await generations.abandoned(ds.service, ds.name, opts.abandonedAfterMs ?? 10 * 60_000)) {
     await dropGeneration(db, ds, tableSet(ds.tablePrefix, dead));
     await generations.fail(dead, 'interrupted: the loading process stopped before it finished', 0, 0);
   }
 
+  const servedGen = await generations.active(ds.service, ds.name);
+  const spec = ds.updates;
+  let split = { records: true, deletionFiles: [] as string[] };
+  if (opts.update) {
+    if (!spec) throw new UpdateRefused(`${label} takes full loads only: its upstream publishes no update files biomirror reads`);
+    if (servedGen === undefined) throw new UpdateRefused(`${label} has nothing loaded to update: load the full data first`);
+    split = await splitInput(input, spec.deletions);
+  }
+  const replaced = await servedLoad(db, generations, ds, servedGen);
+
   const gen = await generations.begin(ds.service, ds.name, opts.source ?? input);
   const t = tableSet(ds.tablePrefix, gen);
-  const state: ProgressState = { label: `${ds.service}/${ds.name}`, records: 0, skipped: 0, fraction: undefined, startedAt: Date.now() };
+  const state: ProgressState = { label, records: 0, skipped: 0, fraction: undefined, startedAt: Date.now() };
   const skips: { file: string; position: string | number; reason: string }[] = [];
   let release: string | null = null;
 
@@ -85,13 +143,17 @@ export async function runLoad<R>(
     signal,
   };
 
+  const run = opts.update && spec && servedGen !== undefined ? new UpdateRun(db, spec, ds.tables, tableSet(ds.tablePrefix, servedGen), t) : undefined;
   let lastBeat = Date.now();
   let batch: Sourced<R>[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
     const rows = batch;
     batch = [];
-    const dupes = await db.transaction(async (tx) => ds.write(tx, t, rows));
+    const dupes = await db.transaction(async (tx) => {
+      await run?.apply(tx, rows);
+      return ds.write(tx, t, rows);
+    });
     for (const i of dupes) {
       const r = rows[i];
       if (r) skip(r.place, 'duplicate: a record with the same identifier was already loaded from an earlier place');
@@ -104,42 +166,82 @@ export async function runLoad<R>(
     }
   };
 
+  let counted: number;
   try {
     await ds.create(db, t);
-    for await (const rec of ds.read(input, ctx)) {
-      if (signal.aborted) throw new LoadAborted('load stopped before it finished; the data served before is unchanged');
-      batch.push(rec);
-      if (batch.length >= batchSize) await flush();
+    try {
+      await run?.start();
+    } catch (err) {
+      if (!(err instanceof LayoutMismatch)) throw err;
+      throw new UpdateRefused(
+        `${label}: the served generation ${servedGen} was loaded by an earlier version of biomirror, whose tables differ (${err.message}); load the full data once, then updates apply`,
+      );
     }
-    if (signal.aborted) throw new LoadAborted('load stopped before it finished; the data served before is unchanged');
+    if (split.records) {
+      for await (const rec of ds.read(input, ctx)) {
+        if (signal.aborted) throw stopped();
+        batch.push(rec);
+        if (batch.length >= batchSize) await flush();
+      }
+    }
+    if (signal.aborted) throw stopped();
     await flush();
-    if (state.records === 0) {
+    if (run) {
+      await run.delete(split.deletionFiles, ctx);
+      if (signal.aborted) throw stopped();
+      if (state.records === 0 && split.deletionFiles.length === 0) {
+        throw new FormatError(`${input}: no ${ds.name} records and no deletion list found${state.skipped ? ` (${state.skipped} skipped)` : ''}`);
+      }
+      await run.end();
+    } else if (state.records === 0) {
       throw new FormatError(`${input}: no ${ds.name} records found${state.skipped ? ` (${state.skipped} skipped)` : ''}`);
     }
     await ds.finish(db, t);
-    const counted = await ds.count(db, t);
-    if (counted !== state.records) throw new Error(`count check failed: ${state.records} records written, ${counted} found`);
+    counted = await ds.count(db, t);
+    if (!run && counted !== state.records) throw new Error(`count check failed: ${state.records} records written, ${counted} found`);
   } catch (err) {
     await dropGeneration(db, ds, t).catch(() => undefined);
     await generations.fail(gen, (err as Error).message, state.records, state.skipped).catch(() => undefined);
+    await reclaimSpace(db).catch(() => undefined);
     throw err;
   }
 
-  const finalRelease = opts.release ?? release;
+  const items = await recordsOf(db, spec, t);
+  const finalRelease = opts.release ?? release ?? (run ? (replaced?.release ?? null) : null);
   const seconds = (Date.now() - state.startedAt) / 1000;
   const retired = await generations.activate(ds.service, ds.name, gen, {
-    records: state.records,
+    records: counted,
     skipped: state.skipped,
     release: finalRelease,
-    details: { seconds, skips, ratePerSecond: Math.round(state.records / Math.max(seconds, 0.001)) },
+    details: {
+      seconds,
+      skips,
+      ratePerSecond: Math.round(state.records / Math.max(seconds, 0.001)),
+      mode: run ? 'update' : 'full',
+      read: state.records,
+      ...(items !== undefined && spec ? { items, noun: spec.noun } : {}),
+      ...(run ? { changes: run.changes } : {}),
+      ...(replaced ? { replaced } : {}),
+    },
   });
   for (const old of retired) await dropGeneration(db, ds, tableSet(ds.tablePrefix, old));
+  const space = retired.length ? await reclaimSpace(db) : undefined;
   state.fraction = 1;
-  progress.done(
-    state,
-    `${ds.service}/${ds.name}: loaded ${state.records.toLocaleString('en-US')} records${
-      state.skipped ? `, skipped ${state.skipped.toLocaleString('en-US')}` : ''
-    } as generation ${gen}${finalRelease ? ` (release ${finalRelease})` : ''}`,
-  );
-  return { gen, records: state.records, skipped: state.skipped, release: finalRelease, seconds, retired };
+  const result: LoadResult = {
+    gen,
+    mode: run ? 'update' : 'full',
+    records: counted,
+    items,
+    read: state.records,
+    skipped: state.skipped,
+    release: finalRelease,
+    seconds,
+    retired,
+    replaced,
+    changes: run?.changes,
+    space,
+    noun: spec?.noun ?? 'records',
+  };
+  progress.done(state, summary(label, result));
+  return result;
 }

@@ -204,6 +204,14 @@ export class Generations {
     return rows.map(toRecord);
   }
 
+  async get(id: number): Promise<LoadRecord | undefined> {
+    const r = await this.db.one<LoadRow>(
+      'SELECT id, service, dataset, state, source, release, started_at, finished_at, records, skipped, details, error FROM bm_loads WHERE id = ?',
+      [id],
+    );
+    return r ? toRecord(r) : undefined;
+  }
+
   /** The load being served for each dataset of a service. */
   async served(service: string): Promise<LoadRecord[]> {
     const rows = await this.db.query<LoadRow>(

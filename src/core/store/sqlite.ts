@@ -21,6 +21,9 @@ class Connection {
     this.raw = new Database(file, { readonly, fileMustExist: readonly });
     this.raw.pragma('busy_timeout = 30000');
     if (!readonly) {
+      // A new file gives the pages of dropped generations back to the file system (see reclaim()).
+      // It must be set before the first table; an older file keeps its mode until a VACUUM.
+      if (file !== ':memory:' && this.raw.pragma('page_count', { simple: true }) === 0) this.raw.pragma('auto_vacuum = INCREMENTAL');
       this.raw.pragma('journal_mode = WAL');
       this.raw.pragma('synchronous = NORMAL');
     }
@@ -76,6 +79,16 @@ class SqliteHandle implements Db {
     return fn(this);
   }
 
+  /** Writes to an FTS5 table's shadow tables, refused in SQLite's defensive mode, for the time of `fn`. */
+  async shadowWrites<T>(fn: () => Promise<T>): Promise<T> {
+    this.conn.raw.unsafeMode(true);
+    try {
+      return await fn();
+    } finally {
+      this.conn.raw.unsafeMode(false);
+    }
+  }
+
   async insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[]): Promise<void> {
     if (rows.length === 0) return;
     const sql = `INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
@@ -93,6 +106,23 @@ class SqliteHandle implements Db {
  * with concurrent readers: reads go to a second connection (WAL lets it see only committed data),
  * writes and transactions to the writer, one transaction at a time.
  */
+export interface SpaceReclaimed {
+  /** Bytes given back to the file system. */
+  freedBytes: number;
+  /** Free bytes left inside the file (reused by later writes), when the file cannot shrink. */
+  keptBytes: number;
+}
+
+/** Runs `fn` with FTS5 shadow tables writable, when `tx` is an SQLite transaction; as is otherwise. */
+export function allowShadowWrites<T>(tx: Db, fn: () => Promise<T>): Promise<T> {
+  return tx instanceof SqliteHandle ? tx.shadowWrites(fn) : fn();
+}
+
+/** What dropping tables freed in the file, when `db` is SQLite (PostgreSQL frees a dropped table's files itself). */
+export async function reclaimSpace(db: Db): Promise<SpaceReclaimed | undefined> {
+  return db instanceof SqliteDb ? db.reclaim() : undefined;
+}
+
 export class SqliteDb implements Db {
   readonly dialect = 'sqlite' as const;
   private readonly writer: Connection;
@@ -152,6 +182,24 @@ export class SqliteDb implements Db {
         if (this.writer.raw.inTransaction) this.writer.raw.exec('ROLLBACK');
         throw err;
       }
+    });
+  }
+
+  /**
+   * Gives the free pages of dropped tables back to the file system. With `auto_vacuum = NONE` (a file
+   * made by an earlier version) they stay in the file for later writes; the answer says how many.
+   */
+  async reclaim(): Promise<SpaceReclaimed> {
+    return this.lock.run(async () => {
+      const raw = this.writer.raw;
+      const page = Number(raw.pragma('page_size', { simple: true }));
+      const free = Number(raw.pragma('freelist_count', { simple: true }));
+      if (Number(raw.pragma('auto_vacuum', { simple: true })) === 0) return { freedBytes: 0, keptBytes: free * page };
+      raw.exec('PRAGMA incremental_vacuum');
+      // Passive: a reader in the middle of a read is not waited for; the file shrinks at the next checkpoint then.
+      raw.pragma('wal_checkpoint(PASSIVE)');
+      const left = Number(raw.pragma('freelist_count', { simple: true }));
+      return { freedBytes: (free - left) * page, keptBytes: left * page };
     });
   }
 

@@ -5,7 +5,7 @@ import type { ServiceModule } from '../types.js';
 import { alphafoldCatalogue } from './errors.js';
 import { readAlphafold } from './ingest.js';
 import { registerRoutes, type AlphafoldOptions } from './routes.js';
-import { DATASET, MIGRATIONS, PREFIX, SERVICE, TABLES, countRecords, createTables, finishTables, writeRecords } from './store.js';
+import { DATASET, MIGRATIONS, PREFIX, SERVICE, TABLES, afUpdates, countRecords, createTables, finishTables, writeRecords } from './store.js';
 
 // Demo files ship as source files next to this module (copied to dist by the build).
 const DEMO = fileURLToPath(new URL('../../../src/services/alphafold/demo/', import.meta.url));
@@ -42,6 +42,7 @@ export function alphafoldService(opts: AlphafoldOptions = {}): ServiceModule {
         write: writeRecords,
         finish: finishTables,
         count: countRecords,
+        updates: afUpdates,
       },
     ],
     errors: alphafoldCatalogue,

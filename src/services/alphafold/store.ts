@@ -7,6 +7,7 @@
  */
 import type { TableSet } from '../../core/ingest/dataset.js';
 import type { Sourced } from '../../core/ingest/load.js';
+import type { Updates } from '../../core/ingest/updates.js';
 import { fileStoreOf, type FileStore } from '../../core/files/store.js';
 import type { Db, SqlValue } from '../../core/store/db.js';
 import { ident } from '../../core/store/db.js';
@@ -28,6 +29,18 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
 ];
+
+/**
+ * An update is the files of the entries the database added or remade (a new version is a new model
+ * beside the older ones), with accession_ids.csv or the metadata table when they changed: each model
+ * replaces its entry and version, each metadata row its entry and source. The database lists no
+ * withdrawn entries, so an update never deletes.
+ */
+export const afUpdates: Updates<Sourced<AfRecord>> = {
+  noun: 'models',
+  parts: { model: { models: ['entry_id', 'version'] }, meta: { meta: ['entry_id', 'source'] } },
+  key: ({ value: r }) => (r.kind === 'model' ? { part: 'model', id: [r.entryId, r.version] } : { part: 'meta', id: [r.entryId, r.source] }),
+};
 
 const names = (t: TableSet) => ({ models: ident(t.name('models')), meta: ident(t.name('meta')) });
 

@@ -4,7 +4,7 @@ import { bxCatalogue } from './errors.js';
 import { DATASET, SERVICE } from './handlers.js';
 import { readPreprints } from './ingest.js';
 import { registerRoutes } from './routes.js';
-import { TABLES, TABLE_PREFIX, countRecords, createTables, finishTables, writeBatch } from './store.js';
+import { TABLES, TABLE_PREFIX, countRecords, createTables, finishTables, preprintUpdates, writeBatch } from './store.js';
 
 // Demo records ship as source files next to this module (found from dist as from src).
 const demo = fileURLToPath(new URL('../../../src/services/biorxiv/demo/', import.meta.url));
@@ -32,6 +32,7 @@ export const biorxiv: ServiceModule = {
       write: writeBatch,
       finish: finishTables,
       count: countRecords,
+      updates: preprintUpdates,
     },
   ],
   errors: bxCatalogue,

@@ -10,6 +10,7 @@
  */
 import type { TableSet } from '../../core/ingest/dataset.js';
 import type { Sourced } from '../../core/ingest/load.js';
+import type { Updates } from '../../core/ingest/updates.js';
 import { ident, type Db, type SqlValue } from '../../core/store/db.js';
 import type { FullTextFile } from './fulltext.js';
 import type { Paper, Pub } from './records.js';
@@ -36,6 +37,28 @@ export function tablesOf(t: TableSet): Tables {
     files: ident(t.name('files')),
   };
 }
+
+/**
+ * An update is the API's pages for the days since the last load (`details` and `pubs` by date
+ * interval, saved as they come): each paper version replaces the same DOI and version, each
+ * publication record the same preprint DOI. The servers list nothing as removed (a withdrawal is a
+ * new version), so an update never deletes.
+ */
+export const preprintUpdates: Updates<Sourced<Item>> = {
+  noun: 'paper versions',
+  parts: {
+    paper: { papers: ['doi', 'version'] },
+    pub: { pubs: 'preprint_doi' },
+    file: { files: ['doi', 'version', 'kind'] },
+  },
+  key: ({ value: v }) =>
+    v.kind === 'paper'
+      ? { part: 'paper', id: [v.paper.doiKey, v.paper.version] }
+      : v.kind === 'pub'
+        ? { part: 'pub', id: v.pub.preprintDoiKey }
+        : { part: 'file', id: [v.file.doiKey, v.file.version, v.file.kind] },
+  derived: ['paper_order', 'pub_order'],
+};
 
 /** Text compared or sorted sorts bytewise on both databases (PostgreSQL's default collation would not). */
 function textType(db: Db): string {

@@ -5,7 +5,7 @@ import { ctCatalogue } from './errors.js';
 import { DATASET, SERVICE } from './handlers.js';
 import { readStudies } from './ingest.js';
 import { registerRoutes } from './routes.js';
-import { TABLES, TABLE_PREFIX, countStudies, createTables, finishTables, writeBatch } from './store.js';
+import { TABLES, TABLE_PREFIX, countStudies, createTables, ctUpdates, finishTables, writeBatch } from './store.js';
 
 // Demo studies ship as source files next to this module (copied to dist by the build).
 const demo = fileURLToPath(new URL('../../../src/services/clinicaltrials/demo/', import.meta.url));
@@ -32,6 +32,7 @@ export const clinicaltrials: ServiceModule = {
       write: writeBatch,
       finish: finishTables,
       count: countStudies,
+      updates: ctUpdates,
     },
   ],
   errors: ctCatalogue,

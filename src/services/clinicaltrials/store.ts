@@ -9,6 +9,7 @@ import { ident } from '../../core/store/db.js';
 import { lookupOne } from '../../core/store/lookup.js';
 import type { TableSet } from '../../core/ingest/dataset.js';
 import type { Sourced } from '../../core/ingest/load.js';
+import type { Updates } from '../../core/ingest/updates.js';
 import type { Area } from './essie.js';
 import { AREAS, areaTexts, type Study, type StudyColumns } from './extract.js';
 import { normalizeText } from './text.js';
@@ -88,6 +89,27 @@ export function studyId(nctId: string): number {
   return Number(nctId.slice(3));
 }
 
+/**
+ * An update is a set of studies downloaded again (the API's studies changed since a date, as saved
+ * pages or the bulk format): each replaces the study of its NCT number. The registry publishes no
+ * list of removed studies, so an update never deletes.
+ */
+export const ctUpdates: Updates<Sourced<StudyRecord>> = {
+  noun: 'studies',
+  parts: {
+    study: { studies: 'id', docs: 'id', phases: 'study_id', text: 'id', ...Object.fromEntries(AREAS.map((a) => [`text_${a}`, 'id'])) },
+  },
+  key: (r) => ({ part: 'study', id: studyId(r.value.cols.nctId) }),
+  // Aliases name the study by its NCT number, not its row id.
+  async remove(tx, t, _part, ids) {
+    const nct = ids.map((id) => `NCT${String(id).padStart(8, '0')}`);
+    for (let i = 0; i < nct.length; i += 500) {
+      const chunk = nct.slice(i, i + 500);
+      await tx.run(`DELETE FROM ${ident(tablesOf(t).aliases)} WHERE nct_id IN (${chunk.map(() => '?').join(', ')})`, chunk);
+    }
+  },
+};
+
 export async function createTables(db: Db, t: TableSet): Promise<void> {
   const n = tablesOf(t);
   const real = db.dialect === 'sqlite' ? 'REAL' : 'DOUBLE PRECISION';
@@ -119,8 +141,9 @@ export async function createTables(db: Db, t: TableSet): Promise<void> {
   `);
   if (db.dialect === 'sqlite') {
     // Contentless: the text lives in the studies' documents; the index alone answers MATCH and bm25.
+    // contentless_delete: an update removes a study's words by its rowid.
     await db.exec(
-      `CREATE VIRTUAL TABLE ${ident(n.text)} USING fts5(${AREAS.join(', ')}, content='', tokenize='unicode61 remove_diacritics 2')`,
+      `CREATE VIRTUAL TABLE ${ident(n.text)} USING fts5(${AREAS.join(', ')}, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`,
     );
   } else {
     for (const table of Object.values(n.areaText)) {

@@ -2,12 +2,13 @@ import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '../types.js';
 import { CATALOG, SERVICE } from './catalog/handlers.js';
 import { readCatalog } from './catalog/ingest.js';
+import { catalogUpdates } from './catalog/updates.js';
 import { CATALOG_PREFIX, CATALOG_TABLES, countCatalog, createCatalog, finishCatalog, writeCatalog } from './catalog/store.js';
 import { gwasCatalogue } from './errors.js';
 import { CATALOG_PATH, SUMSTATS_PATH, registerRoutes } from './routes.js';
 import { SUMSTATS } from './sumstats/handlers.js';
 import { readSumstats } from './sumstats/ingest.js';
-import { SUMSTATS_PREFIX, SUMSTATS_TABLES, countSumstats, createSumstats, finishSumstats, writeSumstats } from './sumstats/store.js';
+import { SUMSTATS_PREFIX, SUMSTATS_TABLES, countSumstats, createSumstats, finishSumstats, sumstatsUpdates, writeSumstats } from './sumstats/store.js';
 
 // Demo files ship as source files next to this module (copied to dist by the build).
 const demo = (sub: string) => fileURLToPath(new URL(`../../../src/services/gwas/demo/${sub}/`, import.meta.url));
@@ -38,6 +39,7 @@ export const gwas: ServiceModule = {
       write: writeCatalog,
       finish: finishCatalog,
       count: countCatalog,
+      updates: catalogUpdates,
     },
     {
       service: SERVICE,
@@ -51,6 +53,7 @@ export const gwas: ServiceModule = {
       write: writeSumstats,
       finish: finishSumstats,
       count: countSumstats,
+      updates: sumstatsUpdates,
     },
   ],
   errors: gwasCatalogue,

@@ -11,6 +11,7 @@ import type { ClinvarRecord } from './clinvar/records.js';
 import { CLINVAR_PREFIX, CLINVAR_TABLES, countClinvarRows, createClinvarTables, finishClinvarTables, writeClinvarBatch } from './clinvar/store.js';
 import { readGenes } from './gene/read.js';
 import type { GeneRecord } from './gene/records.js';
+import { clinvarUpdates, geneUpdates } from './updates.js';
 import { GENE_PREFIX, GENE_TABLES, countGeneRows, createGeneTables, finishGeneTables, writeGeneBatch } from './gene/store.js';
 
 export const NCBI_SERVICE = 'eutils';
@@ -32,6 +33,7 @@ export const geneDataset: Dataset<Sourced<GeneRecord>> = {
   write: writeGeneBatch,
   finish: finishGeneTables,
   count: countGeneRows,
+  updates: geneUpdates,
 };
 
 export const clinvarDataset: Dataset<Sourced<ClinvarRecord>> = {
@@ -46,4 +48,5 @@ export const clinvarDataset: Dataset<Sourced<ClinvarRecord>> = {
   write: writeClinvarBatch,
   finish: finishClinvarTables,
   count: countClinvarRows,
+  updates: clinvarUpdates,
 };

@@ -6,7 +6,7 @@ import { DATASET, SERVICE } from './handlers.js';
 import { readPgx } from './ingest/read.js';
 import { registerRoutes } from './routes.js';
 import { finishTables } from './store/derive/index.js';
-import { TABLES, TABLE_PREFIX, countRecords, createTables } from './store/schema.js';
+import { TABLES, TABLE_PREFIX, countRecords, createTables, pgxUpdates } from './store/schema.js';
 import { writeBatch } from './store/write.js';
 
 // Demo files ship as source files next to this module (read from src/ by the built code too).
@@ -34,6 +34,7 @@ export const pgx: ServiceModule = {
       write: writeBatch,
       finish: finishTables,
       count: countRecords,
+      updates: pgxUpdates,
     },
   ],
   errors: pgxCatalogue,

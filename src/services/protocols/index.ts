@@ -10,7 +10,7 @@ import { readProtocols } from './ingest.js';
 import { protocolLimits } from './limits.js';
 import { registerRoutes } from './routes.js';
 import { MIGRATIONS } from './schema.js';
-import { TABLES, TABLE_PREFIX, countProtocols, createTables, finishTables, writeBatch } from './store.js';
+import { TABLES, TABLE_PREFIX, countProtocols, createTables, finishTables, protocolUpdates, writeBatch } from './store.js';
 
 // Demo protocols ship as source files next to this module (the build does not copy them).
 const demo = fileURLToPath(new URL('../../../src/services/protocols/demo/', import.meta.url));
@@ -44,6 +44,7 @@ export function createProtocolsService(): ServiceModule {
         write: writeBatch,
         finish: finishTables,
         count: countProtocols,
+        updates: protocolUpdates,
       },
     ],
     errors: protoCatalogue,

@@ -9,6 +9,7 @@
  */
 import type { TableSet } from '../../core/ingest/dataset.js';
 import type { Sourced } from '../../core/ingest/load.js';
+import type { Updates } from '../../core/ingest/updates.js';
 import { ident, type Db, type SqlValue } from '../../core/store/db.js';
 import type { ProtocolColumns } from './extract.js';
 
@@ -38,6 +39,17 @@ function row(r: ProtocolRecord): SqlValue[] {
   return [c.id, c.uri, c.doiKey, c.owner, c.public, c.titleKey, c.publishedOn, c.activity, r.doc];
 }
 
+/**
+ * protocols.io publishes no bulk files, let alone updates: an update is protocols fetched again
+ * (e.g. those published or changed since a date), each replacing the protocol of its id. Nothing is
+ * ever listed as deleted.
+ */
+export const protocolUpdates: Updates<Sourced<ProtocolRecord>> = {
+  noun: 'protocols',
+  parts: { protocol: { protocols: 'id', text: 'id' } },
+  key: (r) => ({ part: 'protocol', id: r.value.cols.id }),
+};
+
 export async function createTables(db: Db, t: TableSet): Promise<void> {
   const n = tablesOf(t);
   const pg = db.dialect === 'postgres';
@@ -56,8 +68,8 @@ export async function createTables(db: Db, t: TableSet): Promise<void> {
     CREATE UNIQUE INDEX ${ident(`${n.protocols}_uri`)} ON ${ident(n.protocols)} (uri);
   `);
   if (!pg) {
-    // Contentless: the words are only indexed; the rowid is the protocol id.
-    await db.exec(`CREATE VIRTUAL TABLE ${ident(n.text)} USING fts5(body, content='', tokenize='unicode61 remove_diacritics 2')`);
+    // Contentless: the words are only indexed; the rowid is the protocol id (by which an update removes them).
+    await db.exec(`CREATE VIRTUAL TABLE ${ident(n.text)} USING fts5(body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`);
   }
 }
 

@@ -11,6 +11,7 @@ import { pubchemCommands } from './commands.js';
 import { DATASETS, SERVICE } from './data.js';
 import { pcCatalogue } from './errors.js';
 import { readAssays } from './ingest/assays.js';
+import { assayUpdates, compoundUpdates, conformerUpdates, substanceUpdates } from './ingest/updates.js';
 import { readCompounds } from './ingest/compounds.js';
 import { readConformers } from './ingest/conformers.js';
 import { readSubstances } from './ingest/substances.js';
@@ -76,6 +77,7 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
         write: writeCompounds,
         finish: finishCompounds,
         count: countCompoundItems,
+        updates: compoundUpdates,
       },
       {
         service: SERVICE,
@@ -89,6 +91,7 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
         write: writeSubstances,
         finish: finishSubstances,
         count: countSubstances,
+        updates: substanceUpdates,
       },
       {
         service: SERVICE,
@@ -102,6 +105,7 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
         write: writeAssays,
         finish: finishAssays,
         count: countAssayItems,
+        updates: assayUpdates,
       },
       {
         service: SERVICE,
@@ -115,6 +119,7 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
         write: writeConformers,
         finish: finishConformers,
         count: countConformers,
+        updates: conformerUpdates,
       },
     ],
     errors: pcCatalogue,

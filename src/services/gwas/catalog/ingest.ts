@@ -86,5 +86,6 @@ function toRecord(kind: Kind, row: TsvRow, next: () => number): CatalogRecord | 
     if (!/^\d{1,15}$/.test(given)) return `malformed ASSOCIATION ID "${given}"`;
     return associationRecord(row, Number(given));
   }
-  return associationRecord(row, next());
+  const rec = associationRecord(row, next());
+  return typeof rec === 'string' ? rec : { ...rec, numbered: true };
 }

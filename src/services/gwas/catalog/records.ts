@@ -56,6 +56,8 @@ export interface AncestryRecord {
 export interface AssociationRecord {
   kind: 'association';
   id: number;
+  /** The id is the reader's count (the file has no ids), not the catalog's. */
+  numbered?: boolean;
   acc: string;
   pubmed: string;
   pvalue: number | null;

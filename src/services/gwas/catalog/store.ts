@@ -11,7 +11,7 @@ import type { TraitRef } from './parse.js';
 import type { AncestryRecord, AssociationRecord, CatalogRecord, GeneDoc, PublicationDoc, SnpDoc, StudyRecord } from './records.js';
 
 export const CATALOG_PREFIX = 'gwc';
-export const CATALOG_TABLES = ['studies', 'ancestries', 'assocs', 'snps', 'assoc_snps', 'traits', 'assoc_traits', 'study_traits', 'genes', 'snp_genes', 'pubs'] as const;
+export const CATALOG_TABLES = ['studies', 'ancestries', 'assocs', 'snps', 'assoc_snps', 'traits', 'assoc_traits', 'study_traits', 'genes', 'snp_genes', 'pubs', 'assoc_genes'] as const;
 
 export type CatalogTables = Record<(typeof CATALOG_TABLES)[number], string>;
 
@@ -38,8 +38,25 @@ export async function createCatalog(db: Db, t: TableSet): Promise<void> {
     CREATE TABLE ${n.genes} (ord INTEGER PRIMARY KEY, name_lc TEXT NOT NULL UNIQUE, doc TEXT NOT NULL);
     CREATE TABLE ${n.snp_genes} (gene_lc TEXT NOT NULL, rsid_lc TEXT NOT NULL, PRIMARY KEY (gene_lc, rsid_lc));
     CREATE TABLE ${n.pubs} (ord INTEGER PRIMARY KEY, pubmed TEXT NOT NULL UNIQUE, pub_date TEXT NOT NULL, doc TEXT NOT NULL);
+    CREATE TABLE ${n.assoc_genes} (gene_lc TEXT NOT NULL, assoc_id ${big} NOT NULL, PRIMARY KEY (gene_lc, assoc_id));
   `);
-  counters.set(t.gen, { study: 0, ancestry: 0, assoc: 0, snp: 0, trait: 0, gene: 0, pub: 0 });
+  counters.set(t.gen, { study: 0, ancestry: 0, assoc: 0, snp: 0, trait: 0, gene: 0, pub: 0, assocId: 0 });
+}
+
+/** An update's generation starts from a copy: its numbers go on from the copy's highest. */
+export async function continueCounters(db: Db, t: TableSet): Promise<void> {
+  const n = tables(t);
+  const max = async (table: string, col: string) => Number((await db.one<{ m: number | null }>(`SELECT MAX(${col}) AS m FROM ${table}`))?.m ?? 0);
+  counters.set(t.gen, {
+    study: await max(n.studies, 'id'),
+    ancestry: await max(n.ancestries, 'id'),
+    assoc: await max(n.assocs, 'ord'),
+    snp: await max(n.snps, 'ord'),
+    trait: await max(n.traits, 'ord'),
+    gene: await max(n.genes, 'ord'),
+    pub: await max(n.pubs, 'ord'),
+    assocId: await max(n.assocs, 'id'),
+  });
 }
 
 interface Counters {
@@ -50,6 +67,8 @@ interface Counters {
   trait: number;
   gene: number;
   pub: number;
+  /** Added to the association ids a reader numbered itself (files without ids), so an update's go on. */
+  assocId: number;
 }
 
 // The next `ord` of each table of a generation being loaded (numbers only: memory stays flat).
@@ -94,7 +113,8 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
   const assocs = recs.filter((r): r is AssociationRecord => r.kind === 'association');
 
   const haveStudies = await existing(tx, n.studies, 'acc', studies.map((s) => s.acc));
-  const haveAssocs = await existing(tx, n.assocs, 'id', assocs.map((a) => a.id));
+  const idOf = (a: AssociationRecord) => (a.numbered ? a.id + c.assocId : a.id);
+  const haveAssocs = await existing(tx, n.assocs, 'id', assocs.map(idOf));
   const snpKeys = assocs.flatMap((a) => a.snps.map((s) => s.rsId.toLowerCase()));
   const traitKeys = [...studies, ...assocs].flatMap((r) => r.traits.map((x) => x.shortForm));
   const geneKeys = assocs.flatMap((a) => a.genes.map((g) => g.geneName.toLowerCase()));
@@ -128,6 +148,7 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
   const assocTraits: SqlValue[][] = [];
   const studyTraits: SqlValue[][] = [];
   const snpGenes: SqlValue[][] = [];
+  const assocGenes: SqlValue[][] = [];
   const seenSnpGene = new Set<string>();
   recs.forEach((r, i) => {
     if (r.kind === 'study') {
@@ -142,14 +163,16 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
     } else if (r.kind === 'ancestry') {
       ancestryRows.push(ancestryRow(++c.ancestry, r));
     } else {
-      if (haveAssocs.has(String(r.id))) return void dupes.push(i);
-      haveAssocs.add(String(r.id));
-      assocRows.push([r.id, ++c.assoc, r.acc, r.pubmed, r.pvalue ?? NO_PVALUE, JSON.stringify(r.doc)]);
-      for (const rs of new Set(r.snps.map((s) => s.rsId.toLowerCase()))) assocSnps.push([rs, r.id]);
+      const id = idOf(r);
+      if (haveAssocs.has(String(id))) return void dupes.push(i);
+      haveAssocs.add(String(id));
+      assocRows.push([id, ++c.assoc, r.acc, r.pubmed, r.pvalue ?? NO_PVALUE, JSON.stringify(r.doc)]);
+      for (const rs of new Set(r.snps.map((s) => s.rsId.toLowerCase()))) assocSnps.push([rs, id]);
       for (const s of r.snps) snps.add(s.rsId.toLowerCase(), s);
-      for (const sf of new Set(r.traits.map((x) => x.shortForm))) assocTraits.push([sf, r.id]);
+      for (const sf of new Set(r.traits.map((x) => x.shortForm))) assocTraits.push([sf, id]);
       for (const x of r.traits) traits.add(x.shortForm, x);
       for (const g of r.genes) genes.add(g.geneName.toLowerCase(), g);
+      for (const g of new Set(r.genes.map((x) => x.geneName.toLowerCase()))) assocGenes.push([g, id]);
       for (const sg of r.snpGenes) {
         const key = `${sg.gene.toLowerCase()}\t${sg.rsid.toLowerCase()}`;
         if (!seenSnpGene.has(key)) {
@@ -172,6 +195,7 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
   await tx.insertMany(raw('genes'), ['ord', 'name_lc', 'doc'], genes.rows);
   await insertIgnoring(tx, n.snp_genes, ['gene_lc', 'rsid_lc'], snpGenes);
   await tx.insertMany(raw('pubs'), ['ord', 'pubmed', 'pub_date', 'doc'], pubs.rows);
+  await tx.insertMany(raw('assoc_genes'), ['gene_lc', 'assoc_id'], assocGenes);
   return dupes;
 }
 

@@ -13,6 +13,7 @@
  */
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import type { Sourced } from '../../../core/ingest/load.js';
+import type { Updates } from '../../../core/ingest/updates.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
 import type { StudyInfo, SumstatsRecord } from './ingest.js';
@@ -72,12 +73,43 @@ async function insertRows(tx: Db, t: TableSet, rows: SqlValue[][]): Promise<void
   await tx.run(`INSERT INTO ${ident(t.name('assoc'))} (${ROW_COLUMNS.join(', ')}) SELECT * FROM unnest(${arrays})`, columns as unknown as SqlValue[]);
 }
 
+/**
+ * Where an update's rows and studies are numbered from: the reader counts from 1, and the copy of the
+ * served generation already holds those numbers.
+ */
+const offsets = new Map<number, { pos: number; sid: number }>();
+
+export async function continueNumbering(db: Db, t: TableSet): Promise<void> {
+  const n = ssTables(t);
+  const r = await db.one<{ p: number | null; s: number | null }>(`SELECT (SELECT MAX(pos) FROM ${n.assoc}) AS p, (SELECT MAX(sid) FROM ${n.studies}) AS s`);
+  offsets.set(t.gen, { pos: Number(r?.p ?? 0), sid: Number(r?.s ?? 0) });
+}
+
+/** An update's study replaces the served one of its accession: its rows (one range of `pos`) and traits go. */
+export async function removeStudies(tx: Db, t: TableSet, accs: readonly string[]): Promise<void> {
+  const n = ssTables(t);
+  const old = await tx.query<{ sid: number; first_pos: number; last_pos: number }>(
+    `SELECT sid, first_pos, last_pos FROM ${n.studies} WHERE acc IN (${accs.map(() => '?').join(', ')})`,
+    accs,
+  );
+  for (const s of old) {
+    await tx.run(`DELETE FROM ${n.assoc} WHERE pos BETWEEN ? AND ?`, [Number(s.first_pos), Number(s.last_pos)]);
+    await tx.run(`DELETE FROM ${n.study_traits} WHERE sid = ?`, [Number(s.sid)]);
+  }
+}
+
 export async function writeSumstats(tx: Db, t: TableSet, batch: readonly Sourced<SumstatsRecord>[]): Promise<number[]> {
+  const off = offsets.get(t.gen) ?? { pos: 0, sid: 0 };
   const rows: SqlValue[][] = [];
   const studies: StudyInfo[] = [];
   for (const b of batch) {
-    if (b.value.kind === 'row') rows.push(b.value.row);
-    else studies.push(b.value.study);
+    if (b.value.kind === 'row') {
+      const row = b.value.row;
+      rows.push(off.pos || off.sid ? [(row[0] as number) + off.pos, (row[1] as number) + off.sid, ...row.slice(2)] : row);
+    } else {
+      const st = b.value.study;
+      studies.push(off.pos || off.sid ? { ...st, sid: st.sid + off.sid, first: st.first + off.pos, last: st.last + off.pos } : st);
+    }
   }
   await insertRows(tx, t, rows);
   for (const s of studies) {
@@ -113,6 +145,7 @@ async function sortStudy(db: Db, n: SumstatsTables, s: { sid: number; first_pos:
 }
 
 export async function finishSumstats(db: Db, t: TableSet): Promise<void> {
+  offsets.delete(t.gen);
   const n = ssTables(t);
   const studies = await db.query<{ sid: number; first_pos: number; n: number; sorted: number }>(`SELECT sid, first_pos, n, sorted FROM ${n.studies} ORDER BY sid`);
   for (const s of studies) if (!Number(s.sorted) && Number(s.n) > 0) await sortStudy(db, n, { sid: Number(s.sid), first_pos: Number(s.first_pos) });
@@ -135,6 +168,21 @@ export async function finishSumstats(db: Db, t: TableSet): Promise<void> {
   if (db.dialect === 'sqlite') await db.exec('PRAGMA analysis_limit = 1000');
   await db.exec(Object.values(n).map((x) => `ANALYZE ${x};`).join('\n'));
 }
+
+/**
+ * The summary statistics are files, one per study, added to the FTP site as studies are published:
+ * an update is the new (or re-released) studies' files, each replacing the study of its accession.
+ * Nothing is listed as withdrawn. Marks and p-value marks are made again for every study.
+ */
+export const sumstatsUpdates: Updates<Sourced<SumstatsRecord>> = {
+  noun: 'studies',
+  parts: { study: { studies: 'acc' } },
+  // A study's rows come before its record; they belong to a new study number, so they replace nothing.
+  key: ({ value }) => (value.kind === 'study' ? { part: 'study', id: value.study.acc } : null),
+  derived: ['marks', 'pmarks'],
+  remove: (tx, t, _part, ids) => removeStudies(tx, t, ids as string[]),
+  afterCopy: (db, _from, to) => continueNumbering(db, to),
+};
 
 /** Records of a load: rows and studies. */
 export async function countSumstats(db: Db, t: TableSet): Promise<number> {

@@ -49,6 +49,16 @@ export async function createIndexTables(db: Db, n: IndexTables): Promise<void> {
 
 export type Posting = readonly [field: number, term: string, id: number];
 
+/**
+ * The postings of a finished index as they were before `finishIndex` sorted them: an update starts
+ * from the served generation's terms, drops those of the records it replaces and adds theirs anew.
+ */
+export async function reopenIndex(db: Db, from: IndexTables, to: IndexTables): Promise<void> {
+  await db.run(
+    `INSERT INTO ${ident(to.rawpost)} (f, t, id) SELECT p.f, p.t, k.id FROM ${ident(from.post)} p JOIN ${ident(from.rank)} k ON k.r = p.r`,
+  );
+}
+
 export async function addPostings(tx: Db, n: IndexTables, rows: readonly Posting[]): Promise<void> {
   if (rows.length) await tx.insertMany(n.rawpost, ['f', 't', 'id'], rows as unknown as SqlValue[][]);
 }

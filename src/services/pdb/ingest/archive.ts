@@ -18,8 +18,9 @@ import {
   createArchive,
   finishArchive,
 } from '../store.js';
-import { buildSearchIndex } from '../search/indexer.js';
+import { SEARCH_TABLES, buildSearchIndex } from '../search/indexer.js';
 import { archiveItems, type ArchiveItem } from './archive-files.js';
+import { obsoleteLists } from './obsolete.js';
 import { ParsePool, parseThreads } from './parse-pool.js';
 
 export type ArchiveRecord =
@@ -173,5 +174,18 @@ export function archiveDataset(demo: string): Dataset<Sourced<ArchiveRecord>> {
     write,
     finish,
     count: countArchive,
+    // The weekly update: the entry files added or changed (the week's added and modified lists), and
+    // the obsolete list. Every entry given is read again; the search index is rebuilt.
+    updates: {
+      noun: 'entries',
+      parts: { entry: { entries: 'entry_id', parts: 'entry_id', comps: 'entry_id', chains: 'entry_id' } },
+      key: ({ value }) => (value.kind === 'entry' ? { part: 'entry', id: value.id } : null),
+      derived: SEARCH_TABLES,
+      deletions: obsoleteLists,
+      async afterCopy() {
+        // The served entries are in the copy already: nothing is carried over by stamp.
+        if (pending) pending = { ...pending, previous: undefined, manifest: new Map() };
+      },
+    },
   };
 }

@@ -5,7 +5,7 @@ import type { Sourced } from '../../../core/ingest/load.js';
 import type { Db } from '../../../core/store/db.js';
 import { readBlock } from '../cif/block.js';
 import { chemCompDocument } from '../documents/chem-comp.js';
-import { buildChemIndex } from '../search/indexer.js';
+import { SEARCH_TABLES, buildChemIndex } from '../search/indexer.js';
 import { CCD_PREFIX, CCD_TABLES, COMPONENTS, SERVICE, countTable, createCcd } from '../store.js';
 
 export interface ComponentRecord {
@@ -101,5 +101,13 @@ export function componentsDataset(demo: string): Dataset<Sourced<ComponentRecord
     write,
     finish: buildChemIndex,
     count: (db, t) => countTable(db, t, 'comps'),
+    // The dictionary is republished whole; an obsolete component stays in it (its status says so),
+    // so an update replaces the components it holds and removes none. The search index is rebuilt.
+    updates: {
+      noun: 'components',
+      parts: { component: { comps: 'comp_id' } },
+      key: ({ value }) => ({ part: 'component', id: value.id }),
+      derived: SEARCH_TABLES,
+    },
   };
 }

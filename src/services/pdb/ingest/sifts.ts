@@ -87,5 +87,12 @@ export function siftsDataset(demo: string): Dataset<Sourced<SiftsRecord>> {
     write,
     finish: finishSifts,
     count: (db, t) => countTable(db, t, 'chains'),
+    // SIFTS republishes the whole mapping each week and lists nothing as removed: an update's lines
+    // replace the chains of the entries they name.
+    updates: {
+      noun: 'entries',
+      parts: { entry: { chains: 'entry_id' } },
+      key: ({ value }) => ({ part: 'entry', id: value.entry }),
+    },
   };
 }

@@ -6,7 +6,10 @@
  * drug name, a phenotype) to the annotations, guidelines, labels and pathways that carry them.
  */
 import type { TableSet } from '../../../core/ingest/dataset.js';
+import type { Sourced } from '../../../core/ingest/load.js';
+import type { Updates } from '../../../core/ingest/updates.js';
 import { ident, type Db } from '../../../core/store/db.js';
+import type { PgxRecord } from '../records.js';
 
 export const TABLE_PREFIX = 'pgx';
 export const TABLES = [
@@ -39,6 +42,18 @@ export function namesOf(t: TableSet): Names {
   byGeneration.set(t.gen, names);
   return names;
 }
+
+/**
+ * PharmGKB publishes whole downloads, never changes or a list of what was withdrawn: an update is
+ * the newer release's files (all or some, each zip whole), each record replacing its kind and key in
+ * `raw`; the served tables are all derived from `raw` again.
+ */
+export const pgxUpdates: Updates<Sourced<PgxRecord>> = {
+  noun: 'records',
+  parts: { record: { raw: ['kind', 'k'] } },
+  key: (r) => ({ part: 'record', id: [r.value.kind, r.value.key] }),
+  derived: TABLES.filter((n) => n !== 'raw'),
+};
 
 export async function createTables(db: Db, t: TableSet): Promise<void> {
   const n = namesOf(t);

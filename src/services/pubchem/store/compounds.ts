@@ -126,6 +126,28 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
   return dupes;
 }
 
+/**
+ * `names` holds the lower-cased titles and synonyms together: when an update replaces one of the two
+ * for some CIDs, their names go, and those of the other are written again from its table.
+ */
+export async function renameCompounds(tx: Db, t: TableSet, part: 'title' | 'synonyms', cids: readonly number[]): Promise<void> {
+  const n = compoundTables(t);
+  const rows: SqlValue[][] = [];
+  for (let i = 0; i < cids.length; i += 500) {
+    const chunk = cids.slice(i, i + 500);
+    const marks = chunk.map(() => '?').join(', ');
+    await tx.run(`DELETE FROM ${ident(n.names)} WHERE cid IN (${marks})`, chunk);
+    if (part === 'synonyms') {
+      const titles = await tx.query<{ cid: number; title: string }>(`SELECT cid, title FROM ${ident(n.titles)} WHERE cid IN (${marks})`, chunk);
+      for (const r of titles) rows.push([normal(r.title), Number(r.cid), 0]);
+    } else {
+      const lists = await tx.query<{ cid: number; list: string }>(`SELECT cid, list FROM ${ident(n.synonyms)} WHERE cid IN (${marks})`, chunk);
+      for (const r of lists) (JSON.parse(r.list) as string[]).forEach((name, rank) => rows.push([normal(name), Number(r.cid), rank]));
+    }
+  }
+  await tx.insertMany(n.names, ['name', 'cid', 'rank'], rows);
+}
+
 export async function finishCompounds(db: Db, t: TableSet): Promise<void> {
   const n = compoundTables(t);
   const c = ident(n.compounds);
