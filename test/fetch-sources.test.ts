@@ -1,5 +1,6 @@
 /** What each source asks its upstream for, and two of them end to end (AlphaFold DB, the PDB archive). */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -85,6 +86,23 @@ describe('what each source fetches', () => {
     await tarMember('names.dmp').make(join(dir, 'taxdump.tar.gz'), join(dir, 'names.dmp'), new AbortController().signal);
     expect(readFileSync(join(dir, 'names.dmp'), 'utf8')).toBe('9606\t|\tHomo sapiens\t|\t\t|\tscientific name\t|\n');
     await expect(tarMember('merged.dmp').make(join(dir, 'taxdump.tar.gz'), join(dir, 'm'), new AbortController().signal)).rejects.toThrow(/holds no merged\.dmp/);
+  });
+
+  it('closes the archive when the member it takes comes before the rest', { skip: !existsSync('/proc/self/fd') }, async () => {
+    const dir = tempDir();
+    const path = join(dir, 'taxdump.tar.gz');
+    // names.dmp first, then a member far larger than what one read brings in.
+    writeFileSync(path, gzipSync(tarOf([{ name: 'names.dmp', bytes: Buffer.from('1\t|\troot\t|\t\t|\tscientific name\t|\n') }, { name: 'nodes.dmp', bytes: randomBytes(8 << 20) }])));
+    await tarMember('names.dmp').make(path, join(dir, 'names.dmp'), new AbortController().signal);
+    await new Promise((r) => setTimeout(r, 50));
+    const open = readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(join('/proc/self/fd', fd)) === path;
+      } catch {
+        return false;
+      }
+    });
+    expect(open).toEqual([]);
   });
 
   it('NCBI Gene: every organism or the ones named, the other tables, names.dmp out of the taxonomy dump', async () => {

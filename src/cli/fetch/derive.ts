@@ -73,12 +73,18 @@ export function tarMember(member: string, path = member): Derived {
   return {
     path,
     async make(src, dest, signal) {
-      for await (const m of tarMembers(openInput(src), 2 ** 31)) {
-        if (signal.aborted) throw new FetchError('stopped');
-        if (m.name === member || m.name.endsWith(`/${member}`)) {
-          await writeFile(dest, m.bytes);
-          return;
+      const stream = openInput(src);
+      try {
+        for await (const m of tarMembers(stream, 2 ** 31)) {
+          if (signal.aborted) throw new FetchError('stopped');
+          if (m.name === member || m.name.endsWith(`/${member}`)) {
+            await writeFile(dest, m.bytes);
+            return;
+          }
         }
+      } finally {
+        // Stopping at the member leaves the rest unread: the file must close all the same.
+        stream.destroy();
       }
       throw new FetchError(`${src}: the archive holds no ${member}`);
     },
