@@ -206,6 +206,7 @@ describe('biomirror <service>', () => {
     expect(eutils.code, eutils.err).toBe(0);
     expect(eutils.out).toContain('served under /eutils');
     expect(eutils.out).toContain('biomirror ingest eutils <file-or-folder> --dataset clinvar');
+    expect(eutils.out).toContain('biomirror fetch eutils clinvar');
     expect(eutils.out).toContain('eutils has no commands of its own');
     const exec = cli(['exec'], env);
     expect(exec.out).toContain('it loads no data of its own');

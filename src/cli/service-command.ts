@@ -1,4 +1,5 @@
 import { findService } from '../services/registry.js';
+import { sourceOf } from './fetch/sources/index.js';
 import type { ServiceModule } from '../services/types.js';
 import { createLogger, openRuntime } from '../server/serve.js';
 import { configFrom, type CommonFlags } from './flags.js';
@@ -37,6 +38,11 @@ export function aboutService(service: ServiceModule): string {
     out.push('load its data:');
     for (const d of service.datasets) {
       out.push(`  biomirror ingest ${service.id} <file-or-folder>${service.datasets.length > 1 ? ` --dataset ${d.name}` : ''}`);
+    }
+    const fetchable = service.datasets.filter((d) => sourceOf(service.id, d.name));
+    if (fetchable.length > 0) {
+      out.push('or download it from the upstream and load it:');
+      for (const d of fetchable) out.push(`  biomirror fetch ${service.id}${service.datasets.length > 1 ? ` ${d.name}` : ''}`);
     }
   } else {
     out.push('it loads no data of its own (see biomirror services)');
