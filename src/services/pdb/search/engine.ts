@@ -19,7 +19,7 @@ import { facetResults } from './facets.js';
 import { fullTextSql, fullTextWords } from './fulltext.js';
 import { perGeneration } from './generation-cache.js';
 import { searchTables, type ObjKind, type SearchTables } from './indexer.js';
-import { rowsOf, sqlSearch } from './paging.js';
+import { holdsComputed, rowsOf, sqlSearch } from './paging.js';
 import { attributeSql, catalogueOf, filterSql, inSql, sameRecordGroup } from './plan.js';
 import type { Node, ReturnType, SearchRequest, Service, Terminal } from './request.js';
 import { RETURN_KIND, isComputed, mapSql } from './returns.js';
@@ -36,10 +36,17 @@ export interface NodeHit {
   match_context?: Record<string, unknown>[];
 }
 
-/** One terminal's answer: return-type id → original score (and what matched, for verbose). */
+type Contexts = Map<string, Record<string, unknown>[]>;
+
+/**
+ * One terminal's answer: return-type id → original score, and what matched (for verbose results):
+ * given, or read on demand for the hits a response shows (`contextsOf`), when finding where a hit
+ * matched costs as much as finding it.
+ */
 export interface TerminalResult {
   scores: Map<string, number>;
-  contexts?: Map<string, Record<string, unknown>[]>;
+  contexts?: Contexts;
+  contextsOf?: (ids: string[]) => Promise<Contexts>;
 }
 
 /** A combined answer: id → score, and per id the terminals it matched (verbose only). */
@@ -50,6 +57,19 @@ interface Combined {
 
 /** Services that answer a terminal beside the attribute and full-text indexes. */
 export type TerminalRunner = (t: Terminal, rt: ReturnType, s: SearchScope) => Promise<TerminalResult>;
+
+/**
+ * An engine's terminal that is the whole query, answered as a count, the best score and one
+ * window of hits in rank order (with their match contexts when asked), without every hit;
+ * undefined when the engine cannot for this request (its general runner answers then).
+ */
+export type TerminalPager = (
+  t: Terminal,
+  rt: ReturnType,
+  s: SearchScope,
+  window: { start: number; rows: number },
+  contexts: boolean,
+) => Promise<{ total: number; top: number; hits: { id: string; score: number; context?: Record<string, unknown>[] | undefined }[] } | undefined>;
 
 export interface SearchScope {
   db: Db;
@@ -105,6 +125,8 @@ export async function mapIds(s: SearchScope, kind: ObjKind, r: TerminalResult, r
   const n = s.archive;
   const scores = new Map<string, number>();
   const contexts = r.contexts ? new Map<string, Record<string, unknown>[]>() : undefined;
+  // For contexts read on demand: each target's sources.
+  const sources = r.contextsOf ? new Map<string, string[]>() : undefined;
   if (!n) return { scores };
   const ids = [...r.scores.keys()];
   for (let i = 0; i < ids.length; i += 500) {
@@ -123,7 +145,16 @@ export async function mapIds(s: SearchScope, kind: ObjKind, r: TerminalResult, r
       if (sc > (scores.get(row.dst) ?? -1)) scores.set(row.dst, sc);
       const ctx = r.contexts?.get(row.src);
       if (contexts && ctx) contexts.set(row.dst, [...(contexts.get(row.dst) ?? []), ...ctx]);
+      sources?.set(row.dst, [...(sources.get(row.dst) ?? []), row.src]);
     }
+  }
+  const read = r.contextsOf;
+  if (read && sources) {
+    const contextsOf = async (dsts: string[]) => {
+      const found = await read([...new Set(dsts.flatMap((d) => sources.get(d) ?? []))]);
+      return new Map(dsts.map((d) => [d, (sources.get(d) ?? []).flatMap((src) => found.get(src) ?? [])]));
+    };
+    return { scores, contextsOf };
   }
   return contexts ? { scores, contexts } : { scores };
 }
@@ -133,6 +164,8 @@ export interface RunOptions {
   scoring: string;
   runners: Partial<Record<Service, TerminalRunner>>;
   timings: Map<number, number>;
+  /** Terminals whose match contexts are read for the shown hits, by node id. */
+  later: Map<number, (ids: string[]) => Promise<Contexts>>;
 }
 
 async function runNode(s: SearchScope, node: Node, rt: ReturnType, o: RunOptions): Promise<Combined> {
@@ -175,6 +208,7 @@ async function runTerminal(s: SearchScope, t: Terminal, rt: ReturnType, o: RunOp
     r = await runner(t, rt, s);
   }
   o.timings.set(t.node_id, performance.now() - started);
+  if (o.verbose && r.contextsOf) o.later.set(t.node_id, r.contextsOf);
   let top = 0;
   for (const v of r.scores.values()) if (v > top) top = v;
   const scores = new Map<string, number>();
@@ -256,11 +290,18 @@ export interface SearchOutcome {
  * Queries of attribute and full-text terminals are answered in the database (paging.ts); a query
  * with an engine's terminal combines its terminals' hits here.
  */
-export async function search(s: SearchScope, req: SearchRequest, runners: Partial<Record<Service, TerminalRunner>>): Promise<SearchOutcome> {
+export async function search(
+  s: SearchScope,
+  req: SearchRequest,
+  runners: Partial<Record<Service, TerminalRunner>>,
+  pagers: Partial<Record<Service, TerminalPager>> = {},
+): Promise<SearchOutcome> {
   if (!req.query || inSql(req.query)) return sqlSearch(s, req);
+  const paged = await pagedTerminal(s, req, pagers);
+  if (paged) return paged;
   const t0 = performance.now();
   const timings = new Map<number, number>();
-  const opts: RunOptions = { verbose: req.verbosity === 'verbose', scoring: req.scoring, runners, timings };
+  const opts: RunOptions = { verbose: req.verbosity === 'verbose', scoring: req.scoring, runners, timings, later: new Map() };
   const combined = await runNode(s, req.query, req.return_type, opts);
   let ids = [...combined.scores.keys()];
   if (!req.content.has('computational')) ids = ids.filter((id) => !isComputed(id));
@@ -280,7 +321,49 @@ export async function search(s: SearchScope, req: SearchRequest, runners: Partia
   const t3 = performance.now();
   const rows = rowsOf(req);
   const shown = rows === 'all' ? ranked : rows === 'none' ? [] : ranked.slice(req.paginate.start, req.paginate.start + req.paginate.rows);
+  await readContexts(shown, opts.later);
   return { total: ranked.length, ranked: shown, facets, timings: { total: t3 - t0, sort: t2 - t1, facets: t3 - t2, nodes: timings } };
+}
+
+/**
+ * A lone engine terminal whose engine pages its own hits: when nothing needs every hit (facets,
+ * attribute sort keys, groups, every hit shown) and no content type is to be left out.
+ */
+async function pagedTerminal(s: SearchScope, req: SearchRequest, pagers: Partial<Record<Service, TerminalPager>>): Promise<SearchOutcome | undefined> {
+  const t = req.query;
+  const rows = rowsOf(req);
+  if (t?.type !== 'terminal' || rows === 'all' || req.facets.length || req.sort.some((k) => k.sort_by !== 'score')) return undefined;
+  const pager = pagers[t.service];
+  if (!pager) return undefined;
+  // The engine keeps every content type: right when the archive holds experimental structures only, or both are asked for.
+  const all = req.content.has('computational') && req.content.has('experimental');
+  if (!all && (!req.content.has('experimental') || (await holdsComputed(s)))) return undefined;
+  const t0 = performance.now();
+  const window = rows === 'none' ? { start: 0, rows: 0 } : req.paginate;
+  const verbose = req.verbosity === 'verbose';
+  const r = await pager(t, req.return_type, s, window, verbose);
+  if (!r) return undefined;
+  const top = r.top;
+  const ranked = r.hits.map((h): Ranked => {
+    const out: Ranked = { id: h.id, score: top > 0 ? h.score / top : 1 };
+    if (verbose) out.nodes = [{ node_id: t.node_id, service: t.service, original_score: h.score, norm_score: top > 0 ? h.score / top : 1, ...(h.context?.length ? { match_context: h.context } : {}) }];
+    return out;
+  });
+  const ms = performance.now() - t0;
+  return { total: r.total, ranked, facets: undefined, timings: { total: ms, sort: 0, facets: 0, nodes: new Map([[t.node_id, ms]]) } };
+}
+
+/** The match contexts of the shown hits that their terminals read on demand. */
+async function readContexts(shown: Ranked[], later: RunOptions['later']): Promise<void> {
+  for (const [node, read] of later) {
+    const hits = shown.flatMap((r) => (r.nodes ?? []).filter((h) => h.node_id === node).map((h) => ({ id: r.id, h })));
+    if (hits.length === 0) continue;
+    const found = await read(hits.map((x) => x.id));
+    for (const { id, h } of hits) {
+      const ctx = found.get(id);
+      if (ctx?.length) h.match_context = ctx;
+    }
+  }
 }
 
 /** Identifiers found in memory as SQL rows `id` (one parameter, read as a JSON array). */

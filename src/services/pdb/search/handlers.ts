@@ -4,19 +4,20 @@
  */
 import type { Db } from '../../../core/store/db.js';
 import type { Generations } from '../../../core/store/generations.js';
-import { scopeOf, search, type TerminalRunner } from './engine.js';
+import { scopeOf, search, type TerminalPager, type TerminalRunner } from './engine.js';
 import { groupResults } from './groups.js';
 import { readRequest, type Service } from './request.js';
 
 export type Runners = Partial<Record<Service, TerminalRunner>>;
+export type Pagers = Partial<Record<Service, TerminalPager>>;
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** The response body, or undefined for no hits (the service answers 204 with an empty body). */
-export async function runQuery(db: Db, generations: Generations, body: unknown, runners: Runners): Promise<Record<string, unknown> | undefined> {
+export async function runQuery(db: Db, generations: Generations, body: unknown, runners: Runners, pagers: Pagers = {}): Promise<Record<string, unknown> | undefined> {
   const req = readRequest(body);
   const scope = await scopeOf(db, generations);
-  const out = await search(scope, req, runners);
+  const out = await search(scope, req, runners, pagers);
   const total = out.total;
   if (total === 0) return undefined;
   const res: Record<string, unknown> = { query_id: req.query_id, result_type: req.return_type, total_count: total };

@@ -18,7 +18,7 @@ export const rowsOf = (req: SearchRequest): Rows => (req.group_by || req.return_
 
 // Whether an archive holds computed structure models (their identifiers carry prefixes).
 const computedCache = perGeneration<boolean>();
-const holdsComputed = (s: SearchScope) => {
+export const holdsComputed = (s: SearchScope): Promise<boolean> => {
   const n = s.archive;
   if (!n) return Promise.resolve(false);
   return computedCache(s.db, `${n.sobj}:computed`, async () => {
@@ -62,52 +62,71 @@ async function orderSql(s: SearchScope, req: SearchRequest, constant: boolean): 
   return joinSql(keys, ', ');
 }
 
-/** Runs a query of attribute and full-text terminals (or none) in the database. */
-export async function sqlSearch(s: SearchScope, req: SearchRequest): Promise<SearchOutcome> {
-  const t0 = performance.now();
-  const terminals: PlannedTerminal[] = [];
+/**
+ * The statements that answer a request: `count` (rows `n`, and `top` when scores vary) and
+ * `list` (rows `id`, `score` when scores vary, in rank order: the page, or every hit), or
+ * `windowed`, one statement whose rows carry `n` and `top` beside the page (its count is asked
+ * apart only when the page is empty). Undefined when nothing can match. `hits` are the hits
+ * themselves (rows `id`, and `score`), for facets.
+ */
+export interface Statements {
+  constant: boolean;
+  hits: Sql;
+  count: Sql;
+  list: Sql | undefined;
+  windowed: boolean;
+}
+
+export async function statements(s: SearchScope, req: SearchRequest, terminals: PlannedTerminal[] = []): Promise<Statements | undefined> {
   const plan: Plan | undefined = req.query ? await planQuery(s, req.query, req.return_type, req.scoring, terminals) : everything(req.return_type, s.archive);
-  const nodes = new Map<number, number>();
-  const done = (total: number, ranked: Ranked[], facets: Record<string, unknown>[] | undefined, sort: number, facetMs: number): SearchOutcome => {
-    const ms = performance.now() - t0;
-    // One statement answers every terminal: each is timed as the whole.
-    for (const t of terminals) nodes.set(t.terminal.node_id, ms);
-    return { total, ranked, facets, timings: { total: ms, sort, facets: facetMs, nodes } };
-  };
-  if (!plan) return done(0, [], undefined, 0, 0);
+  if (!plan) return undefined;
   const constant = plan.constant !== undefined;
   const content = await contentSql(s, req, 't.id');
   const hits = q`SELECT t.id AS id${raw(constant ? '' : ', t.score AS score')} FROM (${plan.sql}) t${raw(content ? ` WHERE ${content}` : '')}`;
   const score = raw(constant ? '' : ', h.score AS score');
+  const top = raw(constant ? '' : ', MAX(h.score) AS top');
   const rows = rowsOf(req);
-  const t1 = performance.now();
-  const order = await orderSql(s, req, constant);
   const window = rows === 'page' ? q` LIMIT ${req.paginate.rows} OFFSET ${req.paginate.start}` : raw('');
-  const head = async (from: Sql) => (await s.db.one<Head>(...args(q`SELECT COUNT(*) AS n${raw(constant ? '' : ', MAX(h.score) AS top')} FROM (${from}) h`))) ?? { n: 0 };
-  let total: Head;
-  let list: { id: string; score?: number | string }[] = [];
   const d = plan.direct;
   if (d && !req.sort.some((k) => k.sort_by !== 'score')) {
     // One read of an index, written flat: counted there, a page read in identifier order.
     const c = await contentSql(s, req, d.id);
     const read = q`SELECT ${raw(d.distinct ? 'DISTINCT ' : '')}${raw(d.id)} AS id FROM ${raw(d.from)} WHERE ${d.where}${raw(c ? ` AND ${c}` : '')}`;
-    total = await head(read);
-    if (Number(total.n) > 0 && rows !== 'none') list = await s.db.query(...args(q`${read} ORDER BY ${raw(d.id)}${window}`));
-  } else if (d || rows !== 'page') {
-    total = await head(hits);
-    if (Number(total.n) > 0 && rows !== 'none') list = await s.db.query(...args(q`SELECT h.id AS id${score} FROM (${hits}) h ORDER BY ${order}${window}`));
-  } else {
-    // Hits found by joins are found once: the count and best score ride along with the page.
-    const page = await s.db.query<{ id: string; score?: number | string } & Head>(...args(q`SELECT h.id AS id${score}, COUNT(*) OVER () AS n${raw(constant ? '' : ', MAX(h.score) OVER () AS top')} FROM (${hits}) h ORDER BY ${order}${window}`));
-    list = page;
-    total = page[0] ?? (await head(hits));
+    return { constant, hits, count: q`SELECT COUNT(*) AS n FROM (${read}) h`, list: rows === 'none' ? undefined : q`${read} ORDER BY ${raw(d.id)}${window}`, windowed: false };
   }
+  const order = await orderSql(s, req, constant);
+  const count = q`SELECT COUNT(*) AS n${top} FROM (${hits}) h`;
+  if (d || rows !== 'page') return { constant, hits, count, list: rows === 'none' ? undefined : q`SELECT h.id AS id${score} FROM (${hits}) h ORDER BY ${order}${window}`, windowed: false };
+  // Hits found by joins are found once: the count and best score ride along with the page.
+  const over = raw(`, COUNT(*) OVER () AS n${constant ? '' : ', MAX(h.score) OVER () AS top'}`);
+  return { constant, hits, count, list: q`SELECT h.id AS id${score}${over} FROM (${hits}) h ORDER BY ${order}${window}`, windowed: true };
+}
+
+/** Runs a query of attribute and full-text terminals (or none) in the database. */
+export async function sqlSearch(s: SearchScope, req: SearchRequest): Promise<SearchOutcome> {
+  const t0 = performance.now();
+  const terminals: PlannedTerminal[] = [];
+  const st = await statements(s, req, terminals);
+  const t1 = performance.now();
+  let total: Head = { n: 0 };
+  let list: ({ id: string; score?: number | string } & Partial<Head>)[] = [];
+  if (st?.windowed) {
+    list = await s.db.query(...args(st.list as Sql));
+    total = (list[0] as Head | undefined) ?? (await s.db.one<Head>(...args(st.count))) ?? total;
+  } else if (st) {
+    total = (await s.db.one<Head>(...args(st.count))) ?? total;
+    if (Number(total.n) > 0 && st.list) list = await s.db.query(...args(st.list));
+  }
+  const n = Number(total.n);
   const top = Number(total.top ?? 0);
-  const ranked: Ranked[] = list.map((r) => ({ id: r.id, score: constant || !(top > 0) ? 1 : Number(r.score) / top }));
+  const ranked: Ranked[] = list.map((r) => ({ id: r.id, score: st?.constant || !(top > 0) ? 1 : Number(r.score) / top }));
   if (req.verbosity === 'verbose' && req.query && ranked.length) await annotate(s, req.query, terminals, ranked);
   const t2 = performance.now();
-  const facets = req.facets.length && Number(total.n) > 0 ? await facetResults(s, req.facets, q`SELECT h.id AS id FROM (${hits}) h`, req.return_type) : undefined;
-  return done(Number(total.n), ranked, facets, t2 - t1, performance.now() - t2);
+  const facets = st && req.facets.length && n > 0 ? await facetResults(s, req.facets, q`SELECT h.id AS id FROM (${st.hits}) h`, req.return_type) : undefined;
+  const ms = performance.now() - t0;
+  // One statement answers every terminal: each is timed as the whole.
+  const nodes = new Map(terminals.map((t) => [t.terminal.node_id, ms]));
+  return { total: n, ranked, facets, timings: { total: ms, sort: t2 - t1, facets: performance.now() - t2, nodes } };
 }
 
 type Head = { n: number | string; top?: number | string | null };
