@@ -171,6 +171,14 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
     }
     const narrow = await post({ query: { type: 'terminal', service: 'full_text', parameters: { value: 'protease kinase' } }, return_type: 'entry', request_options: { return_all_hits: true, results_verbosity: 'compact' } });
     expect(narrow.result_set).toEqual(ids(entries.filter((e) => e.title.endsWith('PROTEASE KINASE')).sort(byId)));
+    // In a group, the full-text terminal's scores are first divided by its own best.
+    const relevance = (e: Entry) => (e.kinases ? (1 + Math.log(e.kinases)) / (1 + Math.log(2)) : 0) + Number(e.method === 'SOLUTION NMR');
+    const best = Math.max(...entries.map(relevance));
+    const either = { type: 'group', logical_operator: 'or', nodes: [{ type: 'terminal', service: 'full_text', parameters: { value: 'kinase' } }, nmr] };
+    const ranked = entries.filter((e) => relevance(e) > 0).sort((a, b) => relevance(b) - relevance(a) || byId(a, b));
+    const got = await paged(either, 6);
+    expect(got.map((h) => h.identifier)).toEqual(ids(ranked));
+    got.forEach((h, k) => expect(h.score).toBeCloseTo(relevance(ranked[k] as Entry) / best, 5));
   });
 
   it('computes facets over every hit, not the page, on the database and in memory alike', async () => {
