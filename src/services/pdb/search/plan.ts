@@ -112,9 +112,9 @@ export async function attributeSql(s: SearchScope, service: Service, list: Attri
       ' UNION ALL ',
     );
   }
-  const list2 = kinds.map((k) => mapSql(k, rt, hits, s.archive)).filter((x): x is HitSql => x !== undefined);
-  if (list2.length === 0) return undefined;
-  return { sql: q`SELECT DISTINCT m.dst AS id FROM (${joinSql(list2, ' UNION ')}) m WHERE m.dst IS NOT NULL` };
+  const mapped = kinds.map((k) => mapSql(k, rt, hits, s.archive)).filter((x): x is HitSql => x !== undefined);
+  if (mapped.length === 0) return undefined;
+  return { sql: q`SELECT DISTINCT m.dst AS id FROM (${joinSql(mapped, ' UNION ')}) m WHERE m.dst IS NOT NULL` };
 }
 
 interface Context {
