@@ -4,8 +4,10 @@
  * the same run:
  * - the index build (the archive load's last step), documents/s;
  * - attribute (`text`) and `full_text` queries: latency percentiles with 10 clients, and the
- *   service's mean time per query beside the same SQL run directly on the database;
- * - `seqmotif`: the service beside the same regular expression scanned over the same sequences;
+ *   service's mean time per query beside the same SQL statements (count and page) run directly
+ *   on the database;
+ * - `seqmotif`: the service (count and first page) beside the same regular expression tested on
+ *   each of the same sequences;
  * - `sequence`: the service beside `mmseqs easy-search` run alone on a database of the same
  *   sequences (skipped without mmseqs).
  * Structure, structure-motif and chemical queries are not measured here (they need coordinates
@@ -177,8 +179,8 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   const { runLoad } = await dist('core/ingest/load.js');
   const { migrate } = await dist('core/store/migrations.js');
   const { scopeOf } = await dist('services/pdb/search/engine.js');
-  const { attributeCondition, conditionSql } = await dist('services/pdb/search/text.js');
-  const { tokens } = await dist('services/pdb/search/attributes.js');
+  const { statements } = await dist('services/pdb/search/paging.js');
+  const { readRequest } = await dist('services/pdb/search/request.js');
   const { prositeToRegex } = await dist('services/pdb/search/seqmotif.js');
   const db = await openStore({ dataDir, databaseUrl });
   await migrate(db, 'rcsb-data', []);
@@ -209,25 +211,23 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
     log(`[${dialect}] full_text queries, 10 clients`);
     const ftLoad = await cannon(base, () => url(page({ type: 'terminal', service: 'full_text', parameters: { value: FULL_TEXT[i++ % FULL_TEXT.length] } })), DURATION, 10);
 
-    // One client: the service beside the SQL it runs, on the same database.
-    const simple = ATTRIBUTE_QUERIES.slice(0, 5);
+    // One client: the service beside the SQL statements it runs for the same request (count and
+    // page, or one statement carrying both), built beforehand and run directly on the database.
     const reps = 20;
-    const attrService = await timeEach(reps * simple.length, (k) => fetchJson(base, page(simple[k % simple.length])));
-    const attrEngine = await timeEach(reps * simple.length, async (k) => {
-      const c = attributeCondition('structure', (simple[k % simple.length] as Any).parameters, 'text');
-      const h = conditionSql(c, n);
-      const kinds = await db.query(`SELECT kind FROM ${n.sattrs} WHERE attr = ?`, [c.attribute.path]);
-      const sql = kinds.map(() => `SELECT o.entry_id AS dst FROM (${h.sql}) h JOIN ${n.sobj} o ON o.kind = h.kind AND o.id = h.obj WHERE h.kind = ?`).join(' UNION ');
-      await db.query(`SELECT DISTINCT dst FROM (${sql}) m`, kinds.flatMap((x: Any) => [...h.params, x.kind]));
-    });
-    const ftService = await timeEach(reps * FULL_TEXT.length, (k) => fetchJson(base, page({ type: 'terminal', service: 'full_text', parameters: { value: FULL_TEXT[k % FULL_TEXT.length] } })));
-    const ftEngine = await timeEach(reps * FULL_TEXT.length, async (k) => {
-      const words = [...new Set(tokens(FULL_TEXT[k % FULL_TEXT.length] as string))] as string[];
-      await db.query(
-        `SELECT o.entry_id AS obj, t.tok AS tok, COUNT(*) AS c FROM ${n.stok} t JOIN ${n.sobj} o ON o.kind = t.kind AND o.id = t.obj WHERE t.tok IN (${words.map(() => '?').join(',')}) GROUP BY o.entry_id, t.tok`,
-        words,
-      );
-    });
+    const sqlOf = async (body: unknown) => statements(scope, readRequest(body));
+    const runSql = async (st: Any) => {
+      if (st.windowed) return (await db.query(st.list.sql, st.list.params)).length;
+      await db.one(st.count.sql, st.count.params);
+      return (await db.query(st.list.sql, st.list.params)).length;
+    };
+    const attrBodies = ATTRIBUTE_QUERIES.map(page);
+    const attrSql = await Promise.all(attrBodies.map(sqlOf));
+    const attrService = await timeEach(reps * attrBodies.length, (k) => fetchJson(base, attrBodies[k % attrBodies.length]));
+    const attrEngine = await timeEach(reps * attrBodies.length, (k) => runSql(attrSql[k % attrSql.length]));
+    const ftBodies = FULL_TEXT.map((value) => page({ type: 'terminal', service: 'full_text', parameters: { value } }));
+    const ftSql = await Promise.all(ftBodies.map(sqlOf));
+    const ftService = await timeEach(reps * ftBodies.length, (k) => fetchJson(base, ftBodies[k % ftBodies.length]));
+    const ftEngine = await timeEach(reps * ftBodies.length, (k) => runSql(ftSql[k % ftSql.length]));
 
     log(`[${dialect}] seqmotif`);
     const motifs = ['C-x(2,4)-C-x(3)-[LIVMFYWC]', 'W-x(2)-[FY]-x-H', '<M-[KR]-x(3)-L', 'H-x(3)-H-x(2)-C'];

@@ -10,16 +10,23 @@
  * count (hits matched only by others score 0).
  */
 import { tableSet } from '../../../core/ingest/dataset.js';
-import type { Db, SqlValue } from '../../../core/store/db.js';
+import type { Db } from '../../../core/store/db.js';
 import type { Generations } from '../../../core/store/generations.js';
 import { ARCHIVE, ARCHIVE_PREFIX, CCD_PREFIX, COMPONENTS, SERVICE, archiveTables, type ArchiveTables } from '../store.js';
-import { attributes, tokens, type Catalogue } from './attributes.js';
+import { attributeCondition, type AttributeCondition } from './text.js';
 import { bad } from './errors.js';
 import { facetResults } from './facets.js';
+import { fullTextSql, fullTextWords } from './fulltext.js';
+import { perGeneration } from './generation-cache.js';
 import { searchTables, type ObjKind, type SearchTables } from './indexer.js';
-import type { FilterNode, Group, Node, ReturnType, SearchRequest, Service, Terminal } from './request.js';
-import { RETURN_KIND, allOfSql, isComputed, mapSql } from './returns.js';
-import { attributeCondition, conditionSql, sameRecordSql, type AttributeCondition, type HitSql } from './text.js';
+import { holdsComputed, rowsOf, sqlSearch } from './paging.js';
+import { attributeSql, catalogueOf, filterSql, inSql, sameRecordGroup } from './plan.js';
+import type { Node, ReturnType, SearchRequest, Service, Terminal } from './request.js';
+import { RETURN_KIND, isComputed, mapSql } from './returns.js';
+import { q, raw, type Sql } from './sql.js';
+import { indexedAttributes, keySql, valueSource } from './values.js';
+
+export { perGeneration };
 
 export interface NodeHit {
   node_id: number;
@@ -29,10 +36,17 @@ export interface NodeHit {
   match_context?: Record<string, unknown>[];
 }
 
-/** One terminal's answer: return-type id → original score (and what matched, for verbose). */
+type Contexts = Map<string, Record<string, unknown>[]>;
+
+/**
+ * One terminal's answer: return-type id → original score, and what matched (for verbose results):
+ * given, or read on demand for the hits a response shows (`contextsOf`), when finding where a hit
+ * matched costs as much as finding it.
+ */
 export interface TerminalResult {
   scores: Map<string, number>;
-  contexts?: Map<string, Record<string, unknown>[]>;
+  contexts?: Contexts;
+  contextsOf?: (ids: string[]) => Promise<Contexts>;
 }
 
 /** A combined answer: id → score, and per id the terminals it matched (verbose only). */
@@ -43,6 +57,19 @@ interface Combined {
 
 /** Services that answer a terminal beside the attribute and full-text indexes. */
 export type TerminalRunner = (t: Terminal, rt: ReturnType, s: SearchScope) => Promise<TerminalResult>;
+
+/**
+ * An engine's terminal that is the whole query, answered as a count, the best score and one
+ * window of hits in rank order (with their match contexts when asked), without every hit;
+ * undefined when the engine cannot for this request (its general runner answers then).
+ */
+export type TerminalPager = (
+  t: Terminal,
+  rt: ReturnType,
+  s: SearchScope,
+  window: { start: number; rows: number },
+  contexts: boolean,
+) => Promise<{ total: number; top: number; hits: { id: string; score: number; context?: Record<string, unknown>[] | undefined }[] } | undefined>;
 
 export interface SearchScope {
   db: Db;
@@ -65,126 +92,28 @@ export async function scopeOf(db: Db, generations: Generations): Promise<SearchS
   };
 }
 
-/**
- * A value computed once per database and index generation (tables of a generation never change).
- * Keyed by the database handle too: two stores may hold generations of the same number.
- */
-export function perGeneration<T>(): (db: Db, key: string, make: () => Promise<T>) => Promise<T> {
-  const byDb = new WeakMap<Db, Map<string, Promise<T>>>();
-  return (db, key, make) => {
-    let m = byDb.get(db);
-    if (!m) byDb.set(db, (m = new Map()));
-    let p = m.get(key);
-    if (!p) {
-      if (m.size >= 4) m.clear();
-      const mine = make();
-      m.set(key, mine);
-      mine.catch(() => m?.delete(key));
-      p = mine;
-    }
-    return p;
-  };
-}
-
-// Which kinds of object carry an attribute, per index (fixed for a generation).
-const kindCache = perGeneration<Map<string, ObjKind[]>>();
-
-function kindMap(db: Db, n: SearchTables): Promise<Map<string, ObjKind[]>> {
-  return kindCache(db, n.sattrs, async () => {
-    const m = new Map<string, ObjKind[]>();
-    for (const r of await db.query<{ attr: string; kind: ObjKind }>(`SELECT attr, kind FROM ${n.sattrs}`)) m.set(r.attr, [...(m.get(r.attr) ?? []), r.kind]);
-    return m;
-  });
-}
-
-async function kindsOf(db: Db, n: SearchTables, attr: string): Promise<ObjKind[]> {
-  return (await kindMap(db, n)).get(attr) ?? [];
-}
-
 /** Attributes that have at least one indexed value, for the metadata endpoints. */
 export async function searchableAttributes(db: Db, n: SearchTables): Promise<Set<string>> {
-  return new Set((await kindMap(db, n)).keys());
+  return new Set((await indexedAttributes(db, n)).keys());
 }
 
-const catalogueOf = (service: Service): Catalogue => (service === 'text_chem' ? 'chemical' : 'structure');
-const indexOf = (s: SearchScope, service: Service) => (service === 'text_chem' ? s.ccd : s.archive);
-
-/** The SQL of `(src, dst)` pairs for hits of an attribute's kinds, united. */
-async function mapped(s: SearchScope, index: SearchTables, attr: string, hits: HitSql, rt: ReturnType, negate: boolean): Promise<HitSql | undefined> {
-  let kinds = await kindsOf(s.db, index, attr);
-  if (negate) {
-    // The objects of the attribute's kinds that do not match: the universe minus the hits.
-    if (kinds.length === 0) kinds = [index === s.ccd ? 'mol_definition' : RETURN_KIND[rt]];
-    const parts = kinds.map((k) => ({
-      sql: `SELECT o.kind AS kind, o.id AS obj, 0 AS rec FROM ${index.sobj} o WHERE o.kind = ? AND o.id NOT IN (SELECT m.obj FROM (${hits.sql}) m WHERE m.kind = ?)`,
-      params: [k, ...hits.params, k] as SqlValue[],
-    }));
-    hits = { sql: parts.map((p) => p.sql).join(' UNION ALL '), params: parts.flatMap((p) => p.params) };
-  }
-  const list = kinds.map((k) => mapSql(k, rt, hits, s.archive)).filter((x): x is HitSql => x !== undefined);
-  if (list.length === 0) return undefined;
-  return { sql: list.map((q) => q.sql).join(' UNION '), params: list.flatMap((q) => q.params) };
-}
-
-async function attributeTerminal(s: SearchScope, t: Terminal, rt: ReturnType): Promise<TerminalResult> {
-  const c = attributeCondition(catalogueOf(t.service), t.parameters, t.service);
-  return conditionsTerminal(s, t.service, [c], rt);
-}
-
-async function conditionsTerminal(s: SearchScope, service: Service, list: AttributeCondition[], rt: ReturnType): Promise<TerminalResult> {
-  const index = indexOf(s, service);
+/** Query results as a map for the in-memory path (a query mixing in engine services); rows without a score score 1. */
+async function scoresOf(s: SearchScope, sql: Sql | undefined): Promise<TerminalResult> {
   const scores = new Map<string, number>();
-  const first = list[0] as AttributeCondition;
-  if (!index) return { scores };
-  const hits = list.length === 1 ? conditionSql(first, index) : sameRecordSql(list, index);
-  const q = await mapped(s, index, first.attribute.path, hits, rt, list.length === 1 && first.negation);
-  if (!q) return { scores };
-  for (const r of await s.db.query<{ dst: string }>(`SELECT DISTINCT m.dst AS dst FROM (${q.sql}) m`, q.params)) if (r.dst !== null) scores.set(r.dst, 1);
+  if (sql) for (const r of await s.db.query<{ id: string; score?: number | string }>(sql.sql, sql.params)) scores.set(r.id, r.score === undefined ? 1 : Number(r.score));
   return { scores };
 }
 
-const entryCounts = perGeneration<number>();
-const entryCount = (db: Db, n: SearchTables) =>
-  entryCounts(db, n.sobj, async () => Number((await db.one<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${n.sobj} WHERE kind = 'entry'`))?.n ?? 1));
+function attributeTerminal(s: SearchScope, t: Terminal, rt: ReturnType): Promise<TerminalResult> {
+  return conditionsTerminal(s, t.service, [attributeCondition(catalogueOf(t.service), t.parameters, t.service)], rt);
+}
 
-/** Words per query at most (each is one index lookup). */
-const MAX_WORDS = 32;
+async function conditionsTerminal(s: SearchScope, service: Service, list: AttributeCondition[], rt: ReturnType): Promise<TerminalResult> {
+  return scoresOf(s, (await attributeSql(s, service, list, rt))?.sql);
+}
 
-/**
- * `full_text`: every word of the value must occur in the entry's documents (entry, entities,
- * chains, assemblies: any full-text attribute). Score: Σ over words of idf × (1 + ln tf).
- */
 async function fullTextTerminal(s: SearchScope, t: Terminal, rt: ReturnType): Promise<TerminalResult> {
-  const scores = new Map<string, number>();
-  const n = s.archive;
-  const value = t.parameters.value;
-  if (typeof value !== 'string') throw bad('full_text takes a string value');
-  const words = [...new Set(tokens(value.replace(/\b(AND|OR|NOT)\b/g, ' ')))];
-  if (words.length === 0) throw bad('full_text needs at least one word');
-  if (words.length > MAX_WORDS) throw bad(`full_text takes at most ${MAX_WORDS} words`);
-  if (!n) return { scores };
-  const marks = words.map(() => '?').join(',');
-  const rows = await s.db.query<{ obj: string; tok: string; c: number | string }>(
-    `SELECT o.entry_id AS obj, t.tok AS tok, COUNT(*) AS c FROM ${n.stok} t JOIN ${n.sobj} o ON o.kind = t.kind AND o.id = t.obj WHERE t.tok IN (${marks}) GROUP BY o.entry_id, t.tok`,
-    words,
-  );
-  const total = await entryCount(s.db, n);
-  const df = new Map<string, number>();
-  const per = new Map<string, Map<string, number>>();
-  for (const r of rows) {
-    df.set(r.tok, (df.get(r.tok) ?? 0) + 1);
-    let m = per.get(r.obj);
-    if (!m) per.set(r.obj, (m = new Map()));
-    m.set(r.tok, Number(r.c));
-  }
-  const entryScores = new Map<string, number>();
-  for (const [entry, m] of per) {
-    if (m.size < words.length) continue;
-    let sc = 0;
-    for (const [w, c] of m) sc += Math.log(1 + total / (df.get(w) ?? 1)) * (1 + Math.log(c));
-    entryScores.set(entry, sc);
-  }
-  return mapIds(s, 'entry', { scores: entryScores }, rt);
+  return scoresOf(s, await fullTextSql(s, fullTextWords(t.parameters.value), rt));
 }
 
 /**
@@ -196,6 +125,8 @@ export async function mapIds(s: SearchScope, kind: ObjKind, r: TerminalResult, r
   const n = s.archive;
   const scores = new Map<string, number>();
   const contexts = r.contexts ? new Map<string, Record<string, unknown>[]>() : undefined;
+  // For contexts read on demand: each target's sources.
+  const sources = r.contextsOf ? new Map<string, string[]>() : undefined;
   if (!n) return { scores };
   const ids = [...r.scores.keys()];
   for (let i = 0; i < ids.length; i += 500) {
@@ -204,37 +135,28 @@ export async function mapIds(s: SearchScope, kind: ObjKind, r: TerminalResult, r
     // Chemical components are listed per entry (kind `comp`); a definition is one of them.
     const hits =
       kind === 'mol_definition'
-        ? { sql: `SELECT DISTINCT 'mol_definition' AS kind, id AS obj, 0 AS rec FROM ${n.sobj} WHERE kind = 'comp' AND id IN (${marks})`, params: chunk }
-        : { sql: `SELECT kind, id AS obj, 0 AS rec FROM ${n.sobj} WHERE kind = ? AND id IN (${marks})`, params: [kind, ...chunk] };
-    const q = mapSql(kind, rt, hits, n);
-    if (!q) continue;
-    for (const row of await s.db.query<{ src: string; dst: string }>(q.sql, q.params)) {
+        ? { sql: `SELECT DISTINCT 'mol_definition' AS kind, id AS obj, 0 AS rec, '' AS entry_id FROM ${n.sobj} WHERE kind = 'comp' AND id IN (${marks})`, params: chunk }
+        : { sql: `SELECT kind, id AS obj, 0 AS rec, entry_id FROM ${n.sobj} WHERE kind = ? AND id IN (${marks})`, params: [kind, ...chunk] };
+    const m = mapSql(kind, rt, hits, n);
+    if (!m) continue;
+    for (const row of await s.db.query<{ src: string; dst: string }>(m.sql, m.params)) {
       if (row.dst === null) continue;
       const sc = r.scores.get(row.src) ?? 0;
       if (sc > (scores.get(row.dst) ?? -1)) scores.set(row.dst, sc);
       const ctx = r.contexts?.get(row.src);
       if (contexts && ctx) contexts.set(row.dst, [...(contexts.get(row.dst) ?? []), ...ctx]);
+      sources?.set(row.dst, [...(sources.get(row.dst) ?? []), row.src]);
     }
   }
-  return contexts ? { scores, contexts } : { scores };
-}
-
-/** Attribute terminals of one `and` group that must match the same nested record. */
-function sameRecordGroup(g: Group): AttributeCondition[] | undefined {
-  if (g.logical_operator !== 'and' || g.nodes.length < 2) return undefined;
-  const conds: AttributeCondition[] = [];
-  let nested: string | undefined;
-  let service: Service | undefined;
-  for (const n of g.nodes) {
-    if (n.type !== 'terminal' || (n.service !== 'text' && n.service !== 'text_chem')) return undefined;
-    const c = attributeCondition(catalogueOf(n.service), n.parameters, n.service);
-    if (!c.attribute.nested || c.negation) return undefined;
-    if (nested !== undefined && (c.attribute.nested !== nested || n.service !== service)) return undefined;
-    nested = c.attribute.nested;
-    service = n.service;
-    conds.push(c);
+  const read = r.contextsOf;
+  if (read && sources) {
+    const contextsOf = async (dsts: string[]) => {
+      const found = await read([...new Set(dsts.flatMap((d) => sources.get(d) ?? []))]);
+      return new Map(dsts.map((d) => [d, (sources.get(d) ?? []).flatMap((src) => found.get(src) ?? [])]));
+    };
+    return { scores, contextsOf };
   }
-  return conds;
+  return contexts ? { scores, contexts } : { scores };
 }
 
 export interface RunOptions {
@@ -242,6 +164,8 @@ export interface RunOptions {
   scoring: string;
   runners: Partial<Record<Service, TerminalRunner>>;
   timings: Map<number, number>;
+  /** Terminals whose match contexts are read for the shown hits, by node id. */
+  later: Map<number, (ids: string[]) => Promise<Contexts>>;
 }
 
 async function runNode(s: SearchScope, node: Node, rt: ReturnType, o: RunOptions): Promise<Combined> {
@@ -284,6 +208,7 @@ async function runTerminal(s: SearchScope, t: Terminal, rt: ReturnType, o: RunOp
     r = await runner(t, rt, s);
   }
   o.timings.set(t.node_id, performance.now() - started);
+  if (o.verbose && r.contextsOf) o.later.set(t.node_id, r.contextsOf);
   let top = 0;
   for (const v of r.scores.values()) if (v > top) top = v;
   const scores = new Map<string, number>();
@@ -333,28 +258,15 @@ function unite(parts: Combined[]): Combined {
   return { scores, nodes };
 }
 
-/** A filter node (facets, sort): attribute conditions on the structure attributes, as a set of ids. */
-export async function filterIds(s: SearchScope, f: FilterNode, rt: ReturnType): Promise<Set<string>> {
-  const toNode = (x: FilterNode, ids: { n: number }): Node =>
-    x.type === 'group'
-      ? { type: 'group', logical_operator: x.logical_operator, nodes: x.nodes.map((y) => toNode(y, ids)) }
-      : { type: 'terminal', service: 'text', node_id: ids.n++, parameters: x.parameters };
-  const r = await runNode(s, toNode(f, { n: 0 }), rt, { verbose: false, scoring: 'combined', runners: {}, timings: new Map() });
-  return new Set(r.scores.keys());
-}
-
-/** Values of an attribute for each return-type id (through the same mappings as hits). */
+/** Values of an attribute for every object of a return type (through the same mappings as hits). */
 export async function attributeValues(s: SearchScope, attr: string, rt: ReturnType): Promise<{ dst: string; num: number | null; str: string | null }[]> {
-  const cat: Catalogue = rt === 'mol_definition' && attributes('chemical').has(attr) && !attributes('structure').has(attr) ? 'chemical' : 'structure';
-  if (!attributes(cat).has(attr)) throw bad(`Attribute ${attr} is not a searchable attribute`);
-  const index = cat === 'chemical' ? s.ccd : s.archive;
-  if (!index) return [];
-  const hits = { sql: `SELECT a.kind AS kind, a.obj AS obj, 0 AS rec, a.num AS num, a.str AS str FROM ${index.sattr} a WHERE a.attr = ?`, params: [attr] };
-  const kinds = await kindsOf(s.db, index, attr);
+  const v = await valueSource(s, attr, rt);
+  if (!v) return [];
+  const hits = { sql: `SELECT a.kind AS kind, a.obj AS obj, 0 AS rec, a.entry_id AS entry_id, a.num AS num, a.str AS str FROM ${v.index.sattr} a WHERE a.attr = ?`, params: [attr] };
   const out: { dst: string; num: number | null; str: string | null }[] = [];
-  for (const k of kinds) {
-    const q = mapSql(k, rt, hits, s.archive, ', h.num AS num, h.str AS str');
-    if (q) out.push(...(await s.db.query<{ dst: string; num: number | null; str: string | null }>(q.sql, q.params)));
+  for (const k of v.kinds) {
+    const m = mapSql(k, rt, hits, s.archive, ', h.num AS num, h.str AS str');
+    if (m) out.push(...(await s.db.query<{ dst: string; num: number | null; str: string | null }>(m.sql, m.params)));
   }
   return out;
 }
@@ -366,26 +278,31 @@ export interface Ranked {
 }
 
 export interface SearchOutcome {
+  total: number;
+  /** The hits shown, ranked: the page, every hit (`return_all_hits`, `group_by`) or none (`return_counts`). */
   ranked: Ranked[];
   facets: Record<string, unknown>[] | undefined;
   timings: { total: number; sort: number; facets: number; nodes: Map<number, number> };
 }
 
-/** Runs the query (or, without one, takes every object of the return type) and ranks the hits. */
-export async function search(s: SearchScope, req: SearchRequest, runners: Partial<Record<Service, TerminalRunner>>): Promise<SearchOutcome> {
+/**
+ * Runs the query (or, without one, takes every object of the return type) and ranks the hits.
+ * Queries of attribute and full-text terminals are answered in the database (paging.ts); a query
+ * with an engine's terminal combines its terminals' hits here.
+ */
+export async function search(
+  s: SearchScope,
+  req: SearchRequest,
+  runners: Partial<Record<Service, TerminalRunner>>,
+  pagers: Partial<Record<Service, TerminalPager>> = {},
+): Promise<SearchOutcome> {
+  if (!req.query || inSql(req.query)) return sqlSearch(s, req);
+  const paged = await pagedTerminal(s, req, pagers);
+  if (paged) return paged;
   const t0 = performance.now();
   const timings = new Map<number, number>();
-  const opts: RunOptions = { verbose: req.verbosity === 'verbose', scoring: req.scoring, runners, timings };
-  let combined: Combined;
-  if (req.query) combined = await runNode(s, req.query, req.return_type, opts);
-  else {
-    const scores = new Map<string, number>();
-    if (s.archive) {
-      const q = allOfSql(req.return_type, s.archive);
-      for (const r of await s.db.query<{ dst: string }>(q.sql, q.params)) scores.set(r.dst, 1);
-    }
-    combined = { scores, nodes: undefined };
-  }
+  const opts: RunOptions = { verbose: req.verbosity === 'verbose', scoring: req.scoring, runners, timings, later: new Map() };
+  const combined = await runNode(s, req.query, req.return_type, opts);
   let ids = [...combined.scores.keys()];
   if (!req.content.has('computational')) ids = ids.filter((id) => !isComputed(id));
   if (!req.content.has('experimental')) ids = ids.filter((id) => isComputed(id));
@@ -400,31 +317,89 @@ export async function search(s: SearchScope, req: SearchRequest, runners: Partia
   const t1 = performance.now();
   await sortRanked(s, ranked, req);
   const t2 = performance.now();
-  const facets = req.facets.length ? await facetResults(s, req.facets, new Set(ids), req.return_type) : undefined;
+  const facets = req.facets.length && ids.length ? await facetResults(s, req.facets, idsSql(s, ids), req.return_type) : undefined;
   const t3 = performance.now();
-  return { ranked, facets, timings: { total: t3 - t0, sort: t2 - t1, facets: t3 - t2, nodes: timings } };
+  const rows = rowsOf(req);
+  const shown = rows === 'all' ? ranked : rows === 'none' ? [] : ranked.slice(req.paginate.start, req.paginate.start + req.paginate.rows);
+  await readContexts(shown, opts.later);
+  return { total: ranked.length, ranked: shown, facets, timings: { total: t3 - t0, sort: t2 - t1, facets: t3 - t2, nodes: timings } };
+}
+
+/**
+ * A lone engine terminal whose engine pages its own hits: when nothing needs every hit (facets,
+ * attribute sort keys, groups, every hit shown) and no content type is to be left out.
+ */
+async function pagedTerminal(s: SearchScope, req: SearchRequest, pagers: Partial<Record<Service, TerminalPager>>): Promise<SearchOutcome | undefined> {
+  const t = req.query;
+  const rows = rowsOf(req);
+  if (t?.type !== 'terminal' || rows === 'all' || req.facets.length || req.sort.some((k) => k.sort_by !== 'score')) return undefined;
+  const pager = pagers[t.service];
+  if (!pager) return undefined;
+  // The engine keeps every content type: right when the archive holds experimental structures only, or both are asked for.
+  const all = req.content.has('computational') && req.content.has('experimental');
+  if (!all && (!req.content.has('experimental') || (await holdsComputed(s)))) return undefined;
+  const t0 = performance.now();
+  const window = rows === 'none' ? { start: 0, rows: 0 } : req.paginate;
+  const verbose = req.verbosity === 'verbose';
+  const r = await pager(t, req.return_type, s, window, verbose);
+  if (!r) return undefined;
+  const top = r.top;
+  const ranked = r.hits.map((h): Ranked => {
+    const out: Ranked = { id: h.id, score: top > 0 ? h.score / top : 1 };
+    if (verbose) out.nodes = [{ node_id: t.node_id, service: t.service, original_score: h.score, norm_score: top > 0 ? h.score / top : 1, ...(h.context?.length ? { match_context: h.context } : {}) }];
+    return out;
+  });
+  const ms = performance.now() - t0;
+  return { total: r.total, ranked, facets: undefined, timings: { total: ms, sort: 0, facets: 0, nodes: new Map([[t.node_id, ms]]) } };
+}
+
+/** The match contexts of the shown hits that their terminals read on demand. */
+async function readContexts(shown: Ranked[], later: RunOptions['later']): Promise<void> {
+  for (const [node, read] of later) {
+    const hits = shown.flatMap((r) => (r.nodes ?? []).filter((h) => h.node_id === node).map((h) => ({ id: r.id, h })));
+    if (hits.length === 0) continue;
+    const found = await read(hits.map((x) => x.id));
+    for (const { id, h } of hits) {
+      const ctx = found.get(id);
+      if (ctx?.length) h.match_context = ctx;
+    }
+  }
+}
+
+/** Identifiers found in memory as SQL rows `id` (one parameter, read as a JSON array). */
+function idsSql(s: SearchScope, ids: string[]): Sql {
+  const json = JSON.stringify(ids);
+  return s.db.dialect === 'postgres' ? q`SELECT jsonb_array_elements_text(CAST(${json} AS jsonb)) COLLATE "C" AS id` : q`SELECT value AS id FROM json_each(${json})`;
 }
 
 const byId = (a: Ranked, b: Ranked) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** Each hit's sort key of one attribute, read for the hits alone. */
+async function sortKeys(s: SearchScope, ids: Sql, spec: SearchRequest['sort'][number], rt: ReturnType): Promise<Map<string, number | string>> {
+  const values = new Map<string, number | string>();
+  const v = await valueSource(s, spec.sort_by, rt);
+  let key = v && keySql(s, v, rt, spec.direction, 'h.id');
+  if (key && spec.filter) {
+    const f = await filterSql(s, spec.filter, rt);
+    key = f && q`CASE WHEN h.id IN (${f}) THEN ${key} END`;
+  }
+  if (!key) return values;
+  for (const r of await s.db.query<{ id: string; k: number | string | null }>(...sqlArgs(q`SELECT h.id AS id, ${key} AS k FROM (${ids}) h`))) if (r.k !== null) values.set(r.id, r.k);
+  return values;
+}
+
+const sqlArgs = (x: Sql): [string, Sql['params']] => [x.sql, x.params];
+
 async function sortRanked(s: SearchScope, ranked: Ranked[], req: SearchRequest): Promise<void> {
   const keys: ((a: Ranked, b: Ranked) => number)[] = [];
+  const ids = req.sort.some((k) => k.sort_by !== 'score') ? idsSql(s, ranked.map((r) => r.id)) : raw('');
   for (const spec of req.sort) {
     const dir = spec.direction === 'asc' ? 1 : -1;
     if (spec.sort_by === 'score') {
       keys.push((a, b) => dir * (a.score - b.score));
       continue;
     }
-    const values = new Map<string, number | string>();
-    const filter = spec.filter ? await filterIds(s, spec.filter, req.return_type) : undefined;
-    for (const v of await attributeValues(s, spec.sort_by, req.return_type)) {
-      if (filter && !filter.has(v.dst)) continue;
-      const x = v.num ?? v.str;
-      if (x === null) continue;
-      const prev = values.get(v.dst);
-      // asc ranks an object by its smallest value, desc by its largest.
-      if (prev === undefined || (dir > 0 ? x < prev : x > prev)) values.set(v.dst, x);
-    }
+    const values = await sortKeys(s, ids, spec, req.return_type);
     keys.push((a, b) => {
       const x = values.get(a.id);
       const y = values.get(b.id);

@@ -1,18 +1,21 @@
 /**
- * Facets over the whole hit set (not the page): terms, histogram, date_histogram, range,
- * date_range, cardinality, and filter (a sub-set narrowed by attribute conditions, whose own
- * facets are reported in its place). Facets nest: a bucket's `facets` are computed over the hits
- * in that bucket. Populations count return-type objects, each once per bucket.
+ * Facets over the whole hit set (not the page), aggregated in the database: terms, histogram,
+ * date_histogram, range, date_range, cardinality, and filter (a sub-set narrowed by attribute
+ * conditions, whose own facets are reported in its place). Facets nest: a bucket's `facets` are
+ * computed over the hits in that bucket. Populations count return-type objects, each once per
+ * bucket. The hits come as SQL rows `id`: a planned query, or identifiers found by an engine.
  */
-import { attributes } from './attributes.js';
+import type { Db } from '../../../core/store/db.js';
+import { attributes, type Attribute } from './attributes.js';
 import type { SearchScope } from './engine.js';
-import { attributeValues, filterIds } from './engine.js';
 import { bad } from './errors.js';
+import { filterSql } from './plan.js';
 import type { FacetSpec, ReturnType } from './request.js';
+import { joinSql, num, q, raw, type Sql } from './sql.js';
 import { dateValue } from './text.js';
+import { isNumeric, valueSource, valuesSql } from './values.js';
 
-type Value = { dst: string; num: number | null; str: string | null };
-type Bucket = { label: string; population: number; facets?: Record<string, unknown>[]; members: Set<string> };
+type Bucket = { label: string; population: number; members: Sql };
 
 const YEAR_LABEL = (ms: number) => new Date(ms).toISOString();
 
@@ -20,101 +23,116 @@ const YEAR_LABEL = (ms: number) => new Date(ms).toISOString();
 const rangeLabel = (from: string | undefined, to: string | undefined) => `${from ?? '*'}-${to ?? '*'}`;
 const numLabel = (n: number) => (Number.isInteger(n) ? `${n}.0` : String(n));
 
-export async function facetResults(s: SearchScope, specs: FacetSpec[], ids: Set<string>, rt: ReturnType): Promise<Record<string, unknown>[]> {
+/** The UTC year of a date value (milliseconds since the epoch). */
+const yearSql = (db: Db, col: string) =>
+  raw(db.dialect === 'postgres' ? `CAST(EXTRACT(YEAR FROM to_timestamp(${col} / 1000) AT TIME ZONE 'UTC') AS INTEGER)` : `CAST(strftime('%Y', ${col} / 1000, 'unixepoch') AS INTEGER)`);
+
+export async function facetResults(s: SearchScope, specs: FacetSpec[], hits: Sql, rt: ReturnType): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
-  const cache = new Map<string, Value[]>();
-  const valuesOf = async (attr: string) => {
-    let v = cache.get(attr);
-    if (!v) cache.set(attr, (v = await attributeValues(s, attr, rt)));
-    return v;
-  };
-  for (const f of specs) out.push(...(await facet(s, f, ids, rt, valuesOf)));
+  for (const f of specs) out.push(...(await facet(s, f, hits, rt)));
   return out;
 }
 
-async function facet(s: SearchScope, f: FacetSpec, ids: Set<string>, rt: ReturnType, valuesOf: (attr: string) => Promise<Value[]>): Promise<Record<string, unknown>[]> {
+const nothing = (hits: Sql) => q`SELECT h.id AS id FROM (${hits}) h WHERE 1 = 0`;
+
+async function facet(s: SearchScope, f: FacetSpec, hits: Sql, rt: ReturnType): Promise<Record<string, unknown>[]> {
   if (f.filter) {
-    const keep = await filterIds(s, f.filter, rt);
-    const sub = new Set([...ids].filter((id) => keep.has(id)));
+    const keep = await filterSql(s, f.filter, rt);
+    const sub = keep ? q`SELECT h.id AS id FROM (${hits}) h WHERE h.id IN (${keep})` : nothing(hits);
     const out: Record<string, unknown>[] = [];
-    for (const g of f.facets ?? []) out.push(...(await facet(s, g, sub, rt, valuesOf)));
+    for (const g of f.facets ?? []) out.push(...(await facet(s, g, sub, rt)));
     return out;
   }
   const attr = String(f.attribute);
   const a = attributes('structure').get(attr) ?? attributes('chemical').get(attr);
   if (!a) throw bad(`Facet ${f.name}: attribute ${attr} is not a searchable attribute`);
-  const values = (await valuesOf(attr)).filter((v) => ids.has(v.dst));
+  const source = await valueSource(s, attr, rt);
+  // Rows (dst, num, str): each hit's values; none when the attribute has no values here.
+  const values = (source && valuesSql(s, source, rt, hits)) ?? q`SELECT h.id AS dst, CAST(NULL AS REAL) AS num, CAST(NULL AS TEXT) AS str FROM (${hits}) h WHERE 1 = 0`;
   if (f.aggregation_type === 'cardinality') {
-    const distinct = new Set(values.map((v) => v.str ?? String(v.num)));
-    return [{ name: f.name, value: distinct.size }];
+    const r = await s.db.one<{ n: number | string }>(...args(q`SELECT COUNT(DISTINCT COALESCE(v.str, CAST(v.num AS TEXT))) AS n FROM (${values}) v`));
+    return [{ name: f.name, value: Number(r?.n ?? 0) }];
   }
-  const buckets = new Map<string, Bucket>();
-  const add = (label: string, dst: string) => {
-    let b = buckets.get(label);
-    if (!b) buckets.set(label, (b = { label, population: 0, members: new Set() }));
-    if (!b.members.has(dst)) {
-      b.members.add(dst);
-      b.population++;
-    }
-  };
-  const numeric = a.kind === 'integer' || a.kind === 'number' || a.kind === 'date';
-  let ordered: 'population' | 'key' = 'key';
-  switch (f.aggregation_type) {
-    case 'terms':
-      ordered = 'population';
-      for (const v of values) {
-        const label = numeric && a.kind !== 'date' && v.num !== null ? String(v.num) : (v.str ?? String(v.num));
-        add(label, v.dst);
-      }
-      break;
-    case 'histogram': {
-      const step = Number(f.interval);
-      if (!numeric || a.kind === 'date') throw bad(`Facet ${f.name}: histogram needs a numeric attribute`);
-      if (!(step > 0)) throw bad(`Facet ${f.name}: interval must be positive`);
-      for (const v of values) if (v.num !== null) add(numLabel(Math.floor(v.num / step) * step), v.dst);
-      break;
-    }
-    case 'date_histogram':
-      if (a.kind !== 'date') throw bad(`Facet ${f.name}: date_histogram needs a date attribute`);
-      for (const v of values) if (v.num !== null) add(YEAR_LABEL(Date.UTC(new Date(v.num).getUTCFullYear(), 0, 1)), v.dst);
-      break;
-    case 'range':
-    case 'date_range': {
-      const isDate = f.aggregation_type === 'date_range';
-      if (isDate ? a.kind !== 'date' : !numeric || a.kind === 'date') throw bad(`Facet ${f.name}: ${f.aggregation_type} does not apply to ${attr}`);
-      const ranges = (f.ranges ?? []).map((r) => {
-        const lo = r.from === undefined ? undefined : isDate ? dateValue(r.from, attr).ms : Number(r.from);
-        const hi = r.to === undefined ? undefined : isDate ? dateValue(r.to, attr).ms : Number(r.to);
-        const fmt = (x: number | undefined) => (x === undefined ? undefined : isDate ? YEAR_LABEL(x) : numLabel(x));
-        return { lo, hi, label: rangeLabel(fmt(lo), fmt(hi)) };
-      });
-      for (const r of ranges) buckets.set(r.label, { label: r.label, population: 0, members: new Set() });
-      // From inclusive, to exclusive.
-      for (const v of values) {
-        if (v.num === null) continue;
-        for (const r of ranges) if ((r.lo === undefined || v.num >= r.lo) && (r.hi === undefined || v.num < r.hi)) add(r.label, v.dst);
-      }
-      break;
-    }
-    default:
-      throw bad(`Facet ${f.name}: unknown aggregation_type ${f.aggregation_type}`);
-  }
+  const buckets = await bucketsOf(s, f, a, values);
   const min = f.min_interval_population ?? 1;
-  let list = [...buckets.values()].filter((b) => b.population >= min || f.aggregation_type === 'range' || f.aggregation_type === 'date_range');
-  if (ordered === 'population') list.sort((x, y) => y.population - x.population || (x.label < y.label ? -1 : 1));
-  else if (f.aggregation_type !== 'range' && f.aggregation_type !== 'date_range') list.sort((x, y) => keyOf(x.label) - keyOf(y.label));
+  const ranges = f.aggregation_type === 'range' || f.aggregation_type === 'date_range';
+  let list = buckets.filter((b) => b.population >= min || ranges);
+  if (f.aggregation_type === 'terms') list.sort((x, y) => y.population - x.population || (x.label < y.label ? -1 : 1));
+  else if (!ranges) list.sort((x, y) => keyOf(x.label) - keyOf(y.label));
   list = list.slice(0, f.max_num_intervals ?? 65_536);
   const out = [];
   for (const b of list) {
     const item: Record<string, unknown> = { label: b.label, population: b.population };
     if (f.facets?.length) {
       const sub: Record<string, unknown>[] = [];
-      for (const g of f.facets) sub.push(...(await facet(s, g, b.members, rt, valuesOf)));
+      for (const g of f.facets) sub.push(...(await facet(s, g, b.members, rt)));
       item.facets = sub;
     }
     out.push(item);
   }
   return [{ name: f.name, buckets: out }];
+}
+
+const args = (x: Sql): [string, Sql['params']] => [x.sql, x.params];
+
+/** Buckets by a key expression over the values `v`, each with the SQL of its hits. */
+async function grouped(s: SearchScope, values: Sql, key: Sql, label: (k: number | string) => string): Promise<Bucket[]> {
+  const rows = await s.db.query<{ k: number | string; n: number | string }>(
+    ...args(q`SELECT ${key} AS k, COUNT(DISTINCT v.dst) AS n FROM (${values}) v WHERE ${key} IS NOT NULL GROUP BY ${key}`),
+  );
+  return rows.map((r) => ({ label: label(r.k), population: Number(r.n), members: q`SELECT DISTINCT v.dst AS id FROM (${values}) v WHERE ${key} = ${r.k}` }));
+}
+
+async function bucketsOf(s: SearchScope, f: FacetSpec, a: Attribute, values: Sql): Promise<Bucket[]> {
+  const attr = a.path;
+  const numeric = isNumeric(a);
+  switch (f.aggregation_type) {
+    case 'terms':
+      if (numeric && a.kind !== 'date') return grouped(s, values, raw('v.num'), (k) => String(Number(k)));
+      return grouped(s, values, raw('v.str'), String);
+    case 'histogram': {
+      const step = Number(f.interval);
+      if (!numeric || a.kind === 'date') throw bad(`Facet ${f.name}: histogram needs a numeric attribute`);
+      if (!(step > 0) || !Number.isFinite(step)) throw bad(`Facet ${f.name}: interval must be positive`);
+      return grouped(s, values, q`FLOOR(v.num / ${num(step)})`, (k) => numLabel(Number(k) * step));
+    }
+    case 'date_histogram':
+      if (a.kind !== 'date') throw bad(`Facet ${f.name}: date_histogram needs a date attribute`);
+      return grouped(s, values, yearSql(s.db, 'v.num'), (k) => YEAR_LABEL(Date.UTC(Number(k), 0, 1)));
+    case 'range':
+    case 'date_range': {
+      const isDate = f.aggregation_type === 'date_range';
+      if (isDate ? a.kind !== 'date' : !numeric || a.kind === 'date') throw bad(`Facet ${f.name}: ${f.aggregation_type} does not apply to ${attr}`);
+      const ranges = (f.ranges ?? []).map((r) => {
+        const bound = (x: number | string | undefined) => {
+          if (x === undefined) return undefined;
+          const v = isDate ? dateValue(x, attr).ms : Number(x);
+          if (!Number.isFinite(v)) throw bad(`Facet ${f.name}: ${String(x)} is not a number`);
+          return v;
+        };
+        const lo = bound(r.from);
+        const hi = bound(r.to);
+        const fmt = (x: number | undefined) => (x === undefined ? undefined : isDate ? YEAR_LABEL(x) : numLabel(x));
+        // From inclusive, to exclusive.
+        const cond = joinSql([raw('v.num IS NOT NULL'), ...(lo === undefined ? [] : [q`v.num >= ${num(lo)}`]), ...(hi === undefined ? [] : [q`v.num < ${num(hi)}`])], ' AND ');
+        return { label: rangeLabel(fmt(lo), fmt(hi)), cond };
+      });
+      if (ranges.length === 0) return [];
+      const cols = joinSql(
+        ranges.map((r, i) => q`COUNT(DISTINCT CASE WHEN ${r.cond} THEN v.dst END) AS ${raw(`r${i}`)}`),
+        ', ',
+      );
+      const row = (await s.db.one<Record<string, number | string>>(...args(q`SELECT ${cols} FROM (${values}) v`))) ?? {};
+      // Ranges of the same label are one bucket, as the live service keys them.
+      const seen = new Map<string, Bucket>();
+      ranges.forEach((r, i) => {
+        if (!seen.has(r.label)) seen.set(r.label, { label: r.label, population: Number(row[`r${i}`] ?? 0), members: q`SELECT DISTINCT v.dst AS id FROM (${values}) v WHERE ${r.cond}` });
+      });
+      return [...seen.values()];
+    }
+    default:
+      throw bad(`Facet ${f.name}: unknown aggregation_type ${f.aggregation_type}`);
+  }
 }
 
 function keyOf(label: string): number {

@@ -4,20 +4,21 @@
  */
 import type { Db } from '../../../core/store/db.js';
 import type { Generations } from '../../../core/store/generations.js';
-import { scopeOf, search, type TerminalRunner } from './engine.js';
+import { scopeOf, search, type TerminalPager, type TerminalRunner } from './engine.js';
 import { groupResults } from './groups.js';
 import { readRequest, type Service } from './request.js';
 
 export type Runners = Partial<Record<Service, TerminalRunner>>;
+export type Pagers = Partial<Record<Service, TerminalPager>>;
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** The response body, or undefined for no hits (the service answers 204 with an empty body). */
-export async function runQuery(db: Db, generations: Generations, body: unknown, runners: Runners): Promise<Record<string, unknown> | undefined> {
+export async function runQuery(db: Db, generations: Generations, body: unknown, runners: Runners, pagers: Pagers = {}): Promise<Record<string, unknown> | undefined> {
   const req = readRequest(body);
   const scope = await scopeOf(db, generations);
-  const out = await search(scope, req, runners);
-  const total = out.ranked.length;
+  const out = await search(scope, req, runners, pagers);
+  const total = out.total;
   if (total === 0) return undefined;
   const res: Record<string, unknown> = { query_id: req.query_id, result_type: req.return_type, total_count: total };
   const grouped = req.group_by ? await groupResults(scope, req, out.ranked) : undefined;
@@ -26,6 +27,7 @@ export async function runQuery(db: Db, generations: Generations, body: unknown, 
     if (grouped.ungrouped > 0) res.ungrouped_count = grouped.ungrouped;
   }
   if (!req.return_counts) {
+    // Hits come paged from the search, groups are paged here.
     const page = (list: unknown[]) => (req.return_all_hits ? list : list.slice(req.paginate.start, req.paginate.start + req.paginate.rows));
     const item = (r: (typeof out.ranked)[number]) => {
       if (req.verbosity === 'compact') return r.id;
@@ -44,7 +46,7 @@ export async function runQuery(db: Db, generations: Generations, body: unknown, 
         delete res.group_set;
       }
     } else {
-      res.result_set = page(out.ranked).map((r) => item(r as (typeof out.ranked)[number]));
+      res.result_set = out.ranked.map(item);
     }
   }
   if (out.facets) res.facets = out.facets;

@@ -1,9 +1,16 @@
 /**
  * The search indexes, built from the loaded documents once a generation's rows are in: every value
  * of every searchable attribute (typed columns, B-tree indexes), the words of full-text attributes
- * (a token table, the same SQL on SQLite and PostgreSQL), and the objects with their links
- * (entry, entity, instance, assembly, component) that hits are mapped between return types by.
- * Queries read these tables only; no request scans documents.
+ * (a token table, the same SQL on SQLite and PostgreSQL), each entry's word counts for `full_text`
+ * with each word's document frequency, and the objects with their links (entry, entity, instance,
+ * assembly, component) that hits are mapped between return types by. Queries read these tables
+ * only; no request scans documents.
+ *
+ * Value and token rows carry their entry, and their indexes hold every column a condition returns
+ * (entry, kind, object, record), in entry order after the value: a condition is answered from the
+ * index alone, an entry-level answer needs no join, and the first page of a value's entries is
+ * read in order without sorting the rest. A token row also holds the word after it, so that a
+ * phrase is looked up by word pairs.
  */
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
@@ -11,7 +18,7 @@ import { ident } from '../../../core/store/db.js';
 import { attributes, dateMs, isFullText, tokens, type Attribute, type Catalogue } from './attributes.js';
 
 /** Logical tables of the search index in a generation of the archive (and of the dictionary). */
-export const SEARCH_TABLES = ['sobj', 'sattr', 'stok', 'sattrs', 'sseq'] as const;
+export const SEARCH_TABLES = ['sobj', 'sattr', 'stok', 'sattrs', 'sseq', 'sfts', 'sdf'] as const;
 
 export type SearchTables = Record<(typeof SEARCH_TABLES)[number], string>;
 
@@ -45,41 +52,55 @@ const PART_KIND: Record<string, ObjKind> = {
 async function createTables(db: Db, t: TableSet): Promise<void> {
   const n = searchTables(t);
   const real = db.dialect === 'postgres' ? 'DOUBLE PRECISION' : 'REAL';
+  // Identifiers compare byte by byte on both databases (pages are ordered by identifier).
+  const id = db.dialect === 'postgres' ? 'TEXT COLLATE "C"' : 'TEXT';
   await db.exec(`
-    CREATE TABLE ${n.sobj} (kind TEXT NOT NULL, id TEXT NOT NULL, entry_id TEXT NOT NULL, entity TEXT, comp TEXT);
-    CREATE TABLE ${n.sattr} (kind TEXT NOT NULL, obj TEXT NOT NULL, attr TEXT NOT NULL, rec INTEGER NOT NULL, num ${real}, str TEXT, low TEXT);
-    CREATE TABLE ${n.stok} (kind TEXT NOT NULL, obj TEXT NOT NULL, attr TEXT NOT NULL, rec INTEGER NOT NULL, pos INTEGER NOT NULL, tok TEXT NOT NULL);
-    CREATE TABLE ${n.sattrs} (attr TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (attr, kind));
-    CREATE TABLE ${n.sseq} (entity TEXT NOT NULL, entry_id TEXT NOT NULL, type TEXT NOT NULL, seq TEXT NOT NULL);
+    CREATE TABLE ${n.sobj} (kind TEXT NOT NULL, id ${id} NOT NULL, entry_id ${id} NOT NULL, entity ${id}, comp ${id});
+    CREATE TABLE ${n.sattr} (kind TEXT NOT NULL, obj ${id} NOT NULL, entry_id ${id} NOT NULL, attr TEXT NOT NULL, rec INTEGER NOT NULL, num ${real}, str ${id}, low ${id});
+    CREATE TABLE ${n.stok} (kind TEXT NOT NULL, obj ${id} NOT NULL, entry_id ${id} NOT NULL, attr TEXT NOT NULL, rec INTEGER NOT NULL, pos INTEGER NOT NULL, tok TEXT NOT NULL, nxt TEXT);
+    CREATE TABLE ${n.sattrs} (attr TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, multi INTEGER NOT NULL, PRIMARY KEY (attr, kind));
+    CREATE TABLE ${n.sseq} (entity ${id} NOT NULL, entry_id ${id} NOT NULL, type TEXT NOT NULL, seq TEXT NOT NULL);
+    CREATE TABLE ${n.sfts} (tok TEXT NOT NULL, entry_id ${id} NOT NULL, w ${real} NOT NULL);
+    CREATE TABLE ${n.sdf} (tok TEXT NOT NULL PRIMARY KEY, df INTEGER NOT NULL);
   `);
 }
 
 async function indexTables(db: Db, t: TableSet): Promise<void> {
   const n = searchTables(t);
   const ix = (s: string) => ident(`${t.name(s)}_ix`);
+  const hit = 'entry_id, kind, obj, rec';
   await db.exec(`
     CREATE INDEX ${ix('sobj_id')} ON ${n.sobj} (kind, id);
     CREATE INDEX ${ix('sobj_entry')} ON ${n.sobj} (entry_id, kind);
     CREATE INDEX ${ix('sobj_entity')} ON ${n.sobj} (entity, kind);
     CREATE INDEX ${ix('sobj_comp')} ON ${n.sobj} (comp, kind);
-    CREATE INDEX ${ix('sattr_low')} ON ${n.sattr} (attr, low);
-    CREATE INDEX ${ix('sattr_str')} ON ${n.sattr} (attr, str);
-    CREATE INDEX ${ix('sattr_num')} ON ${n.sattr} (attr, num);
+    CREATE INDEX ${ix('sattr_low')} ON ${n.sattr} (attr, low, ${hit});
+    CREATE INDEX ${ix('sattr_str')} ON ${n.sattr} (attr, str, ${hit});
+    CREATE INDEX ${ix('sattr_num')} ON ${n.sattr} (attr, num, ${hit});
     CREATE INDEX ${ix('sattr_obj')} ON ${n.sattr} (obj, attr);
-    CREATE INDEX ${ix('stok_tok')} ON ${n.stok} (tok, attr, obj);
+    CREATE INDEX ${ix('stok_tok')} ON ${n.stok} (attr, tok, ${hit}, pos);
+    CREATE INDEX ${ix('stok_pair')} ON ${n.stok} (attr, tok, nxt, ${hit}, pos);
+    CREATE INDEX ${ix('sfts_tok')} ON ${n.sfts} (tok, entry_id, w);
+    INSERT INTO ${n.sdf} (tok, df) SELECT tok, COUNT(*) FROM ${n.sfts} GROUP BY tok;
   `);
-  if (db.dialect === 'postgres') await db.exec(`ANALYZE ${n.sobj}; ANALYZE ${n.sattr}; ANALYZE ${n.stok};`);
+  // Index-only scans on PostgreSQL need the visibility map that VACUUM writes.
+  if (db.dialect === 'postgres') for (const table of [n.sobj, n.sattr, n.stok, n.sfts, n.sdf]) await db.exec(`VACUUM ANALYZE ${table}`);
 }
 
 interface Rows {
   seq?: SqlValue[][];
   attr: SqlValue[][];
   tok: SqlValue[][];
+  /** Word counts of the current entry's documents (`full_text`), by word. */
+  words?: Map<string, number>;
+  /** Objects holding each `attr\tkind`. */
   counts: Map<string, number>;
+  /** `attr\tkind` pairs of which some object holds several values. */
+  multi: Set<string>;
 }
 
 /** Every indexed value of one document: a walk of its JSON against the attribute catalogue. */
-export function indexDocument(kind: ObjKind, obj: string, doc: unknown, cat: Map<string, Attribute>, into: Rows): void {
+export function indexDocument(kind: ObjKind, obj: string, entry: string, doc: unknown, cat: Map<string, Attribute>, into: Rows): void {
   const seen = new Set<string>();
   const emit = (path: string, value: unknown, rec: number) => {
     const a = cat.get(path);
@@ -96,13 +117,18 @@ export function indexDocument(kind: ObjKind, obj: string, doc: unknown, cat: Map
         num = value.trim() !== '' && Number.isFinite(v) ? v : null;
       }
     } else return;
-    into.attr.push([kind, obj, path, rec, num, str, str === null ? null : str.toLowerCase()]);
-    if (str !== null && isFullText(a)) tokens(str).forEach((tok, pos) => into.tok.push([kind, obj, path, rec, pos, tok]));
+    into.attr.push([kind, obj, entry, path, rec, num, str, str === null ? null : str.toLowerCase()]);
+    if (str !== null && isFullText(a)) {
+      tokens(str).forEach((tok, pos, all) => {
+        into.tok.push([kind, obj, entry, path, rec, pos, tok, all[pos + 1] ?? null]);
+        into.words?.set(tok, (into.words.get(tok) ?? 0) + 1);
+      });
+    }
+    const k = `${path}\t${kind}`;
     if (!seen.has(path)) {
       seen.add(path);
-      const k = `${path}\t${kind}`;
       into.counts.set(k, (into.counts.get(k) ?? 0) + 1);
-    }
+    } else into.multi.add(k);
   };
   const walk = (v: unknown, path: string, rec: number, nestedAt: string | undefined) => {
     if (v === null || v === undefined) return;
@@ -131,22 +157,30 @@ function isNestedRoot(path: string, cat: Map<string, Attribute>): boolean {
   return s.has(path);
 }
 
-async function flush(db: Db, t: TableSet, rows: Rows, objs: SqlValue[][]): Promise<void> {
+async function flush(db: Db, t: TableSet, rows: Rows, objs: SqlValue[][], fts: SqlValue[][] = []): Promise<void> {
   await db.transaction(async (tx) => {
     if (objs.length) await tx.insertMany(t.name('sobj'), ['kind', 'id', 'entry_id', 'entity', 'comp'], objs);
-    if (rows.attr.length) await tx.insertMany(t.name('sattr'), ['kind', 'obj', 'attr', 'rec', 'num', 'str', 'low'], rows.attr);
-    if (rows.tok.length) await tx.insertMany(t.name('stok'), ['kind', 'obj', 'attr', 'rec', 'pos', 'tok'], rows.tok);
+    if (rows.attr.length) await tx.insertMany(t.name('sattr'), ['kind', 'obj', 'entry_id', 'attr', 'rec', 'num', 'str', 'low'], rows.attr);
+    if (rows.tok.length) await tx.insertMany(t.name('stok'), ['kind', 'obj', 'entry_id', 'attr', 'rec', 'pos', 'tok', 'nxt'], rows.tok);
     if (rows.seq?.length) await tx.insertMany(t.name('sseq'), ['entity', 'entry_id', 'type', 'seq'], rows.seq);
+    if (fts.length) await tx.insertMany(t.name('sfts'), ['tok', 'entry_id', 'w'], fts);
   });
   if (rows.seq) rows.seq.length = 0;
   objs.length = 0;
   rows.attr.length = 0;
   rows.tok.length = 0;
+  fts.length = 0;
 }
 
-async function writeCounts(db: Db, t: TableSet, counts: Map<string, number>): Promise<void> {
-  const list = [...counts].map(([k, n]) => [...k.split('\t'), n] as SqlValue[]);
-  if (list.length) await db.transaction((tx) => tx.insertMany(t.name('sattrs'), ['attr', 'kind', 'n'], list));
+async function writeCounts(db: Db, t: TableSet, rows: Rows): Promise<void> {
+  const list = [...rows.counts].map(([k, n]) => [...k.split('\t'), n, rows.multi.has(k) ? 1 : 0] as SqlValue[]);
+  if (list.length) await db.transaction((tx) => tx.insertMany(t.name('sattrs'), ['attr', 'kind', 'n', 'multi'], list));
+}
+
+/** An entry's `full_text` rows: each word with its weight in the entry, 1 + ln(count). */
+function entryWords(entry: string, rows: Rows, into: SqlValue[][]): void {
+  for (const [tok, c] of rows.words ?? []) into.push([tok, entry, 1 + Math.log(c)]);
+  rows.words?.clear();
 }
 
 /** Sequence search's three databases: protein, DNA, RNA (hybrids and others are left out). */
@@ -159,6 +193,7 @@ function polymerType(t: unknown): string {
 }
 
 const CHUNK = 500;
+type Part = { kind: string; rcsb_id: string; entry_id: string; doc: string };
 /** Rows buffered before a write (a few thousand documents' values). */
 const FLUSH_AT = 50_000;
 
@@ -169,8 +204,9 @@ const FLUSH_AT = 50_000;
 export async function buildSearchIndex(db: Db, t: TableSet): Promise<void> {
   await createTables(db, t);
   const cat = attributes('structure');
-  const rows: Rows = { attr: [], tok: [], counts: new Map(), seq: [] };
+  const rows: Rows = { attr: [], tok: [], counts: new Map(), multi: new Set(), seq: [], words: new Map() };
   const objs: SqlValue[][] = [];
+  const fts: SqlValue[][] = [];
   const entries = ident(t.name('entries'));
   const parts = ident(t.name('parts'));
   const comps = ident(t.name('comps'));
@@ -179,46 +215,51 @@ export async function buildSearchIndex(db: Db, t: TableSet): Promise<void> {
     const page = await db.query<{ entry_id: string; doc: string }>(`SELECT entry_id, doc FROM ${entries} WHERE entry_id > ? ORDER BY entry_id LIMIT ${CHUNK}`, [after]);
     if (page.length === 0) break;
     after = page[page.length - 1]?.entry_id ?? after;
-    for (const e of page) {
-      objs.push(['entry', e.entry_id, e.entry_id, null, null]);
-      indexDocument('entry', e.entry_id, JSON.parse(e.doc), cat, rows);
-    }
     const ids = page.map((e) => e.entry_id);
     const marks = ids.map(() => '?').join(',');
-    const ps = await db.query<{ kind: string; rcsb_id: string; entry_id: string; doc: string }>(
-      `SELECT kind, rcsb_id, entry_id, doc FROM ${parts} WHERE entry_id IN (${marks})`,
-      ids,
-    );
-    for (const p of ps) {
-      const kind = PART_KIND[p.kind];
-      if (!kind) continue;
-      const doc = JSON.parse(p.doc) as Record<string, Record<string, unknown> | undefined>;
-      let entity: string | null = null;
-      let comp: string | null = null;
-      if (kind.endsWith('_entity')) {
-        entity = p.rcsb_id;
-        const c = doc.rcsb_nonpolymer_entity_container_identifiers?.nonpolymer_comp_id;
-        if (typeof c === 'string') comp = c;
-      } else if (kind.endsWith('_instance')) {
-        const ids2 = doc[`rcsb_${p.kind}_container_identifiers`];
-        if (ids2 && ids2.entity_id !== undefined) entity = `${p.entry_id}_${String(ids2.entity_id)}`;
-        if (typeof ids2?.comp_id === 'string') comp = ids2.comp_id;
-      }
-      objs.push([kind, p.rcsb_id, p.entry_id, entity, comp]);
-      if (kind === 'polymer_entity') {
-        const poly = doc.entity_poly;
-        const seq = poly?.pdbx_seq_one_letter_code_can;
-        if (typeof seq === 'string' && seq.length > 0) rows.seq?.push([p.rcsb_id, p.entry_id, polymerType(poly?.rcsb_entity_polymer_type ?? poly?.type), seq.replace(/\s+/g, '')]);
-      }
-      indexDocument(kind, p.rcsb_id, doc, cat, rows);
+    const partsOf = new Map<string, Part[]>();
+    for (const p of await db.query<Part>(`SELECT kind, rcsb_id, entry_id, doc FROM ${parts} WHERE entry_id IN (${marks})`, ids)) {
+      partsOf.set(p.entry_id, [...(partsOf.get(p.entry_id) ?? []), p]);
+    }
+    // An entry's documents together, so that its word counts are complete when the next begins.
+    for (const e of page) {
+      objs.push(['entry', e.entry_id, e.entry_id, null, null]);
+      indexDocument('entry', e.entry_id, e.entry_id, JSON.parse(e.doc), cat, rows);
+      for (const p of partsOf.get(e.entry_id) ?? []) indexPart(p, cat, rows, objs);
+      entryWords(e.entry_id, rows, fts);
     }
     const cs = await db.query<{ entry_id: string; comp_id: string }>(`SELECT entry_id, comp_id FROM ${comps} WHERE entry_id IN (${marks})`, ids);
     for (const c of cs) objs.push(['comp', c.comp_id, c.entry_id, null, c.comp_id]);
-    if (rows.attr.length + rows.tok.length >= FLUSH_AT) await flush(db, t, rows, objs);
+    if (rows.attr.length + rows.tok.length >= FLUSH_AT) await flush(db, t, rows, objs, fts);
   }
-  await flush(db, t, rows, objs);
-  await writeCounts(db, t, rows.counts);
+  await flush(db, t, rows, objs, fts);
+  await writeCounts(db, t, rows);
   await indexTables(db, t);
+}
+
+/** One part of an entry (entity, instance, assembly): its object row, sequence and values. */
+function indexPart(p: Part, cat: Map<string, Attribute>, rows: Rows, objs: SqlValue[][]): void {
+  const kind = PART_KIND[p.kind];
+  if (!kind) return;
+  const doc = JSON.parse(p.doc) as Record<string, Record<string, unknown> | undefined>;
+  let entity: string | null = null;
+  let comp: string | null = null;
+  if (kind.endsWith('_entity')) {
+    entity = p.rcsb_id;
+    const c = doc.rcsb_nonpolymer_entity_container_identifiers?.nonpolymer_comp_id;
+    if (typeof c === 'string') comp = c;
+  } else if (kind.endsWith('_instance')) {
+    const ids = doc[`rcsb_${p.kind}_container_identifiers`];
+    if (ids && ids.entity_id !== undefined) entity = `${p.entry_id}_${String(ids.entity_id)}`;
+    if (typeof ids?.comp_id === 'string') comp = ids.comp_id;
+  }
+  objs.push([kind, p.rcsb_id, p.entry_id, entity, comp]);
+  if (kind === 'polymer_entity') {
+    const poly = doc.entity_poly;
+    const seq = poly?.pdbx_seq_one_letter_code_can;
+    if (typeof seq === 'string' && seq.length > 0) rows.seq?.push([p.rcsb_id, p.entry_id, polymerType(poly?.rcsb_entity_polymer_type ?? poly?.type), seq.replace(/\s+/g, '')]);
+  }
+  indexDocument(kind, p.rcsb_id, p.entry_id, doc, cat, rows);
 }
 
 /** The chemical component dictionary's index (the `text_chem` attributes, `mol_definition` hits). */
@@ -226,7 +267,7 @@ export async function buildChemIndex(db: Db, t: TableSet): Promise<void> {
   await createTables(db, t);
   const cat: Catalogue = 'chemical';
   const attrs = attributes(cat);
-  const rows: Rows = { attr: [], tok: [], counts: new Map() };
+  const rows: Rows = { attr: [], tok: [], counts: new Map(), multi: new Set() };
   const objs: SqlValue[][] = [];
   const table = ident(t.name('comps'));
   let after = '';
@@ -236,11 +277,11 @@ export async function buildChemIndex(db: Db, t: TableSet): Promise<void> {
     after = page[page.length - 1]?.comp_id ?? after;
     for (const c of page) {
       objs.push(['mol_definition', c.comp_id, '', null, c.comp_id]);
-      indexDocument('mol_definition', c.comp_id, JSON.parse(c.doc), attrs, rows);
+      indexDocument('mol_definition', c.comp_id, '', JSON.parse(c.doc), attrs, rows);
     }
     if (rows.attr.length + rows.tok.length >= FLUSH_AT) await flush(db, t, rows, objs);
   }
   await flush(db, t, rows, objs);
-  await writeCounts(db, t, rows.counts);
+  await writeCounts(db, t, rows);
   await indexTables(db, t);
 }

@@ -26,7 +26,7 @@ const INSTANCE_OF: Partial<Record<ObjKind, ObjKind>> = {
 };
 
 /**
- * `(src, dst)` pairs: each hit object of kind `from` (rows of `hits`, with columns kind and obj)
+ * `(src, dst)` pairs: each hit object of kind `from` (rows of `hits`, with columns kind, obj and entry_id)
  * and the return-type identifiers it stands for. `n` is the archive's index (undefined when no
  * archive is loaded: only identity mappings then).
  */
@@ -50,11 +50,44 @@ export function mapSql(from: ObjKind, to: ReturnType, hits: HitSql, n: SearchTab
     if (from === 'entry') return { sql: `${sel('r.id')} FROM ${h} JOIN ${n.sobj} r ON r.kind = 'comp' AND r.entry_id = h.obj WHERE h.kind = ?`, params: [...p, ...k] };
     return { sql: `${sel('r.id')} ${own} JOIN ${n.sobj} r ON r.kind = 'comp' AND r.entry_id = o.entry_id WHERE h.kind = ?`, params: [...p, ...k] };
   }
-  if (target === 'entry') return { sql: `${sel('o.entry_id')} ${own} WHERE h.kind = ?`, params: [...p, ...k] };
+  // Hit rows carry their entry.
+  if (target === 'entry') return { sql: `${sel('h.entry_id')} FROM ${h} WHERE h.kind = ?`, params: [...p, ...k] };
   if (INSTANCE_OF[target] === from) return { sql: `${sel('r.id')} FROM ${h} JOIN ${n.sobj} r ON r.kind = ? AND r.entity = h.obj WHERE h.kind = ?`, params: [...p, target, ...k] };
   if (INSTANCE_OF[from] === target) return { sql: `${sel('o.entity')} ${own} WHERE h.kind = ? AND o.entity IS NOT NULL`, params: [...p, ...k] };
   if (from === 'entry') return { sql: `${sel('r.id')} FROM ${h} JOIN ${n.sobj} r ON r.kind = ? AND r.entry_id = h.obj WHERE h.kind = ?`, params: [...p, target, ...k] };
   return { sql: `${sel('r.id')} ${own} JOIN ${n.sobj} r ON r.kind = ? AND r.entry_id = o.entry_id WHERE h.kind = ?`, params: [...p, target, ...k] };
+}
+
+/**
+ * The reverse of `mapSql`: the objects of kind `from` that the identifier `dst` (an SQL expression)
+ * of the return type stands for: the same pairs, walked from the other end, to read a hit's own
+ * values of an attribute (sort keys, facets). Steps of joins over the object table, the first
+ * tied to `dst`, ending in the source object's id `src`. Kinds are written into the SQL: they
+ * are names of this module's closed set, never request text.
+ */
+export interface Sources {
+  steps: { table: string; alias: string; on: string }[];
+  src: string;
+}
+
+export function sourcesSql(from: ObjKind, to: ReturnType, n: SearchTables, dst: string): Sources {
+  const target = RETURN_KIND[to];
+  const o = n.sobj;
+  const step = (alias: string, on: string) => ({ table: o, alias, on });
+  if (from === target) return { steps: [], src: dst };
+  if (from === 'mol_definition') throw new Error(`no mapping from chemical definitions to ${to}`);
+  if (target === 'mol_definition') {
+    if (from === 'nonpolymer_entity' || from === 'nonpolymer_instance') return { steps: [step('r', `r.comp = ${dst} AND r.kind = '${from}'`)], src: 'r.id' };
+    const comp = step('c', `c.kind = 'comp' AND c.id = ${dst}`);
+    if (from === 'entry') return { steps: [comp], src: 'c.entry_id' };
+    return { steps: [comp, step('r', `r.entry_id = c.entry_id AND r.kind = '${from}'`)], src: 'r.id' };
+  }
+  if (target === 'entry') return { steps: [step('r', `r.entry_id = ${dst} AND r.kind = '${from}'`)], src: 'r.id' };
+  const self = step('t', `t.kind = '${target}' AND t.id = ${dst}`);
+  if (from === 'entry') return { steps: [self], src: 't.entry_id' };
+  if (INSTANCE_OF[target] === from) return { steps: [self], src: 't.entity' };
+  if (INSTANCE_OF[from] === target) return { steps: [step('r', `r.entity = ${dst} AND r.kind = '${from}'`)], src: 'r.id' };
+  return { steps: [self, step('r', `r.entry_id = t.entry_id AND r.kind = '${from}'`)], src: 'r.id' };
 }
 
 /** Every identifier of a return type (the universe a negated condition is taken from). */

@@ -3,10 +3,10 @@ import { sendServiceError } from '../../../server/app.js';
 import type { ServiceContext } from '../../types.js';
 import { scopeOf } from './engine.js';
 import { SearchProblem, searchError } from './errors.js';
-import { runQuery, type Runners } from './handlers.js';
+import { runQuery, type Pagers, type Runners } from './handlers.js';
 import { chemicalTerminal } from './chemical.js';
 import { metadataSchema } from './metadata.js';
-import { seqmotifTerminal } from './seqmotif.js';
+import { seqmotifPage, seqmotifTerminal } from './seqmotif.js';
 import { sequenceTerminal } from './sequence.js';
 import { strucmotifTerminal } from './strucmotif.js';
 import { structureTerminal } from './structure.js';
@@ -15,6 +15,8 @@ const JSON_TYPE = 'application/json';
 
 /** The engines behind the query types that are not index lookups. */
 export const RUNNERS: Runners = { seqmotif: seqmotifTerminal, sequence: sequenceTerminal, chemical: chemicalTerminal, structure: structureTerminal, strucmotif: strucmotifTerminal };
+/** Engines that count and page a lone terminal's hits themselves. */
+export const PAGERS: Pagers = { seqmotif: seqmotifPage };
 
 function fail(reply: FastifyReply, err: unknown): FastifyReply {
   if (err instanceof SearchProblem) return sendServiceError(reply, searchError(err.status, err.message));
@@ -25,7 +27,7 @@ function fail(reply: FastifyReply, err: unknown): FastifyReply {
 export function searchRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const answer = async (reply: FastifyReply, body: unknown) => {
     try {
-      const res = await runQuery(ctx.db, ctx.generations, body, RUNNERS);
+      const res = await runQuery(ctx.db, ctx.generations, body, RUNNERS, PAGERS);
       // No hits: 204 with an empty body, as the live service answers (clients test for it).
       if (res === undefined) return reply.code(204).send();
       return reply.type(JSON_TYPE).send(JSON.stringify(res));

@@ -5,11 +5,11 @@
  * expression may backtrack without end), which is terminated when it passes the budget.
  */
 import { Worker } from 'node:worker_threads';
-import type { SearchScope, TerminalResult } from './engine.js';
+import type { SearchScope, TerminalPager, TerminalResult } from './engine.js';
 import { mapIds } from './engine.js';
 import { bad, engineUnavailable } from './errors.js';
 import type { ReturnType, Terminal } from './request.js';
-import { sequencesOf, type Sequences } from './sequences.js';
+import { sequencesOf, type EntitySequence, type Sequences } from './sequences.js';
 
 const WORKER = new URL('../../../../src/services/pdb/search/motif-worker.mjs', import.meta.url);
 /** Time one pattern may scan for (settable, for tests). */
@@ -79,7 +79,7 @@ function regexOf(value: string, type: string): string {
 /** Sequence types as the thread holds them. */
 const TYPE_CODE: Record<string, number> = { other: 0, protein: 1, dna: 2, rna: 3 };
 
-type Reply = { id: number; hits?: [number, number[]][]; error?: string; loaded?: boolean; ready?: boolean };
+type Reply = { id: number; hits?: Int32Array; count?: number; spans?: number[][]; error?: string; loaded?: boolean; ready?: boolean };
 
 /** One scanning thread: started on first use, loaded once per generation, ended past a budget. */
 class MotifThread {
@@ -89,8 +89,24 @@ class MotifThread {
   private chain: Promise<unknown> = Promise.resolve();
   restarts = 0;
 
-  run(seqs: Sequences, source: string, type: string, budgetMs: number): Promise<[number, number[]][]> {
-    const next = this.chain.then(() => this.scan(seqs, source, type, budgetMs));
+  /** The indexes of the sequences of a type that the pattern matches. */
+  run(seqs: Sequences, source: string, type: string, budgetMs: number): Promise<Int32Array> {
+    return this.queue(async () => (await this.ask(seqs, { source, type: TYPE_CODE[type] ?? 1 }, budgetMs)).hits ?? new Int32Array(0));
+  }
+
+  /** How many sequences of a type the pattern matches, and the indexes of those in a window of them. */
+  async count(seqs: Sequences, source: string, type: string, window: { start: number; rows: number }, budgetMs: number): Promise<{ count: number; hits: Int32Array }> {
+    const r = await this.queue(() => this.ask(seqs, { source, type: TYPE_CODE[type] ?? 1, window }, budgetMs));
+    return { count: r.count ?? 0, hits: r.hits ?? new Int32Array(0) };
+  }
+
+  /** Where the pattern matches in each of the given sequences: start and end pairs, 1-based. */
+  spans(seqs: Sequences, source: string, indexes: number[], budgetMs: number): Promise<number[][]> {
+    return this.queue(async () => (await this.ask(seqs, { source, spansOf: indexes }, budgetMs)).spans ?? []);
+  }
+
+  private queue<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(fn);
     this.chain = next.catch(() => undefined);
     return next;
   }
@@ -133,7 +149,7 @@ class MotifThread {
     if (w) void w.terminate();
   }
 
-  private async scan(seqs: Sequences, source: string, type: string, budgetMs: number): Promise<[number, number[]][]> {
+  private async ask(seqs: Sequences, msg: Record<string, unknown>, budgetMs: number): Promise<Reply> {
     if (!this.worker) {
       this.worker = new Worker(WORKER);
       this.worker.unref();
@@ -145,9 +161,9 @@ class MotifThread {
       await this.send({ load: { text: seqs.list.map((e) => e.seq).join('\n'), types } }, 120_000);
       this.loaded = seqs;
     }
-    const r = await this.send({ source, type: TYPE_CODE[type] ?? 1 }, budgetMs);
+    const r = await this.send(msg, budgetMs);
     if (r.error) throw bad(`Not a usable pattern: ${r.error}`);
-    return r.hits ?? [];
+    return r;
   }
 
   async close(): Promise<void> {
@@ -159,22 +175,73 @@ class MotifThread {
 
 export const motifThread = new MotifThread();
 
+// Each sequence's place in the list the thread holds, per generation's list.
+const places = new WeakMap<Sequences, Map<string, number>>();
+function placeOf(seqs: Sequences): Map<string, number> {
+  let m = places.get(seqs);
+  if (!m) places.set(seqs, (m = new Map(seqs.list.map((e, i) => [e.entity, i]))));
+  return m;
+}
+
 export async function seqmotifTerminal(t: Terminal, rt: ReturnType, s: SearchScope): Promise<TerminalResult> {
+  const { type, source } = motifOf(t);
+  const seqs = await sequencesOf(s);
+  const hits = seqs.list.length ? await motifThread.run(seqs, source, type, motifBudget.ms) : new Int32Array(0);
+  const scores = new Map<string, number>();
+  for (const i of hits) {
+    const e = seqs.list[i];
+    if (e) scores.set(e.entity, 1);
+  }
+  // Match positions are read for the hits a verbose response shows, not for every hit.
+  const contextsOf = (ids: string[]) => contextsFor(seqs, source, ids);
+  return mapIds(s, 'polymer_entity', { scores, contextsOf }, rt);
+}
+
+async function contextsFor(seqs: Sequences, source: string, ids: string[]): Promise<Map<string, Record<string, unknown>[]>> {
+  const place = placeOf(seqs);
+  const known = ids.filter((id) => place.has(id));
+  const spans = await motifThread.spans(seqs, source, known.map((id) => place.get(id) as number), motifBudget.ms);
+  const out = new Map<string, Record<string, unknown>[]>();
+  known.forEach((id, k) => {
+    const found = spans[k] ?? [];
+    const ctx: Record<string, unknown>[] = [];
+    for (let j = 0; j < found.length; j += 2) ctx.push({ start: found[j], end: found[j + 1] });
+    out.set(id, ctx);
+  });
+  return out;
+}
+
+function motifOf(t: Terminal): { type: string; source: string } {
   const p = t.parameters;
   const target = typeof p.target === 'string' ? /pdb_(\w+)_sequence/.exec(p.target)?.[1] : undefined;
-  const type = String(p.sequence_type ?? target ?? 'protein');
-  const source = regexOf(String(p.value), String(p.pattern_type));
-  const seqs = await sequencesOf(s);
-  const hits = seqs.list.length ? await motifThread.run(seqs, source, type, motifBudget.ms) : [];
-  const scores = new Map<string, number>();
-  const contexts = new Map<string, Record<string, unknown>[]>();
-  for (const [i, spans] of hits) {
-    const e = seqs.list[i];
-    if (!e) continue;
-    scores.set(e.entity, 1);
-    const ctx: Record<string, unknown>[] = [];
-    for (let k = 0; k < spans.length; k += 2) ctx.push({ start: spans[k], end: spans[k + 1] });
-    contexts.set(e.entity, ctx);
-  }
-  return mapIds(s, 'polymer_entity', { scores, contexts }, rt);
+  return { type: String(p.sequence_type ?? target ?? 'protein'), source: regexOf(String(p.value), String(p.pattern_type)) };
 }
+
+// Whether a generation's list is in identifier order (it is read so; checked once).
+const ordered = new WeakMap<Sequences, boolean>();
+function inIdOrder(seqs: Sequences): boolean {
+  let o = ordered.get(seqs);
+  if (o === undefined) {
+    o = seqs.list.every((e, i) => i === 0 || (seqs.list[i - 1] as EntitySequence).entity < e.entity);
+    ordered.set(seqs, o);
+  }
+  return o;
+}
+
+/**
+ * A motif query on its own, answered by the scanning thread: the count and the page's entities.
+ * Every hit scores the same, so the page is the hits in identifier order, the list's own order;
+ * undefined when that does not hold (other return types go through the entry mappings).
+ */
+export const seqmotifPage: TerminalPager = async (t, rt, s, window, contexts) => {
+  if (rt !== 'polymer_entity') return undefined;
+  const { type, source } = motifOf(t);
+  const seqs = await sequencesOf(s);
+  if (!inIdOrder(seqs)) return undefined;
+  if (seqs.list.length === 0) return { total: 0, top: 1, hits: [] };
+  const r = await motifThread.count(seqs, source, type, window, motifBudget.ms);
+  const ids = [...r.hits].map((i) => (seqs.list[i] as EntitySequence).entity);
+  const ctx = contexts && ids.length ? await contextsFor(seqs, source, ids) : undefined;
+  return { total: r.count, top: 1, hits: ids.map((id) => ({ id, score: 1, context: ctx?.get(id) })) };
+};
+

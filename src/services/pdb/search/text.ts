@@ -1,6 +1,6 @@
 /**
  * Attribute terminals (`text`, `text_chem`) compiled to SQL over the index tables: each yields the
- * rows `(kind, obj, rec)` of the objects (and nested records) it matches, for the engine to map
+ * rows `(kind, obj, rec, entry_id)` of the objects (and nested records) it matches, for the engine to map
  * onto the return type. Operators are checked against the attribute's search contexts first.
  */
 import type { SqlValue } from '../../../core/store/db.js';
@@ -68,8 +68,8 @@ function numberValue(v: unknown, a: Attribute): number {
 
 const isNumeric = (a: Attribute) => a.kind === 'integer' || a.kind === 'number' || a.kind === 'date';
 
-/** The SQL condition on an `a` alias of the attribute table (or `t` of the token table). */
-function condition(c: AttributeCondition, n: SearchTables): { from: string; where: string; params: SqlValue[] } {
+/** The SQL condition on an `a` alias of the attribute table (or of the token table). */
+export function condition(c: AttributeCondition, n: SearchTables): { from: string; where: string; params: SqlValue[] } {
   const a = c.attribute;
   const params: SqlValue[] = [a.path];
   const base = { from: `${n.sattr} a`, where: 'a.attr = ?' };
@@ -149,21 +149,30 @@ function condition(c: AttributeCondition, n: SearchTables): { from: string; wher
       const words = tokens(String(c.value));
       if (words.length === 0) throw bad(`contains_phrase on ${a.path} needs at least one word`);
       if (words.length > 32) throw bad(`contains_phrase on ${a.path} takes at most 32 words`);
-      // Consecutive positions of the same value: one join per further word, each on the index.
-      const joins = words
+      if (words.length === 1) return { from: `${n.stok} a`, where: 'a.attr = ? AND a.tok = ?', params: [...params, words[0] as string] };
+      // Each token row holds the word after it: word pairs at every other position cover the
+      // phrase, each one index lookup on the same value at its offset.
+      const starts: number[] = [];
+      for (let i = 0; i < words.length - 1; i += 2) starts.push(i);
+      if ((starts[starts.length - 1] as number) + 1 < words.length - 1) starts.push(words.length - 2);
+      const pair = (i: number) => [words[i] as string, words[i + 1] as string];
+      const joins = starts
         .slice(1)
-        .map((_w, i) => `JOIN ${n.stok} p${i + 1} ON p${i + 1}.tok = ? AND p${i + 1}.attr = a.attr AND p${i + 1}.obj = a.obj AND p${i + 1}.kind = a.kind AND p${i + 1}.rec = a.rec AND p${i + 1}.pos = a.pos + ${i + 1}`)
+        .map((at, j) => `JOIN ${n.stok} p${j + 1} ON p${j + 1}.attr = a.attr AND p${j + 1}.tok = ? AND p${j + 1}.nxt = ? AND p${j + 1}.entry_id = a.entry_id AND p${j + 1}.kind = a.kind AND p${j + 1}.obj = a.obj AND p${j + 1}.rec = a.rec AND p${j + 1}.pos = a.pos + ${at}`)
         .join(' ');
-      return { from: `${n.stok} a ${joins}`, where: 'a.attr = ? AND a.tok = ?', params: [...words.slice(1), a.path, words[0] as string] };
+      return { from: `${n.stok} a ${joins}`, where: 'a.attr = ? AND a.tok = ? AND a.nxt = ?', params: [...starts.slice(1).flatMap(pair), a.path, ...pair(0)] };
     }
   }
 }
 
-/** The rows `(kind, obj, rec)` one attribute condition matches (before negation). */
+/** The rows `(kind, obj, rec, entry_id)` one attribute condition matches (before negation). */
 export function conditionSql(c: AttributeCondition, n: SearchTables): HitSql {
   const q = condition(c, n);
-  return { sql: `SELECT a.kind AS kind, a.obj AS obj, a.rec AS rec FROM ${q.from} WHERE ${q.where}`, params: q.params };
+  return { sql: `SELECT a.kind AS kind, a.obj AS obj, a.rec AS rec, a.entry_id AS entry_id FROM ${q.from} WHERE ${q.where}`, params: q.params };
 }
+
+/** The index a condition reads: word conditions may match one value several times. */
+export const readsWords = (c: AttributeCondition): boolean => c.operator === 'contains_words' || c.operator === 'contains_phrase';
 
 /**
  * Conditions that must hold on the same nested record (one group of attributes of one nested
@@ -171,7 +180,7 @@ export function conditionSql(c: AttributeCondition, n: SearchTables): HitSql {
  */
 export function sameRecordSql(list: AttributeCondition[], n: SearchTables): HitSql {
   const parts = list.map((c) => condition(c, n));
-  const subs = parts.map((p, i) => `(SELECT a.kind AS kind, a.obj AS obj, a.rec AS rec FROM ${p.from} WHERE ${p.where}) s${i}`);
+  const subs = parts.map((p, i) => `(SELECT a.kind AS kind, a.obj AS obj, a.rec AS rec, a.entry_id AS entry_id FROM ${p.from} WHERE ${p.where}) s${i}`);
   const on = subs.slice(1).map((s, i) => `JOIN ${s} ON s${i + 1}.kind = s0.kind AND s${i + 1}.obj = s0.obj AND s${i + 1}.rec = s0.rec`);
-  return { sql: `SELECT s0.kind AS kind, s0.obj AS obj, s0.rec AS rec FROM ${subs[0]} ${on.join(' ')}`, params: parts.flatMap((p) => p.params) };
+  return { sql: `SELECT s0.kind AS kind, s0.obj AS obj, s0.rec AS rec, s0.entry_id AS entry_id FROM ${subs[0]} ${on.join(' ')}`, params: parts.flatMap((p) => p.params) };
 }

@@ -1,0 +1,43 @@
+/**
+ * SQL assembled from fragments with its parameters kept in text order: a `?` placeholder means
+ * the n-th parameter on both databases, so a fragment moved into another query must carry its
+ * own parameters along, in place.
+ */
+import type { SqlValue } from '../../../core/store/db.js';
+
+export interface Sql {
+  sql: string;
+  params: SqlValue[];
+}
+
+const isSql = (v: unknown): v is Sql => typeof v === 'object' && v !== null && !Buffer.isBuffer(v) && 'sql' in v && 'params' in v;
+
+/** `q\`... ${value} ...\``: a value becomes a placeholder, a fragment is inlined with its parameters. */
+export function q(strings: TemplateStringsArray, ...values: (Sql | SqlValue)[]): Sql {
+  let sql = strings[0] as string;
+  const params: SqlValue[] = [];
+  values.forEach((v, i) => {
+    if (isSql(v)) {
+      sql += v.sql;
+      params.push(...v.params);
+    } else {
+      sql += '?';
+      params.push(v);
+    }
+    sql += strings[i + 1] as string;
+  });
+  return { sql, params };
+}
+
+/** Text written into the SQL as is: table names, aliases, keywords, never request text. */
+export const raw = (sql: string): Sql => ({ sql, params: [] });
+
+/** A number written into the SQL (a parameter's type would be unknown to PostgreSQL in a select list). */
+export function num(x: number): Sql {
+  if (!Number.isFinite(x)) throw new Error(`not a finite number: ${x}`);
+  return raw(String(x));
+}
+
+export function joinSql(list: readonly Sql[], sep: string): Sql {
+  return { sql: list.map((x) => x.sql).join(sep), params: list.flatMap((x) => x.params) };
+}
