@@ -68,7 +68,8 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     writeFile(dir, 'hb/9hb1.cif.gz', variant('9HB1', { title: 'SYNTHETIC GLOBIN VARIANT FOR SEARCH TESTS', method: 'SOLUTION NMR', resolution: '2.80', released: '2001-05-01' }));
     writeFile(dir, 'hb/9hb2.cif.gz', variant('9HB2', { title: 'ANOTHER GLOBIN MODEL BY CRYO ELECTRON MICROSCOPY', method: 'ELECTRON MICROSCOPY', resolution: '3.50', released: '2005-02-01' }));
     await loadArchive(store, t.generations, dir, { source: 'test' });
-  });
+    // The loads build the engine indexes (MMseqs2 databases and clusters, coordinate indexes).
+  }, 600_000);
   afterAll(async () => {
     await t.close();
     await store.cleanup();
@@ -534,7 +535,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API over the
     store = await target.open();
     t = await pdbApp(store, [rcsbData, rcsbSearch]);
     await loadDemo(store, t.generations);
-  });
+  }, 600_000);
   afterAll(async () => {
     await t.close();
     await store.cleanup();

@@ -17,7 +17,7 @@ const JSON_TYPE = 'application/json';
 export const RUNNERS: Runners = { seqmotif: seqmotifTerminal, sequence: sequenceTerminal, chemical: chemicalTerminal, structure: structureTerminal, strucmotif: strucmotifTerminal };
 
 function fail(reply: FastifyReply, err: unknown): FastifyReply {
-  if (err instanceof SearchProblem) return sendServiceError(reply, searchError(err.status, err.message));
+  if (err instanceof SearchProblem) return sendServiceError(reply, searchError(err.status, err.message, err.retryAfter ? { 'retry-after': String(err.retryAfter) } : {}));
   throw err;
 }
 
@@ -25,7 +25,7 @@ function fail(reply: FastifyReply, err: unknown): FastifyReply {
 export function searchRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const answer = async (reply: FastifyReply, body: unknown) => {
     try {
-      const res = await runQuery(ctx.db, ctx.generations, body, RUNNERS);
+      const res = await runQuery(ctx.db, ctx.generations, body, RUNNERS, reply.request.hostname);
       // No hits: 204 with an empty body, as the live service answers (clients test for it).
       if (res === undefined) return reply.code(204).send();
       return reply.type(JSON_TYPE).send(JSON.stringify(res));
