@@ -8,22 +8,25 @@
  *   on the database;
  * - `seqmotif`: the service (count and first page) beside the same regular expression tested on
  *   each of the same sequences;
- * - `sequence`: the service beside `mmseqs easy-search` run alone on a database of the same
- *   sequences (skipped without mmseqs).
- * Structure, structure-motif and chemical queries are not measured here (they need coordinates
- * and a full chemical component dictionary).
+ * - the engine indexes the load builds (MMseqs2 databases, k-mer index and clusters), timed;
+ * - `sequence`: the service beside `mmseqs easy-search` run alone on the same database (skipped
+ *   without mmseqs);
+ * - `structure` and `strucmotif` over an archive of generated mmCIF entries (bench/pdb/search-engines.ts).
+ * Chemical queries are not measured here (they need a full chemical component dictionary).
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/pdb-search.js [--entities 100000] [--duration 15] [--postgres URL]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/pdb-search.js [--entities 100000] [--structures 500] [--duration 15] [--postgres URL]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { percentile, startAndWait, stop } from './lib/proc.js';
 import { ROOT, cannon, log, machine, onEachDatabase, round, runMain, writeResults } from './lib/harness.js';
+import { coordinateEngines } from './pdb/search-engines.js';
 
-const { values } = parseArgs({ options: { entities: { type: 'string' }, duration: { type: 'string' }, postgres: { type: 'string' } } });
+const { values } = parseArgs({ options: { entities: { type: 'string' }, structures: { type: 'string' }, duration: { type: 'string' }, postgres: { type: 'string' } } });
+const STRUCTURES = Number(values.structures ?? 500);
 const ENTITIES = Number(values.entities ?? 100_000);
 const ENTRIES = Math.ceil(ENTITIES / 2);
 const DURATION = Number(values.duration ?? 15);
@@ -112,6 +115,7 @@ function* generated(): Generator<{ value: Any; place: { file: string; position: 
 async function syntheticDataset(): Promise<Any> {
   const store = await dist('services/pdb/store.js');
   const { buildSearchIndex } = await dist('services/pdb/search/indexer.js');
+  const { buildEngineIndexes } = await dist('services/pdb/search/engine-indexes.js');
   return {
     service: 'rcsb-data',
     name: 'archive',
@@ -134,11 +138,13 @@ async function syntheticDataset(): Promise<Any> {
       const t0 = performance.now();
       await buildSearchIndex(db, t);
       indexSeconds = (performance.now() - t0) / 1000;
+      engineBuild = await buildEngineIndexes(db, t);
     },
     count: store.countArchive,
   };
 }
 let indexSeconds = 0;
+let engineBuild: Any;
 
 const term = (attribute: string, operator: string, value?: unknown) => ({ type: 'terminal', service: 'text', parameters: { attribute, operator, ...(value === undefined ? {} : { value }) } });
 const ATTRIBUTE_QUERIES = [
@@ -171,7 +177,7 @@ async function fetchJson(base: string, body: unknown): Promise<Any> {
   return r.status === 204 ? undefined : r.json();
 }
 
-async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined) {
+async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined) {
   const dataDir = join(work, dialect);
   mkdirSync(dataDir, { recursive: true });
   const { openStore } = await dist('core/store/open.js');
@@ -188,7 +194,7 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   log(`[${dialect}] load ${ENTRIES.toLocaleString('en-US')} generated entries (${ENTITIES.toLocaleString('en-US')} polymer entities) and build the search index`);
   const t0 = performance.now();
   await runLoad(db, generations, await syntheticDataset(), 'generated', { source: 'bench' });
-  const load = { entries: ENTRIES, polymerEntities: ENTITIES, loadSeconds: round((performance.now() - t0) / 1000), indexSeconds: round(indexSeconds), documentsPerSecond: Math.round((ENTRIES * 6) / indexSeconds) };
+  const load = { entries: ENTRIES, polymerEntities: ENTITIES, loadSeconds: round((performance.now() - t0) / 1000), indexSeconds: round(indexSeconds), documentsPerSecond: Math.round((ENTRIES * 6) / indexSeconds), engineIndexes: engineBuild };
   const scope = await scopeOf(db, generations);
   const n = scope.archive;
 
@@ -253,16 +259,15 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
       await fetchJson(base, body(queries[0] as string));
       const firstQuerySeconds = round((performance.now() - tb) / 1000);
       const seqService = await timeEach(queries.length * 2, (k) => fetchJson(base, body(queries[k % queries.length] as string)));
+      // The engine alone on the database the load built (with its k-mer index).
       const dir = join(work, `mmseqs-${dialect}`);
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 't.fasta'), seqs.map((s: string, k: number) => `>s${k}\n${s}\n`).join(''));
-      execFileSync('mmseqs', ['createdb', 't.fasta', 'db', '--dbtype', '1', '-v', '1'], { cwd: dir });
-      execFileSync('mmseqs', ['createindex', 'db', 'tmpi', '-v', '1', '--threads', '2'], { cwd: dir });
+      symlinkSync(join(dataDir, 'index', `sequences-${engineBuild.sequences.hash}`, 'protein'), join(dir, 'protein'));
       const seqEngine = await timeEach(queries.length * 2, async (k) => {
         writeFileSync(join(dir, 'q.fasta'), `>q\n${queries[k % queries.length]}\n`);
-        execFileSync('mmseqs', ['easy-search', 'q.fasta', 'db', 'out.m8', 'tmp', '-e', '0.1', '--threads', '1', '-v', '1', '--max-seqs', '10000', '--format-output', 'query,target,fident,alnlen,mismatch,gapopen,qstart,qend,tstart,tend,evalue,bits,qlen,tlen,qaln,taln'], { cwd: dir });
+        execFileSync('mmseqs', ['easy-search', 'q.fasta', 'protein/db', 'out.m8', 'tmp', '-e', '0.1', '--threads', '1', '-v', '1', '--max-seqs', '10000', '--format-output', 'query,target,fident,alnlen,mismatch,gapopen,qstart,qend,tstart,tend,evalue,bits,qlen,tlen,qaln,taln'], { cwd: dir });
       });
-      sequence = { firstQuerySecondsIncludingDatabaseBuild: firstQuerySeconds, ...overhead(seqService, seqEngine) };
+      sequence = { firstQuerySecondsAfterLoad: firstQuerySeconds, ...overhead(seqService, seqEngine) };
     }
     const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
     return {
@@ -283,8 +288,19 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   }
 }
 
+/** The queries over the generated documents, then the coordinate engines over generated mmCIF entries (another generation of the same archive). */
+async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined) {
+  const queries = await runQueries(dialect, databaseUrl);
+  if (!STRUCTURES) return queries;
+  const dataDir = join(work, dialect);
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, BIOMIRROR_LIMITS: 'off', PORT: '0' };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  return { ...queries, coordinates: await coordinateEngines({ dialect, work, dataDir, databaseUrl, entries: STRUCTURES, env }) };
+}
+
 runMain(async () => {
-  const results: Record<string, unknown> = { benchmark: 'pdb-search', entities: ENTITIES, entries: ENTRIES, duration: DURATION, machine: machine() };
+  const results: Record<string, unknown> = { benchmark: 'pdb-search', entities: ENTITIES, entries: ENTRIES, structures: STRUCTURES, duration: DURATION, machine: machine() };
   try {
     await onEachDatabase(results, values.postgres, runOn);
   } finally {

@@ -1,34 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rcsbData } from '../src/services/pdb/index.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
 import { motifBudget } from '../src/services/pdb/search/seqmotif.js';
 import type { TestApp } from './helpers/app.js';
-import { DEMO_DIR, loadArchive, loadDemo, pdbApp, writeFile, type Json } from './helpers/pdb.js';
+import { DEMO_DIR, globinVariant as variant, loadArchive, loadDemo, pdbApp, writeFile, type Json } from './helpers/pdb.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { missing } from './helpers/tools.js';
 
 const SEARCH = '/rcsb/search/rcsbsearch/v2';
 const Q = `${SEARCH}/query`;
-
-/**
- * Two generated variants of the real 4HHB entry (ids 9HB1 and 9HB2, test-only, never shipped):
- * the same chains, with another title, method, resolution and release date, so that queries have
- * something to tell apart.
- */
-function variant(id: string, o: { title: string; method: string; resolution: string; released: string }): Buffer {
-  let text = gunzipSync(readFileSync(join(DEMO_DIR, 'archive/hh/4hhb.cif.gz'))).toString('utf8');
-  text = text
-    .replaceAll('4HHB', id)
-    .replaceAll('4hhb', id.toLowerCase())
-    .replaceAll('1984-07-17', o.released)
-    .replace(/^_struct\.title .*$/m, `_struct.title '${o.title}'`)
-    .replace(/^_exptl\.method .*$/m, `_exptl.method '${o.method}'`)
-    .replace(/^_refine\.ls_d_res_high .*$/m, `_refine.ls_d_res_high ${o.resolution}`);
-  return gzipSync(text);
-}
 
 const text = (attribute: string, operator: string, value?: unknown, extra: Json = {}) => ({
   type: 'terminal',
@@ -68,7 +50,8 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     writeFile(dir, 'hb/9hb1.cif.gz', variant('9HB1', { title: 'SYNTHETIC GLOBIN VARIANT FOR SEARCH TESTS', method: 'SOLUTION NMR', resolution: '2.80', released: '2001-05-01' }));
     writeFile(dir, 'hb/9hb2.cif.gz', variant('9HB2', { title: 'ANOTHER GLOBIN MODEL BY CRYO ELECTRON MICROSCOPY', method: 'ELECTRON MICROSCOPY', resolution: '3.50', released: '2005-02-01' }));
     await loadArchive(store, t.generations, dir, { source: 'test' });
-  });
+    // The loads build the engine indexes (MMseqs2 databases and clusters, coordinate indexes).
+  }, 600_000);
   afterAll(async () => {
     await t.close();
     await store.cleanup();
@@ -446,7 +429,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
       expect(await ids(shape({ entry_id: '4HHB', assembly_id: '1' }), 'assembly')).toEqual(['4HHB-1', '9HB1-1', '9HB2-1']);
     });
 
-    it('refuses unknown chains and file inputs with a 400', async () => {
+    it('refuses unknown chains and file formats the schema does not list with a 400', async () => {
       for (const value of [{ entry_id: '4HHB', asym_id: 'Z' }, { url: 'http://localhost/x.cif', format: 'mmcif' }]) {
         const r = await post({ query: shape(value), return_type: 'entry' });
         expect(r.status).toBe(400);
@@ -534,7 +517,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API over the
     store = await target.open();
     t = await pdbApp(store, [rcsbData, rcsbSearch]);
     await loadDemo(store, t.generations);
-  });
+  }, 600_000);
   afterAll(async () => {
     await t.close();
     await store.cleanup();

@@ -14,6 +14,7 @@ import { clientErrorHandler } from './client-errors.js';
 import { installFaults } from './faults.js';
 import { asset, landingPage, referencePage } from './landing.js';
 import { openApiDocument, type RouteRecord } from './openapi.js';
+import { registerLocalApp } from './self.js';
 import { statusReport } from './status.js';
 
 export interface AppDeps {
@@ -267,6 +268,15 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
   for (const service of services) {
     await app.register(async (scope) => mountService(scope, service, deps), { prefix: prefixed ? service.mount : '' });
   }
+  // Services read each other's answers through it (by URL of this server, never the network).
+  const own = services[0];
+  registerLocalApp({
+    app,
+    host: deps.config.host,
+    configuredPort: prefixed || !own ? deps.config.port : (deps.config.services[own.id]?.port ?? own.defaultPort),
+    services: services.map((s) => ({ id: s.id, mount: s.mount })),
+    prefixed,
+  });
 
   // On a service's own port its not-found answer covers every path; on the shared port, paths
   // outside every mount get this one.

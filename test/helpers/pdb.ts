@@ -1,5 +1,6 @@
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { runLoad, type LoadOptions, type LoadResult } from '../../src/core/ingest/load.js';
 import type { Generations } from '../../src/core/store/generations.js';
@@ -39,6 +40,23 @@ export function copyArchive(): string {
     cpSync(join(src, sub), join(dir, sub), { recursive: true });
   }
   return dir;
+}
+
+/**
+ * A generated variant of the real 4HHB entry (test-only ids such as 9HB1, never shipped): the same
+ * chains, with another title, method, resolution and release date, so that queries have
+ * something to tell apart.
+ */
+export function globinVariant(id: string, o: { title: string; method: string; resolution: string; released: string }): Buffer {
+  let text = gunzipSync(readFileSync(join(DEMO_DIR, 'archive/hh/4hhb.cif.gz'))).toString('utf8');
+  text = text
+    .replaceAll('4HHB', id)
+    .replaceAll('4hhb', id.toLowerCase())
+    .replaceAll('1984-07-17', o.released)
+    .replace(/^_struct\.title .*$/m, `_struct.title '${o.title}'`)
+    .replace(/^_exptl\.method .*$/m, `_exptl.method '${o.method}'`)
+    .replace(/^_refine\.ls_d_res_high .*$/m, `_refine.ls_d_res_high ${o.resolution}`);
+  return gzipSync(text);
 }
 
 export function writeFile(dir: string, rel: string, bytes: Buffer | string): string {

@@ -14,6 +14,7 @@ export { polymerSequences, type PolymerSequence } from './sequences.js';
 export { runCifTask, closeCifPool, CifPool, cifPoolState } from './pool.js';
 export { runCifTaskHere, CIF_TASK_KINDS, type CifTaskKind, type CifTaskOptions } from './tasks.js';
 export { cifLimits } from './limits.js';
+export { decodeResidues, encodeResidues, readResidues, residuesOf, type Residues } from './residues.js';
 
 import type { CifFile } from 'molstar/lib/mol-io/reader/cif.js';
 import { atomCountOf } from './table.js';

@@ -111,6 +111,12 @@ export class Generations {
     return gen === p.active || gen === p.previous;
   }
 
+  /** The generations whose tables are still there to read: the active one, then the one before. */
+  async servableList(service: string, dataset: string): Promise<number[]> {
+    const p = await this.pointer(service, dataset);
+    return [p.active, p.previous].filter((g): g is number => g !== undefined);
+  }
+
   invalidate(): void {
     this.cache.clear();
   }

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { attachDerivedDir } from '../files/derived.js';
 import { FolderFileStore } from '../files/folder.js';
 import { s3StoreFromEnv } from '../files/s3.js';
 import { attachFileStore } from '../files/store.js';
@@ -38,6 +39,8 @@ export async function openStore(opts: StoreOptions): Promise<Db> {
   // With the embedded database, kept files sit in a folder beside it; on PostgreSQL they stay in
   // the database, so every process that shares it reads the same files; with BIOMIRROR_FILES_S3
   // they are in an S3-compatible bucket, whatever the database.
+  // Engine indexes (rebuilt from the database when missing) sit under the data folder.
+  attachDerivedDir(db, join(opts.dataDir, 'index'));
   if (s3) attachFileStore(db, s3);
   else if (!opts.databaseUrl && opts.sqliteFile !== ':memory:') attachFileStore(db, new FolderFileStore(resolve(join(opts.dataDir, 'files'))));
   return db;

@@ -19,6 +19,7 @@ import {
   finishArchive,
 } from '../store.js';
 import { SEARCH_TABLES, buildSearchIndex } from '../search/indexer.js';
+import { buildEngineIndexes } from '../search/engine-indexes.js';
 import { archiveItems, type ArchiveItem } from './archive-files.js';
 import { obsoleteLists } from './obsolete.js';
 import { ParsePool, parseThreads } from './parse-pool.js';
@@ -159,6 +160,8 @@ async function finish(db: Db, t: TableSet): Promise<void> {
   pending = undefined;
   await finishArchive(db, t);
   await buildSearchIndex(db, t);
+  // The engines' indexes too, before the switch: the first query after a load finds them ready.
+  await buildEngineIndexes(db, t);
 }
 
 export function archiveDataset(demo: string): Dataset<Sourced<ArchiveRecord>> {

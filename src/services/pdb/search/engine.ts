@@ -79,6 +79,8 @@ export interface SearchScope {
   archiveGen: number | undefined;
   /** The data host's tables of that generation (entries and their files, parts). */
   archiveTables: ArchiveTables | undefined;
+  /** The host name the client reached this server by (its URLs with that name are this server's). */
+  requestHost?: string | undefined;
 }
 
 export async function scopeOf(db: Db, generations: Generations): Promise<SearchScope> {

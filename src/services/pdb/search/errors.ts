@@ -14,6 +14,8 @@ export class SearchProblem extends Error {
   constructor(
     readonly status: 400 | 404 | 413 | 503,
     message: string,
+    /** Seconds a client should wait before it asks again (a 503's Retry-After). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -25,6 +27,13 @@ export const bad = (message: string): SearchProblem => new SearchProblem(400, me
  * naming it, since retrying the same request would not help (a 503 invites retries).
  */
 export const engineUnavailable = (message: string): SearchProblem => new SearchProblem(400, message);
+
+/**
+ * An engine's index for the data served is not built yet in this process's index folder (data
+ * loaded by an older version, or on another host): its build runs, and the same request will
+ * succeed once it is done, so a 503 with Retry-After.
+ */
+export const indexNotReady = (message: string): SearchProblem => new SearchProblem(503, message, 30);
 
 export const searchCatalogue: ErrorCatalogue = {
   routeNotFound: () => searchError(404, 'HTTP 404 Not Found'),

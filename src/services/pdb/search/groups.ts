@@ -1,14 +1,21 @@
 /**
  * `group_by`: hits partitioned by a shared key, as the live service groups them: entries by
- * deposition group, polymer entities by UniProt accession or by sequence (identical sequences at
- * the 100% cutoff), non-polymer entities by chemical component. Groups are ranked by their best
- * hit; a hit without a key counts as ungrouped.
+ * deposition group, polymer entities by UniProt accession or by sequence cluster, non-polymer
+ * entities by chemical component. Groups are ranked by their best hit; a hit without a key counts
+ * as ungrouped.
+ *
+ * Sequence clusters are of protein entities, as the RCSB's: at 100 % the identical sequences, at
+ * the lower cutoffs the MMseqs2 clusters built with the archive's engine indexes. A group is named
+ * `<cluster number>_<cutoff>` as the RCSB names its own (numbers count from the largest cluster
+ * of the loaded data, so they are this server's, not the RCSB's).
  */
 import type { Ranked, SearchScope } from './engine.js';
-import { attributeValues } from './engine.js';
+import { attributeValues, perGeneration } from './engine.js';
+import { clustersOf } from './engine-indexes.js';
 import { bad } from './errors.js';
 import type { SearchRequest } from './request.js';
-import { sequencesOf } from './sequences.js';
+import { numberClusters } from './seq-index.js';
+import { sequencesOf, type Sequences } from './sequences.js';
 
 const KEY_ATTRIBUTE: Record<string, string> = {
   matching_deposit_group_id: 'pdbx_deposit_group.group_id',
@@ -26,11 +33,12 @@ export async function groupResults(s: SearchScope, req: SearchRequest, ranked: R
   const method = String(g.aggregation_method);
   const keys = new Map<string, string>();
   if (method === 'sequence_identity') {
-    if (g.similarity_cutoff !== 100) throw bad(`group_by sequence_identity is served at similarity_cutoff 100 only on this server (identical sequences)`);
-    const seqs = await sequencesOf(s);
+    const cutoff = Number(g.similarity_cutoff);
+    const numbers = cutoff === 100 ? await identical(s) : (await clustersOf(s)).get(cutoff);
+    if (!numbers) throw bad(`group_by sequence_identity does not take similarity_cutoff ${cutoff}`);
     for (const r of ranked) {
-      const e = seqs.byEntity.get(r.id);
-      if (e) keys.set(r.id, e.cluster);
+      const n = numbers.get(r.id);
+      if (n !== undefined) keys.set(r.id, `${n}_${cutoff}`);
     }
   } else {
     const attr = KEY_ATTRIBUTE[method];
@@ -50,4 +58,15 @@ export async function groupResults(s: SearchScope, req: SearchRequest, ranked: R
     grp.hits.push(r);
   }
   return { groups: [...groups.values()], ungrouped };
+}
+
+const identicalCache = perGeneration<Map<string, number>>();
+
+/** Protein entity → its number among the groups of identical sequences (largest first). */
+function identical(s: SearchScope): Promise<Map<string, number>> {
+  return identicalCache(s.db, `${s.archive?.sseq}:identical`, async () => {
+    const seqs: Sequences = await sequencesOf(s);
+    const pairs: [string, string][] = seqs.list.filter((e) => e.type === 'protein').map((e) => [e.cluster, e.entity]);
+    return new Map(Object.entries(numberClusters(new Map([[100, pairs]]))['100'] ?? {}));
+  });
 }

@@ -5,6 +5,7 @@
 import type { Db } from '../../../core/store/db.js';
 import type { Generations } from '../../../core/store/generations.js';
 import { scopeOf, search, type TerminalPager, type TerminalRunner } from './engine.js';
+import { prepareEngineIndexes } from './engine-indexes.js';
 import { groupResults } from './groups.js';
 import { readRequest, type Service } from './request.js';
 
@@ -14,9 +15,17 @@ export type Pagers = Partial<Record<Service, TerminalPager>>;
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** The response body, or undefined for no hits (the service answers 204 with an empty body). */
-export async function runQuery(db: Db, generations: Generations, body: unknown, runners: Runners, pagers: Pagers = {}): Promise<Record<string, unknown> | undefined> {
+export async function runQuery(
+  db: Db,
+  generations: Generations,
+  body: unknown,
+  runners: Runners,
+  pagers: Pagers = {},
+  requestHost?: string,
+): Promise<Record<string, unknown> | undefined> {
   const req = readRequest(body);
-  const scope = await scopeOf(db, generations);
+  const scope = { ...(await scopeOf(db, generations)), requestHost };
+  prepareEngineIndexes(scope);
   const out = await search(scope, req, runners, pagers);
   const total = out.total;
   if (total === 0) return undefined;

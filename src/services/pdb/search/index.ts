@@ -2,7 +2,7 @@ import type { ServiceModule } from '../../types.js';
 import { searchCatalogue } from './errors.js';
 import { searchRoutes } from './routes.js';
 import { motifThread } from './seqmotif.js';
-import { mmseqsState } from './sequence.js';
+import { mmseqsState } from './mmseqs.js';
 import { tmalignState } from './structure.js';
 
 /**

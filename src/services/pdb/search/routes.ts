@@ -19,7 +19,7 @@ export const RUNNERS: Runners = { seqmotif: seqmotifTerminal, sequence: sequence
 export const PAGERS: Pagers = { seqmotif: seqmotifPage };
 
 function fail(reply: FastifyReply, err: unknown): FastifyReply {
-  if (err instanceof SearchProblem) return sendServiceError(reply, searchError(err.status, err.message));
+  if (err instanceof SearchProblem) return sendServiceError(reply, searchError(err.status, err.message, err.retryAfter ? { 'retry-after': String(err.retryAfter) } : {}));
   throw err;
 }
 
@@ -27,7 +27,7 @@ function fail(reply: FastifyReply, err: unknown): FastifyReply {
 export function searchRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const answer = async (reply: FastifyReply, body: unknown) => {
     try {
-      const res = await runQuery(ctx.db, ctx.generations, body, RUNNERS, PAGERS);
+      const res = await runQuery(ctx.db, ctx.generations, body, RUNNERS, PAGERS, reply.request.hostname);
       // No hits: 204 with an empty body, as the live service answers (clients test for it).
       if (res === undefined) return reply.code(204).send();
       return reply.type(JSON_TYPE).send(JSON.stringify(res));

@@ -3,6 +3,7 @@
  * index's sequence table, written at load): what motif search scans, what the sequence engine's
  * database is written from, and what identical-sequence grouping keys on.
  */
+import type { Db } from '../../../core/store/db.js';
 import { perGeneration, type SearchScope } from './engine.js';
 
 export interface EntitySequence {
@@ -24,12 +25,12 @@ const cache = perGeneration<Sequences>();
 export function sequencesOf(s: SearchScope): Promise<Sequences> {
   const n = s.archive;
   if (!n) return Promise.resolve({ list: [], byEntity: new Map() });
-  return cache(s.db, n.sseq, () => load(s));
+  return cache(s.db, n.sseq, () => readSequences(s.db, n.sseq));
 }
 
-async function load(s: SearchScope): Promise<Sequences> {
-  const n = s.archive as NonNullable<SearchScope['archive']>;
-  const rows = await s.db.query<{ entity: string; entry_id: string; type: EntitySequence['type']; seq: string }>(`SELECT entity, entry_id, type, seq FROM ${n.sseq} ORDER BY entity`);
+/** The sequences of an index's sequence table (a generation being loaded, or one served). */
+export async function readSequences(db: Db, table: string): Promise<Sequences> {
+  const rows = await db.query<{ entity: string; entry_id: string; type: EntitySequence['type']; seq: string }>(`SELECT entity, entry_id, type, seq FROM ${table} ORDER BY entity`);
   const first = new Map<string, string>();
   const list = rows.map((r) => {
     const key = `${r.type}:${r.seq}`;

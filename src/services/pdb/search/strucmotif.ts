@@ -1,153 +1,25 @@
 /**
  * `strucmotif`: small arrangements of residues (2 to 10), found as the RCSB's strucmotif-search
- * finds them. An inverted index of residue-pair descriptors (the two residue types, their Cα
- * distance, their Cβ distance and the angle between their Cα→Cβ vectors, binned) gives, for each
- * pair of the motif, the pairs of the archive that look alike within the tolerances; pairs that
- * chain into a whole motif are candidates; a superposition on the chosen atoms scores each, and
- * those within the RMSD cutoff are hits.
- *
- * The index is built from the stored mmCIF files once per archive generation, on the first motif
- * query, and held in memory.
+ * finds them. The motif index built by the archive load (motif-index.ts) gives, for each pair of
+ * the motif, the pairs of the archive whose descriptors (residue types, Cα and Cβ distances, the
+ * angle between the Cα→Cβ vectors) fall within the tolerances; pairs that chain into a whole motif
+ * are candidates; a superposition on the chosen atoms scores each, and those within the RMSD
+ * cutoff are hits. The motif is residues of a loaded entry, or of a file (`url`, `data`).
  */
-import { gunzipSync } from 'node:zlib';
-import { fileStoreOf } from '../../../core/files/store.js';
-import { readBlock } from '../cif/block.js';
 import type { SearchScope, TerminalResult } from './engine.js';
-import { mapIds, perGeneration } from './engine.js';
+import { mapIds } from './engine.js';
+import { coordIndexes } from './engine-indexes.js';
 import { bad } from './errors.js';
+import { AMINO_CODE, MAX_PAIR, binAngle, binDist, cbAngle, dist, findResidue, motifResidues, pairKey, pairsOf, residueAt, type MotifIndex, type Residue } from './motif-index.js';
+import { queryResidues } from './query-file.js';
 import type { ReturnType, Terminal } from './request.js';
 import { superpose, type Vec3 } from './superpose.js';
 
-const AMINO = new Set(['ALA', 'ARG', 'ASN', 'ASP', 'CYS', 'GLN', 'GLU', 'GLY', 'HIS', 'ILE', 'LEU', 'LYS', 'MET', 'PHE', 'PRO', 'SER', 'THR', 'TRP', 'TYR', 'VAL', 'SEC', 'PYL']);
-/** Residues further apart than this (Cα) are never paired, as in strucmotif-search. */
-const MAX_PAIR = 20;
 const BACKBONE = new Set(['N', 'CA', 'C', 'O']);
 /** Time one motif query may take (settable, for tests). */
 export const motifSearchBudget = { ms: Number(process.env.BIOMIRROR_PDB_STRUCMOTIF_TIMEOUT_MS ?? 20_000) };
 /** Partial matches kept while chaining pairs, per entry (bounds the work of loose motifs). */
 const MAX_PARTIAL = 20_000;
-
-interface Residue {
-  entry: number;
-  asym: string;
-  seq: number;
-  comp: string;
-  atoms: Map<string, Vec3>;
-  ca: Vec3;
-  cb: Vec3;
-}
-
-interface MotifIndex {
-  entries: string[];
-  residues: Residue[];
-  /** Descriptor key → pairs [residue a, residue b] (a before b in load order). */
-  pairs: Map<string, number[]>;
-  byId: Map<string, number>;
-}
-
-const dist = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-
-/** Glycine's virtual Cβ, from its backbone (ideal geometry). */
-function virtualCb(n: Vec3, ca: Vec3, c: Vec3): Vec3 {
-  const b = sub(ca, n);
-  const cc = sub(c, ca);
-  const a: Vec3 = [b[1] * cc[2] - b[2] * cc[1], b[2] * cc[0] - b[0] * cc[2], b[0] * cc[1] - b[1] * cc[0]];
-  return [-0.58273431 * a[0] + 0.56802827 * b[0] - 0.54067466 * cc[0] + ca[0], -0.58273431 * a[1] + 0.56802827 * b[1] - 0.54067466 * cc[1] + ca[1], -0.58273431 * a[2] + 0.56802827 * b[2] - 0.54067466 * cc[2] + ca[2]];
-}
-
-function angle(a: Residue, b: Residue): number {
-  const u = sub(a.cb, a.ca);
-  const v = sub(b.cb, b.ca);
-  const d = (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / (Math.hypot(...u) * Math.hypot(...v) || 1);
-  return (Math.acos(Math.max(-1, Math.min(1, d))) * 180) / Math.PI;
-}
-
-const key = (c1: string, c2: string, dca: number, dcb: number, ang: number) => `${c1}:${c2}:${dca}:${dcb}:${ang}`;
-const binDist = (d: number) => Math.floor(d);
-const binAngle = (a: number) => Math.floor(a / 20);
-
-const indexes = perGeneration<MotifIndex>();
-
-function indexOf(s: SearchScope): Promise<MotifIndex> {
-  const n = s.archive;
-  const data = s.archiveTables;
-  if (!n || !data) return Promise.resolve({ entries: [], residues: [], pairs: new Map(), byId: new Map() });
-  return indexes(s.db, `${n.sobj}:motif`, async () => {
-    const idx: MotifIndex = { entries: [], residues: [], pairs: new Map(), byId: new Map() };
-    const files = fileStoreOf(s.db);
-    const rows = await s.db.query<{ entry_id: string; file_key: string }>(`SELECT entry_id, file_key FROM ${data.entries} ORDER BY entry_id`);
-    for (const e of rows) {
-      const gz = await files.get(e.file_key);
-      if (!gz) continue;
-      let block;
-      try {
-        block = await readBlock(gunzipSync(gz).toString('utf8'));
-      } catch {
-        continue;
-      }
-      const entryIdx = idx.entries.push(e.entry_id) - 1;
-      const t = block.table('atom_site');
-      const model = t.str('pdbx_PDB_model_num', 0);
-      const byRes = new Map<string, Residue>();
-      for (let r = 0; r < t.rows; r++) {
-        if (t.str('group_PDB', r) !== 'ATOM') continue;
-        if (model !== undefined && t.str('pdbx_PDB_model_num', r) !== model) continue;
-        const comp = t.str('label_comp_id', r) ?? '';
-        if (!AMINO.has(comp)) continue;
-        const asym = t.str('label_asym_id', r) ?? '';
-        const seq = t.int('label_seq_id', r);
-        const name = t.str('label_atom_id', r) ?? '';
-        const x = t.num('Cartn_x', r);
-        const y = t.num('Cartn_y', r);
-        const z = t.num('Cartn_z', r);
-        if (seq === undefined || x === undefined || y === undefined || z === undefined) continue;
-        const rk = `${asym}:${seq}`;
-        let res = byRes.get(rk);
-        if (!res) byRes.set(rk, (res = { entry: entryIdx, asym, seq, comp, atoms: new Map(), ca: [0, 0, 0], cb: [0, 0, 0] }));
-        if (!res.atoms.has(name)) res.atoms.set(name, [x, y, z]);
-      }
-      const list: number[] = [];
-      for (const res of byRes.values()) {
-        const ca = res.atoms.get('CA');
-        const nn = res.atoms.get('N');
-        const c = res.atoms.get('C');
-        if (!ca || !nn || !c) continue;
-        res.ca = ca;
-        res.cb = res.atoms.get('CB') ?? virtualCb(nn, ca, c);
-        idx.byId.set(`${e.entry_id}:${res.asym}:${res.seq}`, idx.residues.length);
-        list.push(idx.residues.push(res) - 1);
-      }
-      // Pairs within 20 Å, by a grid of 20 Å cells.
-      const grid = new Map<string, number[]>();
-      const cell = (p: Vec3) => [Math.floor(p[0] / MAX_PAIR), Math.floor(p[1] / MAX_PAIR), Math.floor(p[2] / MAX_PAIR)];
-      for (const i of list) {
-        const [gx, gy, gz] = cell((idx.residues[i] as Residue).ca) as [number, number, number];
-        const k = `${gx},${gy},${gz}`;
-        grid.set(k, [...(grid.get(k) ?? []), i]);
-      }
-      for (const i of list) {
-        const a = idx.residues[i] as Residue;
-        const [gx, gy, gz] = cell(a.ca) as [number, number, number];
-        for (let dx = -1; dx <= 1; dx++)
-          for (let dy = -1; dy <= 1; dy++)
-            for (let dz = -1; dz <= 1; dz++) {
-              for (const j of grid.get(`${gx + dx},${gy + dy},${gz + dz}`) ?? []) {
-                if (j === i) continue;
-                const b = idx.residues[j] as Residue;
-                const d = dist(a.ca, b.ca);
-                if (d > MAX_PAIR) continue;
-                const k = key(a.comp, b.comp, binDist(d), binDist(dist(a.cb, b.cb)), binAngle(angle(a, b)));
-                let p = idx.pairs.get(k);
-                if (!p) idx.pairs.set(k, (p = []));
-                p.push(i, j);
-              }
-            }
-      }
-    }
-    return idx;
-  });
-}
 
 interface MotifResidue {
   asym: string;
@@ -155,6 +27,35 @@ interface MotifResidue {
   oper: string;
   res: Residue;
   allowed: string[];
+}
+
+type ResidueId = { label_asym_id: string; label_seq_id: number; struct_oper_id?: string };
+
+/** The motif's residues with their atoms: of a loaded entry (from the index), or of the file given. */
+async function motifOf(s: SearchScope, v: Record<string, unknown>, idx: MotifIndex): Promise<{ ids: ResidueId[]; residues: Residue[] }> {
+  const given = Array.isArray(v.residue_ids) ? (v.residue_ids as ResidueId[]) : undefined;
+  if ('entry_id' in v) {
+    const entry = String(v.entry_id).toUpperCase();
+    const ids = given ?? [];
+    const residues = ids.map((r) => {
+      const i = findResidue(idx, entry, r.label_asym_id, r.label_seq_id);
+      if (i === undefined) throw bad(`No amino-acid residue ${r.label_asym_id} ${r.label_seq_id} with a backbone in a loaded entry ${entry}`);
+      return residueAt(idx, i);
+    });
+    return { ids, residues };
+  }
+  const file = motifResidues(await queryResidues(s, v));
+  // Without residue_ids the file is the motif (an extracted motif holds nothing else).
+  if (!given) {
+    if (file.length < 2 || file.length > 10) throw bad(`Without residue_ids the structure file must hold the motif alone (2 to 10 amino-acid residues); it has ${file.length}`);
+    return { ids: file.map((r) => ({ label_asym_id: r.asym, label_seq_id: r.seq })), residues: file };
+  }
+  const residues = given.map((r) => {
+    const x = file.find((f) => f.asym === r.label_asym_id && f.seq === r.label_seq_id);
+    if (!x) throw bad(`The structure file has no amino-acid residue ${r.label_asym_id} ${r.label_seq_id} with a backbone`);
+    return x;
+  });
+  return { ids: given, residues };
 }
 
 /** The atoms a residue pair is superposed on, for the pairing scheme. */
@@ -186,18 +87,17 @@ function atomsFor(scheme: string, a: Residue, b: Residue): [Vec3[], Vec3[]] {
 export async function strucmotifTerminal(t: Terminal, rt: ReturnType, s: SearchScope): Promise<TerminalResult> {
   const p = t.parameters;
   const v = p.value as Record<string, unknown>;
-  if (!('entry_id' in v) || !Array.isArray(v.residue_ids)) throw bad('Structure motif queries by file (url or data) are not served here: give entry_id and residue_ids');
-  const idx = await indexOf(s);
-  const entry = String(v.entry_id).toUpperCase();
-  const ids = v.residue_ids as { label_asym_id: string; label_seq_id: number; struct_oper_id?: string }[];
+  const scores = new Map<string, number>();
+  const contexts = new Map<string, Record<string, unknown>[]>();
+  const idx = (await coordIndexes(s))?.motifs;
+  if (!idx) return { scores };
+  const { ids, residues } = await motifOf(s, v, idx);
   const exchanges = new Map<string, string[]>();
   for (const x of (p.exchanges as { residue_id: { label_asym_id: string; label_seq_id: number }; allowed: string[] }[] | undefined) ?? []) {
     exchanges.set(`${x.residue_id.label_asym_id}:${x.residue_id.label_seq_id}`, x.allowed);
   }
-  const motif: MotifResidue[] = ids.map((r) => {
-    const i = idx.byId.get(`${entry}:${r.label_asym_id}:${r.label_seq_id}`);
-    if (i === undefined) throw bad(`No amino-acid residue ${r.label_asym_id} ${r.label_seq_id} with a backbone in a loaded entry ${entry}`);
-    const res = idx.residues[i] as Residue;
+  const motif: MotifResidue[] = ids.map((r, k) => {
+    const res = residues[k] as Residue;
     const allowed = exchanges.get(`${r.label_asym_id}:${r.label_seq_id}`) ?? [res.comp];
     return { asym: r.label_asym_id, seq: r.label_seq_id, oper: r.struct_oper_id ?? '1', res, allowed: [...new Set([res.comp, ...allowed])] };
   });
@@ -243,40 +143,63 @@ export async function strucmotifTerminal(t: Terminal, rt: ReturnType, s: SearchS
     if (Date.now() > deadline) throw bad(`The structure motif search ran past its time limit (${motifSearchBudget.ms} ms): tighten the tolerances or reduce the exchanges`);
   };
   /** Archive pairs like motif pair (i, j), within the tolerances: [a, b] residue indexes. */
-  const pairsLike = (i: number, j: number): number[] => {
+  const pairsLike = async (i: number, j: number): Promise<number[]> => {
     const a = (motif[i] as MotifResidue).res;
     const b = (motif[j] as MotifResidue).res;
     const dca = dist(a.ca, b.ca);
     const dcb = dist(a.cb, b.cb);
-    const ang = angle(a, b);
-    const out: number[] = [];
+    const ang = cbAngle(a.ca, a.cb, b.ca, b.cb);
+    // A pair is kept with its residue of the lower type first: (i, j) reads it as it is or turned.
+    const wants: { key: number; turned: boolean }[] = [];
     for (const c1 of (motif[i] as MotifResidue).allowed)
-      for (const c2 of (motif[j] as MotifResidue).allowed)
+      for (const c2 of (motif[j] as MotifResidue).allowed) {
+        const k1 = AMINO_CODE.get(c1);
+        const k2 = AMINO_CODE.get(c2);
+        if (k1 === undefined || k2 === undefined) continue;
         for (let x = binDist(dca - tolBackbone); x <= binDist(dca + tolBackbone); x++)
           for (let y = binDist(dcb - tolSide); y <= binDist(dcb + tolSide); y++)
             for (let z = binAngle(ang) - tolAngle; z <= binAngle(ang) + tolAngle; z++) {
-              const list = idx.pairs.get(key(c1, c2, x, y, z));
-              if (list) for (const v2 of list) out.push(v2);
+              const key = pairKey(Math.min(k1, k2), Math.max(k1, k2), x, y, z);
+              if (key < 0) continue;
+              if (k1 <= k2) wants.push({ key, turned: false });
+              if (k1 >= k2) wants.push({ key, turned: true });
             }
+      }
+    const keys = [...new Set(wants.map((w) => w.key))];
+    const read = new Map((await pairsOf(idx, keys)).map((p) => [p.key, p.pairs]));
+    const out: number[] = [];
+    for (const w of wants) {
+      const list = read.get(w.key);
+      if (!list) continue;
+      for (let k = 0; k < list.length; k += 2) {
+        if (w.turned) out.push(list[k + 1] as number, list[k] as number);
+        else out.push(list[k] as number, list[k + 1] as number);
+      }
+    }
     return out;
   };
   // Partial assignments: motif position → archive residue, grown edge by edge.
   let partial: Map<number, number>[] = [];
   for (const [n, e] of edges.entries()) {
     checkTime();
-    const found = pairsLike(e[0], e[1]);
+    const found = await pairsLike(e[0], e[1]);
     if (n === 0) {
       for (let k = 0; k < found.length; k += 2) {
-        const entryId = idx.entries[(idx.residues[found[k] as number] as Residue).entry] as string;
+        const entryId = idx.entries[idx.resEntry[found[k] as number] as number] as string;
         if ((allowedStructures.size && !allowedStructures.has(entryId)) || excluded.has(entryId)) continue;
         partial.push(new Map([[e[0], found[k] as number], [e[1], found[k + 1] as number]]));
       }
     } else {
       const byFirst = new Map<number, number[]>();
       const byOther = new Map<number, number[]>();
+      const add = (m: Map<number, number[]>, from: number, to: number) => {
+        const l = m.get(from);
+        if (l) l.push(to);
+        else m.set(from, [to]);
+      };
       for (let k = 0; k < found.length; k += 2) {
-        byFirst.set(found[k] as number, [...(byFirst.get(found[k] as number) ?? []), found[k + 1] as number]);
-        byOther.set(found[k + 1] as number, [...(byOther.get(found[k + 1] as number) ?? []), found[k] as number]);
+        add(byFirst, found[k] as number, found[k + 1] as number);
+        add(byOther, found[k + 1] as number, found[k] as number);
       }
       const next: Map<number, number>[] = [];
       for (const m of partial) {
@@ -297,15 +220,13 @@ export async function strucmotifTerminal(t: Terminal, rt: ReturnType, s: SearchS
       partial = next;
     }
   }
-  const scores = new Map<string, number>();
-  const contexts = new Map<string, Record<string, unknown>[]>();
   let hits = 0;
   for (const m of partial) {
     if (m.size !== motif.length) continue;
     checkTime();
     const pa: Vec3[] = [];
     const pb: Vec3[] = [];
-    const found = motif.map((_, i) => idx.residues[m.get(i) as number] as Residue);
+    const found = motif.map((_, i) => residueAt(idx, m.get(i) as number));
     for (let i = 0; i < motif.length; i++) {
       const [x, y] = atomsFor(scheme, (motif[i] as MotifResidue).res, found[i] as Residue);
       pa.push(...y);

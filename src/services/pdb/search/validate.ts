@@ -54,6 +54,16 @@ export function requestSchema(file: string): Schema {
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})$/;
+/**
+ * The published pattern of file URLs wants a dotted host name; this server is often reached by a
+ * single-label one (localhost, a container's name), so URLs with such a host are taken too.
+ */
+const SINGLE_LABEL_URL = /^https?:\/\/[A-Za-z0-9-]{1,63}(:\d{1,5})?(\/[^\s]*)?$/;
+const matches = (pattern: string, value: string) => new RegExp(pattern).test(value) || (pattern.startsWith('https?:') && SINGLE_LABEL_URL.test(value));
+/** The published base64 pattern, for file contents (deprecated `data`): checked in one pass at any length. */
+const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
+const isBase64 = (v: string) => v.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(v);
+
 /** Patterns run on user strings; longer strings are refused before a pattern sees them. */
 const MAX_PATTERN_INPUT = 4096;
 
@@ -85,8 +95,10 @@ export function validate(schema: Schema, value: unknown, path = ''): Violation[]
   }
   if (typeof value === 'string') {
     if (schema.pattern !== undefined || schema.format !== undefined) {
-      if (value.length > MAX_PATTERN_INPUT && schema.pattern !== undefined) out.push({ path, message: `${path} is too long (${value.length} characters)` });
-      else if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) out.push({ path, message: `${path} ${shown(value)} does not match the expected pattern` });
+      if (schema.pattern === BASE64) {
+        if (!isBase64(value)) out.push({ path, message: `${path} is not base64` });
+      } else if (value.length > MAX_PATTERN_INPUT && schema.pattern !== undefined) out.push({ path, message: `${path} is too long (${value.length} characters)` });
+      else if (schema.pattern !== undefined && !matches(schema.pattern, value)) out.push({ path, message: `${path} ${shown(value)} does not match the expected pattern` });
       else if (schema.format === 'date' && !DATE.test(value)) out.push({ path, message: `${path} ${shown(value)} is not a date (yyyy-MM-dd)` });
       else if (schema.format === 'date-time' && !DATE_TIME.test(value)) out.push({ path, message: `${path} ${shown(value)} is not an ISO 8601 date-time` });
     }

@@ -1,0 +1,197 @@
+/**
+ * The polymer residues of a structure file with their atoms (first model, first alternate
+ * location of each atom), and its assemblies as the chains they list: what structure and motif
+ * search index or take as a query. Read from mmCIF, BinaryCIF or legacy PDB; carried between
+ * threads in a compact binary form (a JSON header, then typed arrays).
+ */
+import type { CifCategory, CifFrame } from 'molstar/lib/mol-io/reader/cif.js';
+import { parsePDB } from 'molstar/lib/mol-io/reader/pdb/parser.js';
+import { pdbToMmCif } from 'molstar/lib/mol-model-formats/structure/pdb/to-cif.js';
+import { CifFormatError } from './errors.js';
+import { firstBlock, inflate, parseCif } from './parse.js';
+import { col } from './table.js';
+
+export interface Residues {
+  /** Residue count. */
+  n: number;
+  /** Chain (label_asym_id) of each residue, as an index into `asyms`. */
+  asym: Uint16Array;
+  asyms: string[];
+  /** label_seq_id (auth_seq_id where the file has no label numbering, as legacy PDB files). */
+  seq: Int32Array;
+  /** Residue name, as an index into `comps`. */
+  comp: Uint16Array;
+  comps: string[];
+  /** Atoms of residue i are atomStart[i] .. atomStart[i + 1] - 1. */
+  atomStart: Uint32Array;
+  /** Atom name, as an index into `names`. */
+  atomName: Uint16Array;
+  names: string[];
+  /** x, y, z of each atom. */
+  xyz: Float32Array;
+  /** Each assembly of the file with the chains its generators list. */
+  assemblies: { id: string; asyms: string[] }[];
+}
+
+/** A value's index in a table of distinct strings, adding it when new. */
+function interner(): { list: string[]; id(s: string): number } {
+  const list: string[] = [];
+  const ids = new Map<string, number>();
+  return {
+    list,
+    id(s) {
+      let i = ids.get(s);
+      if (i === undefined) {
+        i = list.push(s) - 1;
+        if (i > 0xffff) throw new CifFormatError('too many distinct chain, residue or atom names');
+        ids.set(s, i);
+      }
+      return i;
+    },
+  };
+}
+
+function assembliesOf(gen: CifCategory | undefined): Residues['assemblies'] {
+  const out = new Map<string, Set<string>>();
+  const id = col(gen, 'assembly_id');
+  const list = col(gen, 'asym_id_list');
+  for (let r = 0; r < (gen?.rowCount ?? 0); r++) {
+    const a = id.str(r);
+    if (!a) continue;
+    const set = out.get(a) ?? new Set<string>();
+    for (const x of list.str(r).split(',')) if (x.trim()) set.add(x.trim());
+    out.set(a, set);
+  }
+  return [...out].map(([a, s]) => ({ id: a, asyms: [...s] }));
+}
+
+/** The residues of polymer (ATOM) records of the first model. */
+export function residuesOf(frame: CifFrame): Residues {
+  const site = frame.categories.atom_site;
+  const rows = site?.rowCount ?? 0;
+  const group = col(site, 'group_PDB');
+  const model = col(site, 'pdbx_PDB_model_num');
+  const asymCol = col(site, 'label_asym_id');
+  const authAsym = col(site, 'auth_asym_id');
+  const seqCol = col(site, 'label_seq_id');
+  const authSeq = col(site, 'auth_seq_id');
+  const compCol = col(site, 'label_comp_id');
+  const atomCol = col(site, 'label_atom_id');
+  const x = col(site, 'Cartn_x');
+  const y = col(site, 'Cartn_y');
+  const z = col(site, 'Cartn_z');
+  // Legacy PDB files (and some hand-made CIF) carry no label numbering: the author's stands in.
+  let labelled = false;
+  for (let r = 0; r < rows && !labelled; r++) labelled = seqCol.has(r) && seqCol.int(r) !== 0;
+  const asyms = interner();
+  const comps = interner();
+  const names = interner();
+  const resAsym: number[] = [];
+  const resSeq: number[] = [];
+  const resComp: number[] = [];
+  const atomStart: number[] = [];
+  const atomName: number[] = [];
+  const xyz: number[] = [];
+  const firstModel = rows ? model.str(0) : '';
+  let key = '';
+  let seen = new Set<string>();
+  for (let r = 0; r < rows; r++) {
+    if (group.has(r) && group.str(r) !== 'ATOM') continue;
+    if (model.has(r) && model.str(r) !== firstModel) continue;
+    if (!x.has(r) || !y.has(r) || !z.has(r)) continue;
+    if (labelled && !seqCol.has(r)) continue;
+    const asym = asymCol.str(r) || authAsym.str(r);
+    const seq = labelled ? seqCol.int(r) : authSeq.int(r);
+    const k = `${asym}\u0000${seq}`;
+    if (k !== key) {
+      key = k;
+      seen = new Set();
+      resAsym.push(asyms.id(asym));
+      resSeq.push(seq);
+      resComp.push(comps.id(compCol.str(r)));
+      atomStart.push(atomName.length);
+    }
+    const name = atomCol.str(r);
+    // The first alternate location of an atom stands for it.
+    if (seen.has(name)) continue;
+    seen.add(name);
+    atomName.push(names.id(name));
+    xyz.push(x.float(r), y.float(r), z.float(r));
+  }
+  atomStart.push(atomName.length);
+  return {
+    n: resSeq.length,
+    asym: Uint16Array.from(resAsym),
+    asyms: asyms.list,
+    seq: Int32Array.from(resSeq),
+    comp: Uint16Array.from(resComp),
+    comps: comps.list,
+    atomStart: Uint32Array.from(atomStart),
+    atomName: Uint16Array.from(atomName),
+    names: names.list,
+    xyz: Float32Array.from(xyz),
+    assemblies: assembliesOf(frame.categories.pdbx_struct_assembly_gen),
+  };
+}
+
+/** The residues of a structure file: mmCIF or BinaryCIF (`cif`), or legacy PDB (`pdb`), plain or gzipped. */
+export async function readResidues(bytes: Uint8Array, format: 'cif' | 'pdb'): Promise<Residues> {
+  if (format === 'cif') return residuesOf(firstBlock(await parseCif(bytes)));
+  const plain = inflate(bytes);
+  const text = Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength).toString('latin1');
+  const parsed = await parsePDB(text, 'query').run();
+  if (parsed.isError) throw new CifFormatError(`not a readable PDB file: ${parsed.message}`);
+  return residuesOf(await pdbToMmCif(parsed.result));
+}
+
+const MAGIC = 0x31534552; // 'RES1'
+
+/** The binary form: magic, header length, JSON header, then the typed arrays (4-byte aligned). */
+export function encodeResidues(r: Residues): Uint8Array {
+  const header = Buffer.from(JSON.stringify({ n: r.n, atoms: r.atomName.length, asyms: r.asyms, comps: r.comps, names: r.names, assemblies: r.assemblies }));
+  const pad = (k: number) => (4 - (k % 4)) % 4;
+  const headLen = 8 + header.length + pad(header.length);
+  const parts: ArrayBufferView[] = [r.asym, r.comp, r.atomName, r.seq, r.atomStart, r.xyz];
+  let size = headLen;
+  for (const p of parts) size += p.byteLength + pad(p.byteLength);
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, header.length, true);
+  out.set(header, 8);
+  let at = headLen;
+  for (const p of parts) {
+    out.set(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), at);
+    at += p.byteLength + pad(p.byteLength);
+  }
+  return out;
+}
+
+export function decodeResidues(bytes: Uint8Array): Residues {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength < 8 || view.getUint32(0, true) !== MAGIC) throw new Error('not an encoded residue set');
+  const len = view.getUint32(4, true);
+  const h = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 8, len).toString('utf8')) as {
+    n: number;
+    atoms: number;
+    asyms: string[];
+    comps: string[];
+    names: string[];
+    assemblies: Residues['assemblies'];
+  };
+  // An aligned copy, so typed views can be taken at any offset.
+  const buf = new Uint8Array(bytes).buffer;
+  let at = 8 + len + ((4 - (len % 4)) % 4);
+  const take = <T>(make: (b: ArrayBuffer, o: number, n: number) => T, count: number, width: number): T => {
+    const v = make(buf, at, count);
+    at += count * width + ((4 - ((count * width) % 4)) % 4);
+    return v;
+  };
+  const asym = take((b, o, n) => new Uint16Array(b, o, n), h.n, 2);
+  const comp = take((b, o, n) => new Uint16Array(b, o, n), h.n, 2);
+  const atomName = take((b, o, n) => new Uint16Array(b, o, n), h.atoms, 2);
+  const seq = take((b, o, n) => new Int32Array(b, o, n), h.n, 4);
+  const atomStart = take((b, o, n) => new Uint32Array(b, o, n), h.n + 1, 4);
+  const xyz = take((b, o, n) => new Float32Array(b, o, n), h.atoms * 3, 4);
+  return { n: h.n, asym, asyms: h.asyms, seq, comp, comps: h.comps, atomStart, atomName, names: h.names, xyz, assemblies: h.assemblies };
+}

@@ -1,0 +1,344 @@
+/**
+ * The structure-motif index, as the RCSB's strucmotif-search builds its own: every pair of
+ * amino-acid residues of an entry whose Cα lie within 20 Å, keyed by a descriptor (the two residue
+ * types, their Cα distance, their Cβ distance and the angle between their Cα→Cβ vectors, binned).
+ * A pair is kept once, its residue of the lower type first (of equal types, the earlier first).
+ *
+ * Files: the residues with their atoms (held in memory by queries), the pairs grouped by key with
+ * a sorted key table (queries read the pairs of the keys they need). Pairs are written through
+ * partitions on disk, so building needs memory for a sixteenth of the archive's pairs at most.
+ */
+import { mkdir, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Residues } from '../../../core/mmcif/residues.js';
+import { AppendFile, readArray, readAt, writeArray } from './binfile.js';
+import type { Vec3 } from './superpose.js';
+
+export const AMINO = ['ALA', 'ARG', 'ASN', 'ASP', 'CYS', 'GLN', 'GLU', 'GLY', 'HIS', 'ILE', 'LEU', 'LYS', 'MET', 'PHE', 'PRO', 'SER', 'THR', 'TRP', 'TYR', 'VAL', 'SEC', 'PYL'];
+export const AMINO_CODE = new Map(AMINO.map((c, i) => [c, i]));
+/** Residues further apart than this (Cα) are never paired, as in strucmotif-search. */
+export const MAX_PAIR = 20;
+
+export const binDist = (d: number) => Math.floor(d);
+export const binAngle = (a: number) => Math.floor(a / 20);
+
+/** The descriptor as one number (types 5 bits each, distances 5 bits, angle 4 bits); -1 when out of range. */
+export function pairKey(c1: number, c2: number, dca: number, dcb: number, ang: number): number {
+  if (dca < 0 || dca > 31 || dcb < 0 || dcb > 31 || ang < 0 || ang > 15) return -1;
+  return (((c1 * 32 + c2) * 32 + dca) * 32 + dcb) * 16 + ang;
+}
+
+export const dist = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+
+/** Glycine's virtual Cβ, from its backbone (ideal geometry). */
+export function virtualCb(n: Vec3, ca: Vec3, c: Vec3): Vec3 {
+  const b = sub(ca, n);
+  const cc = sub(c, ca);
+  const a: Vec3 = [b[1] * cc[2] - b[2] * cc[1], b[2] * cc[0] - b[0] * cc[2], b[0] * cc[1] - b[1] * cc[0]];
+  return [-0.58273431 * a[0] + 0.56802827 * b[0] - 0.54067466 * cc[0] + ca[0], -0.58273431 * a[1] + 0.56802827 * b[1] - 0.54067466 * cc[1] + ca[1], -0.58273431 * a[2] + 0.56802827 * b[2] - 0.54067466 * cc[2] + ca[2]];
+}
+
+/** Angle in degrees between the Cα→Cβ vectors of two residues. */
+export function cbAngle(ca1: Vec3, cb1: Vec3, ca2: Vec3, cb2: Vec3): number {
+  const u = sub(cb1, ca1);
+  const v = sub(cb2, ca2);
+  const d = (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / (Math.hypot(...u) * Math.hypot(...v) || 1);
+  return (Math.acos(Math.max(-1, Math.min(1, d))) * 180) / Math.PI;
+}
+
+/** A residue with what matching and superposition read. */
+export interface Residue {
+  entry: number;
+  asym: string;
+  seq: number;
+  comp: string;
+  atoms: Map<string, Vec3>;
+  ca: Vec3;
+  cb: Vec3;
+}
+
+/** The amino-acid residues of a residue set that have a backbone (N, Cα, C), with their Cβ (virtual for glycine). */
+export function motifResidues(r: Residues, entry = 0): Residue[] {
+  const out: Residue[] = [];
+  for (let i = 0; i < r.n; i++) {
+    const comp = r.comps[r.comp[i] as number] as string;
+    if (!AMINO_CODE.has(comp)) continue;
+    const atoms = new Map<string, Vec3>();
+    for (let a = r.atomStart[i] as number; a < (r.atomStart[i + 1] as number); a++) {
+      atoms.set(r.names[r.atomName[a] as number] as string, [r.xyz[3 * a] as number, r.xyz[3 * a + 1] as number, r.xyz[3 * a + 2] as number]);
+    }
+    const n = atoms.get('N');
+    const ca = atoms.get('CA');
+    const c = atoms.get('C');
+    if (!n || !ca || !c) continue;
+    out.push({ entry, asym: r.asyms[r.asym[i] as number] as string, seq: r.seq[i] as number, comp, atoms, ca, cb: atoms.get('CB') ?? virtualCb(n, ca, c) });
+  }
+  return out;
+}
+
+const PARTS = 16;
+/** Triples (key, first, second) buffered per partition before a write. */
+const PART_BUFFER = 1 << 16;
+/** Pairs of one partition are sorted through a float key (key * 2^27 + position). */
+const MAX_PART_PAIRS = 2 ** 27;
+
+function interner(): { list: string[]; id(s: string): number } {
+  const list: string[] = [];
+  const ids = new Map<string, number>();
+  return {
+    list,
+    id(s) {
+      let i = ids.get(s);
+      if (i === undefined) ids.set(s, (i = list.push(s) - 1));
+      return i;
+    },
+  };
+}
+
+export class MotifIndexWriter {
+  private readonly entries: string[] = [];
+  private readonly entryStart: number[] = [0];
+  private readonly asyms = interner();
+  private readonly names = interner();
+  private residues = 0;
+  private atoms = 0;
+  private readonly parts: { buf: Uint32Array; used: number; full: Uint32Array[]; file: AppendFile; count: number }[] = [];
+
+  private constructor(
+    private readonly dir: string,
+    private readonly files: Record<'entry' | 'asym' | 'seq' | 'comp' | 'atom' | 'name' | 'xyz' | 'cacb', AppendFile>,
+  ) {}
+
+  static async create(dir: string): Promise<MotifIndexWriter> {
+    const f = (n: string) => AppendFile.create(join(dir, n), 1 << 20);
+    const w = new MotifIndexWriter(dir, {
+      entry: await f('res-entry.u32'),
+      asym: await f('res-asym.u32'),
+      seq: await f('res-seq.i32'),
+      comp: await f('res-comp.u8'),
+      atom: await f('res-atom.u32'),
+      name: await f('atom-name.u16'),
+      xyz: await f('atom-xyz.f32'),
+      cacb: await f('res-cacb.f32'),
+    });
+    await mkdir(join(dir, 'parts'));
+    for (let p = 0; p < PARTS; p++) w.parts.push({ buf: new Uint32Array(3 * PART_BUFFER), used: 0, full: [], file: await AppendFile.create(join(dir, 'parts', String(p)), 1 << 20), count: 0 });
+    return w;
+  }
+
+  private pair(key: number, a: number, b: number): void {
+    const part = this.parts[key % PARTS] as MotifIndexWriter['parts'][number];
+    part.buf[part.used++] = key;
+    part.buf[part.used++] = a;
+    part.buf[part.used++] = b;
+    if (++part.count > MAX_PART_PAIRS) throw new Error('too many residue pairs for the motif index');
+    if (part.used === part.buf.length) {
+      part.full.push(part.buf);
+      part.buf = new Uint32Array(3 * PART_BUFFER);
+      part.used = 0;
+    }
+  }
+
+  async add(entryId: string, r: Residues): Promise<void> {
+    const list = motifResidues(r);
+    const entry = this.entries.push(entryId) - 1;
+    const base = this.residues;
+    const n = list.length;
+    const res = { entry: new Uint32Array(n), asym: new Uint32Array(n), seq: new Int32Array(n), comp: new Uint8Array(n), atom: new Uint32Array(n), cacb: new Float32Array(6 * n) };
+    const names: number[] = [];
+    const xyz: number[] = [];
+    list.forEach((x, i) => {
+      res.entry[i] = entry;
+      res.asym[i] = this.asyms.id(x.asym);
+      res.seq[i] = x.seq;
+      res.comp[i] = AMINO_CODE.get(x.comp) as number;
+      res.atom[i] = this.atoms + names.length;
+      for (const [name, p] of x.atoms) {
+        names.push(this.names.id(name));
+        xyz.push(...p);
+      }
+      res.cacb.set([...x.ca, ...x.cb], 6 * i);
+    });
+    this.residues += n;
+    this.atoms += names.length;
+    this.entryStart.push(this.residues);
+    await this.files.entry.write(res.entry);
+    await this.files.asym.write(res.asym);
+    await this.files.seq.write(res.seq);
+    await this.files.comp.write(res.comp);
+    await this.files.atom.write(res.atom);
+    await this.files.cacb.write(res.cacb);
+    await this.files.name.write(Uint16Array.from(names));
+    await this.files.xyz.write(Float32Array.from(xyz));
+    // Pairs within 20 Å, found through a grid of 20 Å cells.
+    const cellOf = (p: Vec3) => `${Math.floor(p[0] / MAX_PAIR)},${Math.floor(p[1] / MAX_PAIR)},${Math.floor(p[2] / MAX_PAIR)}`;
+    const grid = new Map<string, number[]>();
+    list.forEach((x, i) => {
+      const k = cellOf(x.ca);
+      const cell = grid.get(k);
+      if (cell) cell.push(i);
+      else grid.set(k, [i]);
+    });
+    for (let i = 0; i < n; i++) {
+      const a = list[i] as Residue;
+      const [gx, gy, gz] = [Math.floor(a.ca[0] / MAX_PAIR), Math.floor(a.ca[1] / MAX_PAIR), Math.floor(a.ca[2] / MAX_PAIR)];
+      for (let dx = -1; dx <= 1; dx++)
+        for (let dy = -1; dy <= 1; dy++)
+          for (let dz = -1; dz <= 1; dz++) {
+            for (const j of grid.get(`${gx + dx},${gy + dy},${gz + dz}`) ?? []) {
+              if (j <= i) continue;
+              const b = list[j] as Residue;
+              const d = dist(a.ca, b.ca);
+              if (d > MAX_PAIR) continue;
+              const [f, s, fi, si] = (AMINO_CODE.get(a.comp) as number) <= (AMINO_CODE.get(b.comp) as number) ? [a, b, i, j] : [b, a, j, i];
+              const key = pairKey(AMINO_CODE.get(f.comp) as number, AMINO_CODE.get(s.comp) as number, binDist(d), binDist(dist(f.cb, s.cb)), binAngle(cbAngle(f.ca, f.cb, s.ca, s.cb)));
+              if (key >= 0) this.pair(key, base + fi, base + si);
+            }
+          }
+    }
+    for (const part of this.parts) for (const b of part.full.splice(0)) await part.file.write(b);
+  }
+
+  async finish(): Promise<void> {
+    await this.files.atom.write(Uint32Array.of(this.atoms));
+    for (const f of Object.values(this.files)) await f.close();
+    await writeFile(join(this.dir, 'motif.json'), JSON.stringify({ entries: this.entries, asyms: this.asyms.list, names: this.names.list, residues: this.residues, atoms: this.atoms }));
+    await writeArray(this.dir, 'entry-start.u32', Uint32Array.from(this.entryStart));
+    // Each partition sorted by key into the pairs file; then one key table over all partitions.
+    const pairs = await AppendFile.create(join(this.dir, 'pairs.u32'));
+    const keys: number[] = [];
+    const starts: number[] = [];
+    const counts: number[] = [];
+    for (let p = 0; p < PARTS; p++) {
+      const part = this.parts[p] as MotifIndexWriter['parts'][number];
+      await part.file.write(part.buf.subarray(0, part.used));
+      await part.file.close();
+      const t = await readArray(join(this.dir, 'parts'), String(p), Uint32Array);
+      await rm(join(this.dir, 'parts', String(p)));
+      const m = t.length / 3;
+      const order = new Float64Array(m);
+      for (let i = 0; i < m; i++) order[i] = (t[3 * i] as number) * MAX_PART_PAIRS + i;
+      order.sort();
+      const out = new Uint32Array(2 * m);
+      let last = -1;
+      for (let k = 0; k < m; k++) {
+        const i = (order[k] as number) % MAX_PART_PAIRS;
+        const key = t[3 * i] as number;
+        if (key !== last) {
+          keys.push(key);
+          starts.push(pairs.size / 8 + k);
+          counts.push(0);
+          last = key;
+        }
+        counts[counts.length - 1] = (counts[counts.length - 1] as number) + 1;
+        out[2 * k] = t[3 * i + 1] as number;
+        out[2 * k + 1] = t[3 * i + 2] as number;
+      }
+      await pairs.write(out);
+    }
+    await pairs.close();
+    await rm(join(this.dir, 'parts'), { recursive: true, force: true });
+    const byKey = keys.map((_, i) => i).sort((a, b) => (keys[a] as number) - (keys[b] as number));
+    await writeArray(this.dir, 'keys.i32', Int32Array.from(byKey.map((i) => keys[i] as number)));
+    await writeArray(this.dir, 'key-start.f64', Float64Array.from(byKey.map((i) => starts[i] as number)));
+    await writeArray(this.dir, 'key-count.u32', Uint32Array.from(byKey.map((i) => counts[i] as number)));
+  }
+}
+
+export interface MotifIndex {
+  entries: string[];
+  entryIndex: Map<string, number>;
+  entryStart: Uint32Array;
+  asyms: string[];
+  names: string[];
+  resEntry: Uint32Array;
+  resAsym: Uint32Array;
+  resSeq: Int32Array;
+  resComp: Uint8Array;
+  resAtom: Uint32Array;
+  atomName: Uint16Array;
+  atomXyz: Float32Array;
+  cacb: Float32Array;
+  keys: Int32Array;
+  keyStart: Float64Array;
+  keyCount: Uint32Array;
+  /** The pairs' file, opened by each query for its reads. */
+  pairs: string;
+}
+
+export async function openMotifIndex(dir: string): Promise<MotifIndex> {
+  const meta = JSON.parse(await readFile(join(dir, 'motif.json'), 'utf8')) as { entries: string[]; asyms: string[]; names: string[] };
+  return {
+    entries: meta.entries,
+    entryIndex: new Map(meta.entries.map((e, i) => [e, i])),
+    entryStart: await readArray(dir, 'entry-start.u32', Uint32Array),
+    asyms: meta.asyms,
+    names: meta.names,
+    resEntry: await readArray(dir, 'res-entry.u32', Uint32Array),
+    resAsym: await readArray(dir, 'res-asym.u32', Uint32Array),
+    resSeq: await readArray(dir, 'res-seq.i32', Int32Array),
+    resComp: await readArray(dir, 'res-comp.u8', Uint8Array),
+    resAtom: await readArray(dir, 'res-atom.u32', Uint32Array),
+    atomName: await readArray(dir, 'atom-name.u16', Uint16Array),
+    atomXyz: await readArray(dir, 'atom-xyz.f32', Float32Array),
+    cacb: await readArray(dir, 'res-cacb.f32', Float32Array),
+    keys: await readArray(dir, 'keys.i32', Int32Array),
+    keyStart: await readArray(dir, 'key-start.f64', Float64Array),
+    keyCount: await readArray(dir, 'key-count.u32', Uint32Array),
+    pairs: join(dir, 'pairs.u32'),
+  };
+}
+
+/** Residue i of the index, with its atoms. */
+export function residueAt(idx: MotifIndex, i: number): Residue {
+  const atoms = new Map<string, Vec3>();
+  for (let a = idx.resAtom[i] as number; a < (idx.resAtom[i + 1] as number); a++) {
+    atoms.set(idx.names[idx.atomName[a] as number] as string, [idx.atomXyz[3 * a] as number, idx.atomXyz[3 * a + 1] as number, idx.atomXyz[3 * a + 2] as number]);
+  }
+  const c = idx.cacb.subarray(6 * i, 6 * i + 6);
+  return {
+    entry: idx.resEntry[i] as number,
+    asym: idx.asyms[idx.resAsym[i] as number] as string,
+    seq: idx.resSeq[i] as number,
+    comp: AMINO[idx.resComp[i] as number] as string,
+    atoms,
+    ca: [c[0] as number, c[1] as number, c[2] as number],
+    cb: [c[3] as number, c[4] as number, c[5] as number],
+  };
+}
+
+/** The residue of an entry with this chain and number, if the index holds it. */
+export function findResidue(idx: MotifIndex, entry: string, asym: string, seq: number): number | undefined {
+  const e = idx.entryIndex.get(entry);
+  if (e === undefined) return undefined;
+  for (let i = idx.entryStart[e] as number; i < (idx.entryStart[e + 1] as number); i++) {
+    if (idx.resSeq[i] === seq && idx.asyms[idx.resAsym[i] as number] === asym) return i;
+  }
+  return undefined;
+}
+
+/** The pairs of the given keys (those the index has), read from the pairs' file: [first, second, first, second, ...]. */
+export async function pairsOf(idx: MotifIndex, keys: number[]): Promise<{ key: number; pairs: Uint32Array }[]> {
+  const fh: FileHandle = await open(idx.pairs, 'r');
+  try {
+    const out: { key: number; pairs: Uint32Array }[] = [];
+    for (const key of keys) {
+      let lo = 0;
+      let hi = idx.keys.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const k = idx.keys[mid] as number;
+        if (k === key) {
+          out.push({ key, pairs: await readAt(fh, Uint32Array, 2 * (idx.keyStart[mid] as number), 2 * (idx.keyCount[mid] as number)) });
+          break;
+        }
+        if (k < key) lo = mid + 1;
+        else hi = mid - 1;
+      }
+    }
+    return out;
+  } finally {
+    await fh.close();
+  }
+}
