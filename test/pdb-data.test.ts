@@ -343,7 +343,8 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_
     });
   });
 
-  describe('loads', () => {
+  // Each load also builds the search engines' indexes (MMseqs2 databases and clusters, the motif index).
+  describe('loads', { timeout: 120_000 }, () => {
     it('re-reads only changed entries on an update run and removes entries no longer in the archive', async () => {
       const s = await target.open();
       try {
