@@ -255,9 +255,13 @@ describe('biomirror protocols <command> on the command line', () => {
       const dup = cli(['protocols', 'add-user', 'dana', 'password=dana password']);
       expect(dup.status).toBe(1);
       expect(dup.stderr).toContain('user "dana" already exists');
+      // Without a command, the service's page lists its commands (and is not an error).
       const usage = cli(['protocols']);
-      expect(usage.status).toBe(2);
-      expect(usage.stderr).toContain('biomirror protocols add-user <username>');
+      expect(usage.status, usage.stderr).toBe(0);
+      expect(usage.stdout).toContain('biomirror protocols add-user <username>');
+      const unknown = cli(['protocols', 'frobnicate']);
+      expect(unknown.status).toBe(2);
+      expect(unknown.stderr).toContain('unknown command "frobnicate"');
     } finally {
       await s.cleanup();
     }
