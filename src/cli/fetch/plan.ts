@@ -43,6 +43,11 @@ export interface Plan {
   files: PlannedFile[];
   /** Files made from the upstream's API answers (metadata tables), written beside the downloads. */
   written?: { path: string; content: string }[];
+  /**
+   * What the upstream serves only through its API, asked after the downloads and written beside
+   * them; the harvest keeps its answers in the dataset's folder, so it resumes where it stopped.
+   */
+  harvest?: (ctx: { dir: string; http: Http; note(line: string): void }) => Promise<{ path: string; content: string }[]>;
   /** How many downloads run at once (many small files); one by default. */
   parallel?: number;
   /** The upstream's own name of the release, when it gives one. */

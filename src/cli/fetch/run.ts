@@ -191,6 +191,7 @@ async function dryRun(req: FetchRequest, http: Http, src: BulkSource, plan: Plan
     req.out(`  ${f.url}  ${size === undefined ? 'size not given' : bytesText(size)}${f.md5Url ? '  (MD5 published)' : ''}${f.optional ? '  (if present)' : ''}`);
   }
   if (plan.files.length > shown.length) req.out(`  ... and ${(plan.files.length - shown.length).toLocaleString('en-US')} more`);
+  if (plan.harvest) req.out('  then the API, a request at a time at its published pace (not asked in a dry run)');
   if (known) {
     const estimate = plan.files.length > known ? `, about ${bytesText((total / known) * plan.files.length)} in all (from the ${known} sizes asked)` : '';
     req.out(`total ${bytesText(total)}${estimate}`);
@@ -234,14 +235,15 @@ async function fetchInto(db: Db, generations: Generations, req: FetchRequest, sr
   }
 
   const plan = await src.plan(ctx);
-  if (plan.files.length === 0) throw new UsageError(`${src.service} ${src.dataset}: nothing to fetch`);
+  if (plan.files.length === 0 && !plan.harvest) throw new UsageError(`${src.service} ${src.dataset}: nothing to fetch`);
   if (req.dryRun) {
     await dryRun(req, http, src, plan);
     return undefined;
   }
   const files = await downloadAll(req, http, dir, plan);
-  if (files.length === 0) throw new FetchError(`${src.service} ${src.dataset}: none of the files is at the upstream`);
-  const input = await loadFolder(dir, files, plan, req.signal, req.note);
+  if (files.length === 0 && plan.files.length > 0) throw new FetchError(`${src.service} ${src.dataset}: none of the files is at the upstream`);
+  const harvested = plan.harvest ? await plan.harvest({ dir, http, note: req.note }) : [];
+  const input = await loadFolder(dir, files, { ...plan, written: [...(plan.written ?? []), ...harvested] }, req.signal, req.note);
   try {
     const release = plan.release ?? newestDay(files.map((f) => f.local));
     return await runLoad(db, generations, withRelease(ds, release), input, {

@@ -145,6 +145,21 @@ export interface CpicPairRow {
   pharmgkbLevel: string;
 }
 
+/** The resources whose members the API may give beyond the downloads (see ingest/details.ts). */
+export type DetailType = 'gene' | 'chemical' | 'variant' | 'label' | 'pathway' | 'guideline';
+
+/**
+ * One member of a resource as the service's API serves it, for what the downloads lack (a gene's
+ * cytogenetic location, a label's sections): the value, already checked for the member's type.
+ */
+export interface DetailRow {
+  type: DetailType;
+  /** The resource's accession (a variant's rsid). */
+  key: string;
+  field: string;
+  value: unknown;
+}
+
 export interface KindRows {
   gene: GeneRow;
   chemical: ChemicalRow;
@@ -158,6 +173,7 @@ export interface KindRows {
   pathway: PathwayRow;
   allele: AlleleRow;
   cpicPair: CpicPairRow;
+  detail: DetailRow;
 }
 
 export type Kind = keyof KindRows;

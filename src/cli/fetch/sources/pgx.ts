@@ -1,8 +1,10 @@
 /**
  * ClinPGx (PharmGKB): its download addresses (`/v1/download/file/data/<name>`, redirected to its
- * file store). The API asks for at most two requests a second.
+ * file store), and with the part `api` what only its API serves. The API asks for at most two
+ * requests a second.
  */
 import type { BulkSource } from '../plan.js';
+import { harvestPgxApi } from '../harvest/pgx-api.js';
 import { upstreamUrl } from '../upstreams.js';
 import { chooseParts, describeSource } from './common.js';
 
@@ -21,16 +23,25 @@ export const pharmgkb: BulkSource = {
   kind: 'bulk',
   service: 'pgx',
   dataset: 'pharmgkb',
-  summary: 'ClinPGx/PharmGKB: v1/download/file/data/ genes, drugs, variants, summaryAnnotations, relationships, drugLabels, pathways-tsv, guidelineAnnotations.json zips',
+  summary:
+    'ClinPGx/PharmGKB: v1/download/file/data/ genes, drugs, variants, summaryAnnotations, relationships, drugLabels, pathways-tsv, guidelineAnnotations.json zips; with --parts ...,api also what only its API serves (alleles, CPIC pairs, label sections, gene and drug details; hours at 2 requests/s)',
   accepts: ['parts'],
   upstreams: ['clinpgx'],
   async plan(ctx) {
-    const parts = chooseParts(ctx.opts, Object.keys(FILES), Object.keys(FILES));
+    const parts = chooseParts(ctx.opts, [...Object.keys(FILES), 'api'], Object.keys(FILES));
     ctx.http.pace(500);
-    const files = [...parts].map((p) => {
-      const name = FILES[p] as string;
-      return { url: upstreamUrl(ctx.upstreams, 'clinpgx', `v1/download/file/data/${name}`), path: name };
-    });
-    return { files, source: describeSource(files) };
+    const files = [...parts]
+      .filter((p) => p !== 'api')
+      .map((p) => {
+        const name = FILES[p] as string;
+        return { url: upstreamUrl(ctx.upstreams, 'clinpgx', `v1/download/file/data/${name}`), path: name };
+      });
+    if (!parts.has('api')) return { files, source: describeSource(files) };
+    const api = `${upstreamUrl(ctx.upstreams, 'clinpgx', 'v1/')} (API, harvested)`;
+    return {
+      files,
+      source: files.length ? `${describeSource(files)} + ${api}` : api,
+      harvest: (c) => harvestPgxApi({ ...c, upstreams: ctx.upstreams }),
+    };
   },
 };

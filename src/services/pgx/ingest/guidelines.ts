@@ -45,7 +45,7 @@ function stringMap(v: unknown): Record<string, string> {
   return out;
 }
 
-function recommendation(v: unknown): GuidelineRecommendation | undefined {
+export function recommendation(v: unknown): GuidelineRecommendation | undefined {
   const r = obj(v);
   if (!r) return undefined;
   return {

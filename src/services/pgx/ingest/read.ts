@@ -14,13 +14,14 @@ import type { Sourced } from '../../../core/ingest/load.js';
 import { zipEntries } from '../../../core/ingest/zip.js';
 import type { PgxRecord } from '../records.js';
 import { AlleleTables, alleleTableGene, isAlleleHeader } from './alleles.js';
+import { detailRecord, isDetailsDocument } from './details.js';
 import { guidelineRecord } from './guidelines.js';
 import { PathwayBuilder, isPathwayHeader, pathwayOfFile } from './pathways.js';
 import { ROW_TABLES } from './tables.js';
 import { Row, header, splitLine, type Header } from './text.js';
 
 const EXPECTED =
-  'PharmGKB downloads (genes.tsv, drugs.tsv or chemicals.tsv, variants.tsv, clinical or summary annotation tables, relationships.tsv, drugLabels.tsv, pathway TSVs, guideline annotation JSON, or the zips holding them) or CPIC allele tables';
+  'PharmGKB downloads (genes.tsv, drugs.tsv or chemicals.tsv, variants.tsv, clinical or summary annotation tables, relationships.tsv, drugLabels.tsv, pathway TSVs, guideline annotation JSON, or the zips holding them) CPIC allele tables, or the API details a fetch writes';
 
 type Lines = AsyncIterable<{ line: string; no: number }>;
 
@@ -76,12 +77,14 @@ class Reader {
       this.ctx.skip({ file: src.where, position: 'file' }, `invalid JSON: ${(err as Error).message}`);
       return;
     }
+    // What the API gives beyond the downloads (`fetch pgx --parts api`).
+    const details = isDetailsDocument(value) ? value.details : undefined;
     // A JSON array that holds no guideline at all (e.g. pathways.json) is another download: passed over.
-    const docs = Array.isArray(value) ? value : [value];
-    const read = docs.map((doc) => guidelineRecord(doc));
+    const docs: unknown[] = details ?? (Array.isArray(value) ? value : [value]);
+    const read = docs.map((doc) => (details ? detailRecord(doc) : guidelineRecord(doc)));
     if (Array.isArray(value) && read.every((r) => typeof r === 'string')) return;
     for (const [i, r] of read.entries()) {
-      const position = Array.isArray(value) ? `item ${i}` : 'file';
+      const position = details ? `details item ${i}` : Array.isArray(value) ? `item ${i}` : 'file';
       if (typeof r === 'string') {
         this.ctx.skip({ file: src.where, position }, r);
         continue;

@@ -11,12 +11,14 @@ import type { Db } from '../../../../core/store/db.js';
 import { indexTables } from '../schema.js';
 import { deriveAnnotations } from './annotations.js';
 import { LoadIndex, Links, put, reader } from './context.js';
+import { withDetails } from './details.js';
 import { alleleRows, chemicalRows, geneRows, guidelineRows, labelRows, pathwayRows, variantRows } from './docs.js';
 import { derivePairs } from './pairs.js';
 import { rawEach } from '../write.js';
 
 export async function finishTables(db: Db, t: TableSet): Promise<void> {
-  const read = reader(db, t);
+  const plain = reader(db, t);
+  const read = withDetails(plain, await plain('detail'));
   const index = new LoadIndex(await read('gene'), await read('chemical'));
   const links = new Links(db, t);
   const guidelines = await read('guideline');
