@@ -168,7 +168,7 @@ function request(s: OpenedStore, service: string, dataset: string, upstreams: st
 }
 
 for (const target of STORES) {
-  describe(`fetching entries on ${target.name}`, { timeout: 120_000 }, () => {
+  describe(`fetching entries on ${target.name}`, { timeout: 300_000 }, () => {
     it('AlphaFold DB by accession: the prediction API gives the files and the metadata, and the mirror answers as its upstream', async () => {
       const a = await target.open();
       const b = await target.open();

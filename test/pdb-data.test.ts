@@ -344,7 +344,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_
   });
 
   // Each load also builds the search engines' indexes (MMseqs2 databases and clusters, the motif index).
-  describe('loads', { timeout: 120_000 }, () => {
+  describe('loads', { timeout: 300_000 }, () => {
     it('re-reads only changed entries on an update run and removes entries no longer in the archive', async () => {
       const s = await target.open();
       try {
