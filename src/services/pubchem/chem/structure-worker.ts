@@ -78,6 +78,7 @@ port?.on('message', (t: StructureTask & { id: number }) => {
     if (poisoned || engineState.replacements !== faults) {
       port.postMessage({ id: t.id, invalid: true, retire: true });
       process.exit(70);
+      return;
     }
     port.postMessage({ ...reply, id: t.id }, reply.png ? [reply.png.buffer as ArrayBuffer] : []);
   })();
