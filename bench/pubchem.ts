@@ -7,7 +7,9 @@
  * - similarity (`fastsimilarity_2d`, Threshold 90 and 70): latency per query through HTTP, beside a
  *   plain scan of the same fingerprints (Tanimoto against every molecule, no popcount bounds);
  * - a selective substructure search (a ring system in about 0.1% of the molecules): latency through
- *   HTTP, beside a plain scan matching every molecule with RDKit (no fingerprint screen).
+ *   HTTP, beside a plain scan matching every molecule with RDKit (no fingerprint screen);
+ * - lookups by SMILES (`compound/smiles/{smiles}/cids`, the structure read by RDKit), beside lookups
+ *   of the same compounds by CID (no chemistry).
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/pubchem.js [--compounds 1000000] [--queries 20]
  *     [--postgres URL] [--sdf DIR (reuse SD files written by an earlier run with --keep)] [--keep]
@@ -194,6 +196,24 @@ async function timedGet(url: string): Promise<{ ms: number; status: number; hits
 // Query molecules: loaded ones spread over the CIDs (each finds itself and its near neighbours).
 const QUERY_SMILES = Array.from({ length: QUERIES }, (_, i) => moleculeFor(1 + ((i * 7919) % N)));
 
+/** The query molecules looked up by SMILES, five rounds, beside the same compounds by CID. */
+async function lookupsBySmiles(base: string): Promise<Record<string, unknown>> {
+  const bySmiles: number[] = [];
+  const byCid: number[] = [];
+  let misses = 0;
+  for (let pass = 0; pass < 5; pass++) {
+    for (let i = 0; i < QUERIES; i++) {
+      const cid = 1 + ((i * 7919) % N);
+      const s = await timedGet(`${base}/smiles/${encodeURIComponent(QUERY_SMILES[i] as string)}/cids/JSON`);
+      const c = await timedGet(`${base}/cid/${cid}/cids/JSON`);
+      if (s.status !== 200 || c.status !== 200) misses++;
+      bySmiles.push(s.ms);
+      byCid.push(c.ms);
+    }
+  }
+  return { bySmilesMs: stats(bySmiles), byCidMs: stats(byCid), notFound: misses };
+}
+
 async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined, sdfDir: string, r: RDKitModule, baseline: { structures?: Structures }) {
   const dataDir = join(work, dialect);
   mkdirSync(dataDir, { recursive: true });
@@ -243,6 +263,8 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
       subTimes.push(got.ms);
       subHits = got.hits;
     }
+    log(`[${dialect}] lookups by SMILES`);
+    const lookups = await lookupsBySmiles(base);
     const t0 = performance.now();
     const plainHits = plainSubstructure(r, baseline.structures as Structures, RARE_QUERY);
     const plainMs = performance.now() - t0;
@@ -250,6 +272,7 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
       ingest,
       similarity,
       substructure: { query: RARE_QUERY, hits: subHits, biomirrorMs: stats(subTimes), plainScanMs: round(plainMs), plainScanHits: plainHits },
+      lookups,
     };
   } finally {
     await stop(child);

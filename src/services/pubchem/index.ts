@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '../types.js';
 import { conformerState } from './chem/compute3d.js';
 import { engineState } from './chem/rdkit.js';
+import { structureState } from './chem/structures.js';
 import { matcherState } from './search/pool.js';
 import { pubchemCommands } from './commands.js';
 import { DATASETS, SERVICE } from './data.js';
@@ -48,6 +49,9 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     conformerMs: options.conformerMs ?? envMs('BIOMIRROR_PUBCHEM_3D_MS', 10_000),
     // PubChem ends a request after 30 s; computing stops short of that.
     conformerRequestMs: options.conformerRequestMs ?? envMs('BIOMIRROR_PUBCHEM_3D_REQUEST_MS', 25_000),
+    structureThreads: options.structureThreads ?? envMs('BIOMIRROR_PUBCHEM_STRUCTURE_THREADS', 1),
+    // Reading one request's structure takes milliseconds; the budget stops only pathological ones.
+    structureMs: options.structureMs ?? envMs('BIOMIRROR_PUBCHEM_STRUCTURE_MS', 10_000),
   };
   return {
     id: SERVICE,
@@ -58,10 +62,12 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     limits: pubchemLimits(opts.runningTimeMs),
     limitHeaders,
     // A faulted engine is replaced, never kept: the state is always usable; the counts tell how often.
+    // `rdkit` is the main thread's engine, used only by loads; requests use the threads' engines.
     engines: () => ({
       rdkit: { state: 'ok', replacements: engineState.replacements, renewals: engineState.renewals, lastFault: engineState.lastFault },
-      matchers: { state: 'ok', threads: opts.matchThreads, replacements: matcherState.replacements, renewals: matcherState.renewals },
-      conformers: { state: opts.compute3d ? 'ok' : 'off', replacements: conformerState.replacements, renewals: conformerState.renewals },
+      structures: { state: 'ok', threads: opts.structureThreads, callMs: opts.structureMs, ...structureState },
+      matchers: { state: 'ok', threads: opts.matchThreads, ...matcherState },
+      conformers: { state: opts.compute3d ? 'ok' : 'off', ...conformerState },
     }),
     migrations: LISTKEY_MIGRATIONS,
     datasets: [

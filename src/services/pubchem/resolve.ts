@@ -5,8 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Conformers3d } from './chem/compute3d.js';
-import { requestInchikey } from './chem/query.js';
-import { rdkit } from './chem/rdkit.js';
+import type { Structures } from './chem/structures.js';
 import type { CompoundGen, Data } from './data.js';
 import { fault, pcErrors } from './errors.js';
 import { identityType, listSlice, maxRecords, maxSeconds, nameType, threshold } from './options.js';
@@ -20,6 +19,8 @@ export interface Env {
   listkeys: ListKeys;
   /** Conformers computed where no 3D file was loaded. */
   conformers: Conformers3d;
+  /** The RDKit work on structures given in requests and on depictions, off the main thread. */
+  structures: Structures;
   /** Who the request is from, for the running-time budget. */
   client: string;
   log: Logger;
@@ -59,7 +60,7 @@ async function compounds(env: Env): Promise<CompoundGen> {
 const compound = (ids: number[], extra: Partial<Extract<Subject, { domain: 'compound' }>> = {}): Resolution => ({ subject: { domain: 'compound', ids, ...extra } });
 
 async function byStructure(env: Env, kind: 'smiles' | 'sdf' | 'inchi', text: string): Promise<Resolution> {
-  const key = requestInchikey(await rdkit(), kind, text);
+  const key = await env.structures.inchikey(kind, text);
   if (!key) throw pcErrors.badStructure(kind === 'sdf' ? 'SDF' : kind === 'inchi' ? 'InChI' : 'SMILES', text);
   const c = await env.data.compounds();
   const cids = c ? await c.store.byInchikey(key) : [];

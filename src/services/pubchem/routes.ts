@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../types.js';
 import { Conformers3d } from './chem/compute3d.js';
-import { noteEngineFault } from './chem/rdkit.js';
+import { Structures } from './chem/structures.js';
 import { handleConformers } from './conformers.js';
 import { Data } from './data.js';
 import { handlePug } from './dispatch.js';
@@ -48,6 +48,10 @@ export interface PubchemOptions {
   conformerMs: number;
   /** Longest one request may spend computing conformers, milliseconds. */
   conformerRequestMs: number;
+  /** Threads for the RDKit work of requests (structures given in them, depictions). */
+  structureThreads: number;
+  /** Longest one such RDKit call may run, milliseconds. */
+  structureMs: number;
 }
 
 const PUG = '/rest/pug/';
@@ -76,12 +80,13 @@ export function pubchemRoutes(opts: PubchemOptions) {
     const pool = new MatchPool(opts.matchThreads);
     const listkeys = new ListKeys(ctx.db, opts.listkeyTtlMs);
     const conformers = new Conformers3d({ enabled: opts.compute3d, perCompoundMs: opts.conformerMs, perRequestMs: opts.conformerRequestMs, threads: 1 });
+    const structures = new Structures({ threads: opts.structureThreads, callMs: opts.structureMs });
     const ledger = new Ledger();
     const queue =
       ctx.redisUrl && opts.queue
         ? new SearchQueue({ redisUrl: ctx.redisUrl, prefix: opts.queuePrefix, concurrency: opts.queueWorkers ?? opts.matchThreads, lockMs: opts.queueLockMs }, ctx.log)
         : undefined;
-    const searcher = new Searcher(pool, listkeys, ledger, opts, ctx.log, queue);
+    const searcher = new Searcher(pool, structures, listkeys, ledger, opts, ctx.log, queue);
     if (opts.queueWorkers !== 0) queue?.consume(async (job) => searcher.runQueued(job, await data.compounds()));
     let warmed: number | undefined;
 
@@ -90,11 +95,8 @@ export function pubchemRoutes(opts: PubchemOptions) {
       await queue?.close();
       await pool.close();
       await conformers.close();
+      await structures.close();
     });
-
-    // An RDKit call that faulted anywhere in a request leaves that instance unusable: drop it, so
-    // the next request gets a fresh engine.
-    app.addHook('onError', async (_req, _reply, err) => noteEngineFault(err));
 
     // Background search time counts against the running-time budget too (the platform charges each
     // request's own). The platform's limiter has run by now and set the header when limits are on.
@@ -118,7 +120,7 @@ export function pubchemRoutes(opts: PubchemOptions) {
       return documentXml(JSON.parse(payload) as Record<string, unknown>, pathOf(req).includes(VIEW) ? PUG_VIEW_NS : PUG_REST_NS);
     });
 
-    const env = (req: FastifyRequest): Env => ({ data, searcher, listkeys, conformers, client: req.ip, log: ctx.log });
+    const env = (req: FastifyRequest): Env => ({ data, searcher, listkeys, conformers, structures, client: req.ip, log: ctx.log });
 
     // The fingerprint index of newly served data is built as soon as a request notices it.
     const warm = async () => {
@@ -155,7 +157,7 @@ export function pubchemRoutes(opts: PubchemOptions) {
       const path = req.url.split('?')[0] ?? '';
       const rest = path.slice(path.indexOf(VIEW) + VIEW.length);
       const heading = new Options(req.query as Record<string, unknown>).get('heading');
-      return send(reply, await handleView(data, rest, heading));
+      return send(reply, await handleView(data, structures, rest, heading));
     };
 
     app.route({ method: ['GET', 'POST'], url: '/rest/pug/*', handler: pug });

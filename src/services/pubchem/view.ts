@@ -1,13 +1,13 @@
 /** PUG View: `/rest/pug_view/data/compound/{cid}/JSON|XML[?heading=...]`. */
-import { rdkit } from './chem/rdkit.js';
 import type { Props } from './chem/properties.js';
+import type { Structures } from './chem/structures.js';
 import type { Data } from './data.js';
 import { pcErrors } from './errors.js';
 import { answer, type Answer } from './output/render.js';
 import { documentXml, PUG_VIEW_NS } from './output/xml.js';
 import { buildView, selectHeading } from './pugview.js';
 
-export async function handleView(data: Data, rawPath: string, heading: string | undefined): Promise<Answer> {
+export async function handleView(data: Data, structures: Structures, rawPath: string, heading: string | undefined): Promise<Answer> {
   const seg = rawPath.split('/').filter((s) => s !== '');
   const [kind, recordType, id, format = 'JSON', ...extra] = seg;
   const output = format.toUpperCase();
@@ -34,7 +34,7 @@ export async function handleView(data: Data, rawPath: string, heading: string | 
     synonyms: synonyms.get(cid) ?? [],
     assays: tested,
     annotation,
-    rdkitVersion: (await rdkit()).version(),
+    rdkitVersion: await structures.rdkitVersion(),
   });
   if (heading !== undefined) rec = selectHeading(rec, heading);
   const doc = { Record: rec };

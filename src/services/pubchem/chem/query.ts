@@ -1,11 +1,10 @@
 /**
- * Structures given in requests (SMILES, an SD record, InChI). They are read on the main thread
- * only up to a size that RDKit reads in a few milliseconds; searches hand the query text to the
- * matching threads instead.
+ * Structures given in requests (SMILES, an SD record, InChI), read in the structure threads
+ * (structures.ts) up to a bounded size; searches hand the query text to the matching threads.
  */
 import { inchiOf } from './compute.js';
 import { heavyMolecule } from './compound.js';
-import { parseMol, type Mol, type RDKit } from './rdkit.js';
+import { noteEngineFault, parseMol, type Mol, type RDKit } from './rdkit.js';
 import { parseSdf } from './sdf.js';
 
 /** Longest structure text accepted in a request (PubChem's largest records are far below it). */
@@ -33,7 +32,8 @@ export function requestInchikey(r: RDKit, kind: StructureKind | 'inchi', text: s
     if (!text.startsWith('InChI=') || text.length > MAX_STRUCTURE_CHARS) return undefined;
     try {
       return r.get_inchikey_for_inchi(text.trim()) || undefined;
-    } catch {
+    } catch (err) {
+      noteEngineFault(err, r);
       return undefined;
     }
   }

@@ -10,7 +10,7 @@ export type { Mol };
 let loading: Promise<RDKit> | undefined;
 let current: RDKit | undefined;
 
-/** The main thread's engine, as `/health` reports it. */
+/** This thread's engine, as `/health` reports the main thread's (which only loads use). */
 export const engineState = { replacements: 0, renewals: 0, lastFault: undefined as string | undefined };
 
 /**

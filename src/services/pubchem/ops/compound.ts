@@ -1,11 +1,6 @@
 /** Operations of the compound domain. */
-import { COMPUTED_TAG, describe, molfileWithHydrogens } from '../chem/compound.js';
 import { currentLabels } from '../chem/record.js';
-import { pngOf, svgOf } from '../chem/depict.js';
-import { propertyName, storedName, tagsFromProps, type Props } from '../chem/properties.js';
-import { requestMolecule } from '../chem/query.js';
-import { parseMol, rdkit, type Mol } from '../chem/rdkit.js';
-import { writeSdfRecord } from '../chem/sdf.js';
+import { propertyName, storedName, type Props } from '../chem/properties.js';
 import type { CompoundGen } from '../data.js';
 import { pcErrors } from '../errors.js';
 import { imageSize, linkTypes, outcomeType, recordType } from '../options.js';
@@ -43,31 +38,20 @@ function given(s: CompoundSubject): number[] {
   return s.ids;
 }
 
-interface NovelRecord {
-  record: Record<string, unknown>;
-  sdf: string;
-  mol: Mol;
-}
-
-/** The record PubChem computes for a structure that is not in the database (no CID). */
-async function novelRecord(s: CompoundSubject): Promise<NovelRecord> {
-  const r = await rdkit();
+/** The record (or image) PubChem computes for a structure that is not in the database (no CID). */
+async function novelRecord(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
   const novel = s.novel as NonNullable<CompoundSubject['novel']>;
-  const mol = requestMolecule(r, novel.kind, novel.text);
-  if (!mol) throw pcErrors.badStructure(novel.kind.toUpperCase(), novel.text);
-  const block = molfileWithHydrogens(r, mol, '');
-  const d = block ? describe(r, undefined, block, new Map(), mol) : 'no molfile';
-  if (!block || typeof d === 'string') {
-    mol.delete();
-    throw pcErrors.badStructure(novel.kind.toUpperCase(), novel.text);
+  const unreadable = () => pcErrors.badStructure(novel.kind.toUpperCase(), novel.text);
+  if (req.output === 'PNG') {
+    const png = await env.structures.image(novel.kind, novel.text, imageSize(req.options));
+    if (!png) throw unreadable();
+    return answer('PNG', png);
   }
-  const tags = tagsFromProps(d.props);
-  return { record: d.record, sdf: writeSdfRecord(block, [...tags, [COMPUTED_TAG, tags.map(([t]) => t).join('\n')]]), mol };
-}
-
-async function png(mol: Mol, req: PugRequest): Promise<Answer> {
-  const { width, height } = imageSize(req.options);
-  return answer('PNG', await pngOf(svgOf(mol, width, height)));
+  const n = await env.structures.record(novel.kind, novel.text);
+  if (!n) throw unreadable();
+  if (req.output === 'SDF') return answer('SDF', n.sdf);
+  if (req.output === 'ASNT' || req.output === 'ASNB') return recordsAsn('PC-Compounds', [n.record], req.output);
+  return renderDoc({ PC_Compounds: [n.record] }, req.output, req.options, { XML: () => asnXml('PC-Compounds', 'PC-Compound', [n.record]) });
 }
 
 /** `record_type=3d`: each CID's conformer record; CIDs without one are left out, and none at all is 404. */
@@ -89,28 +73,13 @@ async function record3dAnswer(env: Env, s: CompoundSubject, req: PugRequest): Pr
 
 async function record(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
   if (recordType(req.options) === '3d') return record3dAnswer(env, s, req);
-  if (!s.ids.length && s.novel) {
-    const n = await novelRecord(s);
-    try {
-      if (req.output === 'PNG') return await png(n.mol, req);
-      if (req.output === 'SDF') return answer('SDF', n.sdf);
-      if (req.output === 'ASNT' || req.output === 'ASNB') return recordsAsn('PC-Compounds', [n.record], req.output);
-      return renderDoc({ PC_Compounds: [n.record] }, req.output, req.options, { XML: () => asnXml('PC-Compounds', 'PC-Compound', [n.record]) });
-    } finally {
-      n.mol.delete();
-    }
-  }
+  if (!s.ids.length && s.novel) return novelRecord(env, s, req);
   const { c, cids } = await existing(env, s);
   if (req.output === 'PNG') {
     const row = (await c.store.rows([cids[0] as number], ['sdf'])).get(cids[0] as number);
-    const r = await rdkit();
-    const mol = row ? parseMol(r, row.sdf.slice(0, row.sdf.indexOf('M  END') + 6), { removeHs: true }) : undefined;
-    if (!mol) throw pcErrors.noRecords('CID');
-    try {
-      return await png(mol, req);
-    } finally {
-      mol.delete();
-    }
+    const png = row ? await env.structures.depict(row.sdf.slice(0, row.sdf.indexOf('M  END') + 6), imageSize(req.options)) : undefined;
+    if (!png) throw pcErrors.noRecords('CID');
+    return answer('PNG', png.png);
   }
   const rows = await c.store.rows(cids, [req.output === 'SDF' ? 'sdf' : 'record']);
   if (req.output === 'SDF') return answer('SDF', cids.map((cid) => rows.get(cid)?.sdf ?? '').join(''));

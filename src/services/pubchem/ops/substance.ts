@@ -1,7 +1,4 @@
 /** Operations of the substance domain. */
-import { pngOf, svgOf } from '../chem/depict.js';
-import { heavyMolecule } from '../chem/compound.js';
-import { rdkit } from '../chem/rdkit.js';
 import { pcErrors } from '../errors.js';
 import { imageSize, linkTypes, outcomeType } from '../options.js';
 import { asnXml } from '../output/asn.js';
@@ -30,17 +27,9 @@ async function record(env: Env, s: SubstanceSubject, req: PugRequest): Promise<A
   if (req.output === 'SDF') return answer('SDF', sids.map((sid) => rows.get(sid)?.sdf ?? '').join(''));
   if (req.output === 'PNG') {
     const sdf = rows.get(sids[0] as number)?.sdf ?? '';
-    const mol = heavyMolecule(await rdkit(), sdf.slice(0, sdf.indexOf('M  END') + 6));
-    if (!mol || mol.get_num_atoms() === 0) {
-      mol?.delete();
-      throw pcErrors.notFound('No structure', `SID ${sids[0]} has no structure to depict`);
-    }
-    try {
-      const { width, height } = imageSize(req.options);
-      return answer('PNG', await pngOf(svgOf(mol, width, height)));
-    } finally {
-      mol.delete();
-    }
+    const png = await env.structures.depict(sdf.slice(0, sdf.indexOf('M  END') + 6), imageSize(req.options));
+    if (!png?.atoms) throw pcErrors.notFound('No structure', `SID ${sids[0]} has no structure to depict`);
+    return answer('PNG', png.png);
   }
   const records = sids.map((sid) => JSON.parse(rows.get(sid)?.record ?? '{}') as Record<string, unknown>);
   if (req.output === 'ASNT' || req.output === 'ASNB') return recordsAsn('PC-Substances', records, req.output);

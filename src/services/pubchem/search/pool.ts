@@ -35,7 +35,7 @@ interface Task {
 }
 
 /** Matching threads replaced in this process (past a deadline, or after a fault), for `/health`. */
-export const matcherState = { replacements: 0, renewals: 0 };
+export const matcherState: ThreadState = { replacements: 0, renewals: 0 };
 
 /** Tasks a matching thread runs before it is replaced by a fresh one (its RDKit heap with it). */
 export const threadBudget = { tasks: Number(process.env.BIOMIRROR_MATCHER_BUDGET ?? 5_000) };
@@ -53,6 +53,14 @@ class Slot {
 export interface ThreadState {
   replacements: number;
   renewals: number;
+  /** When a thread was last replaced after a fault or past a deadline (ISO time). */
+  lastFault?: string;
+}
+
+/** Counts a thread replaced after a fault or past a deadline. */
+function replaced(state: ThreadState): void {
+  state.replacements++;
+  state.lastFault = new Date().toISOString();
 }
 
 export class MatchPool {
@@ -72,10 +80,11 @@ export class MatchPool {
     this.slots = Array.from({ length: Math.max(1, size) }, () => new Slot());
   }
 
-  run(msg: Record<string, unknown>, deadline: number, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
+  /** `R`: the worker's own reply fields beside the common ones. */
+  run<R extends WorkerReply = WorkerReply>(msg: object, deadline: number, transfer: ArrayBuffer[] = []): Promise<R> {
     if (this.closed) return Promise.reject(new Error('the search pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ msg: { ...msg, id: ++this.seq }, transfer, deadline, resolve, reject });
+      this.queue.push({ msg: { ...msg, id: ++this.seq }, transfer, deadline, resolve: resolve as (r: WorkerReply) => void, reject });
       this.pump();
     });
   }
@@ -100,7 +109,7 @@ export class MatchPool {
       if (!t || m.id !== t.msg.id) return;
       if (m.retire && slot.worker === w) {
         // Forget the thread before the next task is handed out: that one gets a fresh thread.
-        this.state.replacements++;
+        replaced(this.state);
         slot.worker = undefined;
         slot.ready = undefined;
         void w.terminate();
@@ -113,7 +122,7 @@ export class MatchPool {
     w.on('exit', () => {
       // A thread that ended by itself (after a WASM fault) is replaced at the next task.
       if (slot.worker === w) {
-        this.state.replacements++;
+        replaced(this.state);
         this.fail(slot, new Error('the matching thread stopped'));
       }
     });
@@ -168,7 +177,7 @@ export class MatchPool {
           slot.timer = setTimeout(() => {
             if (slot.task !== task) return;
             this.restarts++;
-            this.state.replacements++;
+            replaced(this.state);
             slot.worker = undefined;
             slot.ready = undefined;
             void w.terminate();

@@ -8,8 +8,8 @@
 import { ServiceError } from '../../../core/http/errors.js';
 import type { Logger } from 'pino';
 import { MORGAN_WORDS, PATTERN_WORDS, words } from '../chem/fingerprints.js';
-import { molblockOfSdf, requestInchikey } from '../chem/query.js';
-import { rdkit } from '../chem/rdkit.js';
+import { molblockOfSdf } from '../chem/query.js';
+import type { Structures } from '../chem/structures.js';
 import type { CompoundGen } from '../data.js';
 import { pcErrors, type FaultBody } from '../errors.js';
 import type { SearchKind, StructureInput } from '../request.js';
@@ -61,6 +61,8 @@ export const MAX_QUERY_CHARS = 1_000_000;
 export class Searcher {
   constructor(
     private readonly pool: MatchPool,
+    /** Reads InChI and the structures of identity searches (the matching threads read the others). */
+    private readonly structures: Structures,
     private readonly listkeys: ListKeys,
     private readonly ledger: Ledger,
     private readonly opts: SearchOptions,
@@ -185,8 +187,7 @@ export class Searcher {
     } else if (spec.input === 'smarts') {
       throw pcErrors.badRequest('Invalid search', 'identity search needs a structure, not SMARTS');
     } else {
-      const r = await rdkit();
-      key = requestInchikey(r, spec.input === 'inchi' ? 'inchi' : spec.input === 'sdf' ? 'sdf' : 'smiles', spec.value);
+      key = await this.structures.inchikey(spec.input === 'inchi' ? 'inchi' : spec.input === 'sdf' ? 'sdf' : 'smiles', spec.value);
       if (!key) throw pcErrors.badStructure(spec.input.toUpperCase(), spec.value);
     }
     if (!key) return [];
@@ -200,7 +201,7 @@ export class Searcher {
       let cid: number;
       if (spec.input === 'cid') cid = positive(spec.value);
       else {
-        const key = requestInchikey(await rdkit(), 'inchi', spec.value);
+        const key = await this.structures.inchikey('inchi', spec.value);
         if (!key) throw pcErrors.badStructure('InChI', spec.value);
         const found = await gen.store.byInchikey(key);
         if (!found.length) throw pcErrors.noCid('No CID found that matches the given InChI; structure searches by InChI need the structure to be in the database');

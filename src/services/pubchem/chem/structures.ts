@@ -1,0 +1,105 @@
+/**
+ * The RDKit work of serving requests, in structure threads (structure-worker.ts): InChIKeys and
+ * records of structures given in requests, depictions and the engine's version. Every call has a
+ * time budget; a thread that passes it, or whose RDKit faulted, is ended and replaced, and only
+ * that call fails. The main thread serves requests with no RDKit of its own (loads keep theirs).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { pcErrors } from '../errors.js';
+import { MatchPool, type ThreadState, type WorkerReply } from '../search/pool.js';
+import { SearchTimeout } from '../search/scan.js';
+import { MAX_STRUCTURE_CHARS, type StructureKind } from './query.js';
+import { MAX_INPUT_CHARS } from './rdkit.js';
+
+export type StructureTask =
+  | { op: 'inchikey'; kind: StructureKind | 'inchi'; text: string }
+  | { op: 'record'; kind: StructureKind; text: string; image?: { width: number; height: number } }
+  | { op: 'depict'; molfile: string; width: number; height: number }
+  | { op: 'version' };
+
+export interface StructureReply extends WorkerReply {
+  key?: string;
+  record?: Record<string, unknown>;
+  sdf?: string;
+  png?: Uint8Array;
+  version?: string;
+}
+
+/** Structure threads replaced in this process (after a fault, past a budget) and renewed, for `/health`. */
+export const structureState: ThreadState = { replacements: 0, renewals: 0 };
+
+/**
+ * The thread's script is the compiled structure-worker.js beside this module; from the TypeScript
+ * sources (tests) the build's copy is used, so run `npm run build` first.
+ */
+function workerUrl(): URL {
+  const here = import.meta.url;
+  const url = here.endsWith('.ts') ? new URL('../../../../dist/services/pubchem/chem/structure-worker.js', here) : new URL('./structure-worker.js', here);
+  if (!existsSync(fileURLToPath(url))) throw new Error(`structure worker missing at ${fileURLToPath(url)}: run npm run build`);
+  return url;
+}
+
+export interface StructureOptions {
+  threads: number;
+  /** Longest one call may run, milliseconds (thread start-up not counted). */
+  callMs: number;
+}
+
+export class Structures {
+  private pool: MatchPool | undefined;
+  private version: Promise<string> | undefined;
+
+  constructor(readonly opts: StructureOptions) {}
+
+  private async run(task: StructureTask): Promise<StructureReply> {
+    this.pool ??= new MatchPool(this.opts.threads, workerUrl(), structureState);
+    try {
+      return await this.pool.run<StructureReply>(task, Date.now() + this.opts.callMs);
+    } catch (err) {
+      if (err instanceof SearchTimeout) throw pcErrors.timeout(`reading the structure took longer than its time budget of ${this.opts.callMs / 1000} s`);
+      throw err;
+    }
+  }
+
+  /** The standard InChIKey of a request's structure, or undefined when it cannot be read. */
+  async inchikey(kind: StructureKind | 'inchi', text: string): Promise<string | undefined> {
+    // Bounded here too, so an oversized text is never copied to a thread.
+    if (text.length > MAX_STRUCTURE_CHARS) return undefined;
+    return (await this.run({ op: 'inchikey', kind, text })).key;
+  }
+
+  /** The record (and SD text) of a request's structure, or undefined when it cannot be read. */
+  async record(kind: StructureKind, text: string): Promise<{ record: Record<string, unknown>; sdf: string } | undefined> {
+    if (text.length > MAX_STRUCTURE_CHARS) return undefined;
+    const r = await this.run({ op: 'record', kind, text });
+    return r.record && r.sdf !== undefined ? { record: r.record, sdf: r.sdf } : undefined;
+  }
+
+  /** The PNG of a request's structure, or undefined when it cannot be read. */
+  async image(kind: StructureKind, text: string, size: { width: number; height: number }): Promise<Buffer | undefined> {
+    if (text.length > MAX_STRUCTURE_CHARS) return undefined;
+    return png(await this.run({ op: 'record', kind, text, image: size }));
+  }
+
+  /** The PNG of a stored molfile's heavy atoms and how many there are, or undefined when RDKit cannot read it. */
+  async depict(molfile: string, size: { width: number; height: number }): Promise<{ png: Buffer; atoms: number } | undefined> {
+    if (molfile.length > MAX_INPUT_CHARS) return undefined;
+    const r = await this.run({ op: 'depict', molfile, ...size });
+    const image = png(r);
+    return image ? { png: image, atoms: r.atoms ?? 0 } : undefined;
+  }
+
+  /** RDKit's version, asked of a thread once. */
+  rdkitVersion(): Promise<string> {
+    this.version ??= this.run({ op: 'version' }).then((r) => r.version ?? '');
+    this.version.catch(() => (this.version = undefined));
+    return this.version;
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+}
+
+const png = (r: StructureReply): Buffer | undefined => (r.png ? Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength) : undefined);
