@@ -5,7 +5,8 @@
  * - the index build (the archive load's last step), documents/s;
  * - attribute (`text`) and `full_text` queries: latency percentiles with 10 clients, and the
  *   service's mean time per query beside the same SQL statements (count and page) run directly
- *   on the database;
+ *   on the database, for a mix of queries asked again and again (their counts kept by the
+ *   service) and for queries each asked once;
  * - `seqmotif`: the service (count and first page) beside the same regular expression tested on
  *   each of the same sequences;
  * - the engine indexes the load builds (MMseqs2 databases, k-mer index and clusters), timed;
@@ -234,6 +235,19 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
     const ftSql = await Promise.all(ftBodies.map(sqlOf));
     const ftService = await timeEach(reps * ftBodies.length, (k) => fetchJson(base, ftBodies[k % ftBodies.length]));
     const ftEngine = await timeEach(reps * ftBodies.length, (k) => runSql(ftSql[k % ftSql.length]));
+    // The same, each query asked once (the service keeps the counts of queries it has answered):
+    // ranges with bounds of their own, pairs of words.
+    const day = (k: number) => new Date(Date.UTC(1990, 0, 1 + 37 * k)).toISOString().slice(0, 10);
+    const freshAttr = Array.from({ length: reps * 3 }, (_, k) =>
+      page(k % 2 ? term('rcsb_entry_info.resolution_combined', 'range', { from: 1.5 + k / 1000, to: 1.6 + k / 1000 }) : term('rcsb_accession_info.initial_release_date', 'range', { from: day(k), to: day(k + 2) })),
+    );
+    const freshAttrSql = await Promise.all(freshAttr.map(sqlOf));
+    const freshAttrService = await timeEach(freshAttr.length, (k) => fetchJson(base, freshAttr[k]));
+    const freshAttrEngine = await timeEach(freshAttr.length, (k) => runSql(freshAttrSql[k]));
+    const freshFt = Array.from({ length: 60 }, (_, k) => page({ type: 'terminal', service: 'full_text', parameters: { value: `${ADJ[k % ADJ.length]} ${NOUNS[k % NOUNS.length]}` } }));
+    const freshFtSql = await Promise.all(freshFt.map(sqlOf));
+    const freshFtService = await timeEach(freshFt.length, (k) => fetchJson(base, freshFt[k]));
+    const freshFtEngine = await timeEach(freshFt.length, (k) => runSql(freshFtSql[k]));
 
     log(`[${dialect}] seqmotif`);
     const motifs = ['C-x(2,4)-C-x(3)-[LIVMFYWC]', 'W-x(2)-[FY]-x-H', '<M-[KR]-x(3)-L', 'H-x(3)-H-x(2)-C'];
@@ -276,6 +290,8 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
       fullTextQueries10Clients: ftLoad,
       attributeOneClient: { ...overhead(attrService, attrEngine), serviceP99Ms: round(percentile(sorted(attrService), 99)) },
       fullTextOneClient: { ...overhead(ftService, ftEngine), serviceP99Ms: round(percentile(sorted(ftService), 99)) },
+      attributeOneClientEachOnce: overhead(freshAttrService, freshAttrEngine),
+      fullTextOneClientEachOnce: overhead(freshFtService, freshFtEngine),
       seqmotif: overhead(motifService, motifEngine),
       sequence,
     };

@@ -210,4 +210,21 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
       expect(f.finest.buckets).toEqual(fine.filter((b) => b.population > 0).sort((a, b) => b.population - a.population));
     }
   });
+
+  // Last: it replaces the archive the tests above read.
+  it('counts a query again on the next load of the archive', async () => {
+    const ft = { type: 'terminal', service: 'full_text', parameters: { value: 'kinase' } };
+    const before = await post({ query: xray, return_type: 'entry', request_options: { paginate: { start: 0, rows: 3 } } });
+    const ftBefore = await post({ query: ft, return_type: 'entry', request_options: { paginate: { start: 0, rows: 3 } } });
+    expect(before.total_count).toBe(entries.filter((e) => e.method === 'X-RAY DIFFRACTION').length);
+    const kept = entries.slice(0, 12);
+    const dir = tempDir();
+    for (const e of kept) writeFile(dir, `9n/${e.id.toLowerCase()}.cif.gz`, variant(e));
+    await loadArchive(store, t.generations, dir, { source: 'test' });
+    const after = await post({ query: xray, return_type: 'entry', request_options: { paginate: { start: 0, rows: 3 } } });
+    expect(after.total_count).toBe(kept.filter((e) => e.method === 'X-RAY DIFFRACTION').length);
+    const ftAfter = await post({ query: ft, return_type: 'entry', request_options: { paginate: { start: 0, rows: 3 } } });
+    expect(ftBefore.total_count).toBe(entries.filter((e) => e.kinases > 0).length);
+    expect(ftAfter.total_count).toBe(kept.filter((e) => e.kinases > 0).length);
+  });
 });

@@ -93,6 +93,13 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
       expect(await ids(text('struct.title', 'contains_words', 'deoxyhaemoglobin microscopy'))).toEqual(['4HHB', '9HB2']);
       expect(await ids(text('struct.title', 'contains_phrase', 'globin variant'))).toEqual(['9HB1']);
       expect(await ids(text('struct.title', 'contains_phrase', 'variant globin'))).toEqual([]);
+      // Whole words only, at the end of a value too, and phrases longer than one index key.
+      expect(await ids(text('struct.title', 'contains_phrase', 'globin var'))).toEqual([]);
+      expect(await ids(text('struct.title', 'contains_phrase', 'Electron Microscopy'))).toEqual(['9HB2']);
+      expect(await ids(text('struct.title', 'contains_phrase', 'synthetic globin variant for search tests'))).toEqual(['9HB1']);
+      expect(await ids(text('struct.title', 'contains_phrase', 'model by cryo electron microscopy'))).toEqual(['9HB2']);
+      expect(await ids(text('struct.title', 'contains_phrase', 'globin variant for search test'))).toEqual([]);
+      expect(await ids(text('struct.title', 'contains_phrase', 'another globin model by cryo microscopy'))).toEqual([]);
     });
 
     it('answers exists, negation and the entry-level attributes on every return type', async () => {

@@ -107,6 +107,15 @@ export function tokens(text: string): string[] {
     .filter((t) => t.length > 0 && t.length <= 64);
 }
 
+/**
+ * Up to this many words from each word of a full-text value are indexed as one key (`rest`), so
+ * that a phrase of as many words is one range of that index, and a longer one a few lookups.
+ */
+export const PHRASE_WORDS = 4;
+
+/** The key of a run of words: each followed by a space, so that a run's key prefixes every longer run's. */
+export const wordRun = (words: readonly string[]): string => words.map((w) => `${w} `).join('');
+
 /** Dates as milliseconds since the epoch (the documents write `+0000` offsets). */
 export function dateMs(v: string): number | undefined {
   const norm = v.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');

@@ -9,13 +9,13 @@
  * Value and token rows carry their entry, and their indexes hold every column a condition returns
  * (entry, kind, object, record), in entry order after the value: a condition is answered from the
  * index alone, an entry-level answer needs no join, and the first page of a value's entries is
- * read in order without sorting the rest. A token row also holds the word after it, so that a
- * phrase is looked up by word pairs.
+ * read in order without sorting the rest. A token row also holds the run of words it starts (up
+ * to PHRASE_WORDS), so that a phrase is one range of an index rather than an intersection of words.
  */
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
-import { attributes, dateMs, isFullText, tokens, type Attribute, type Catalogue } from './attributes.js';
+import { PHRASE_WORDS, attributes, dateMs, isFullText, tokens, wordRun, type Attribute, type Catalogue } from './attributes.js';
 
 /** Logical tables of the search index in a generation of the archive (and of the dictionary). */
 export const SEARCH_TABLES = ['sobj', 'sattr', 'stok', 'sattrs', 'sseq', 'sfts', 'sdf'] as const;
@@ -57,7 +57,7 @@ async function createTables(db: Db, t: TableSet): Promise<void> {
   await db.exec(`
     CREATE TABLE ${n.sobj} (kind TEXT NOT NULL, id ${id} NOT NULL, entry_id ${id} NOT NULL, entity ${id}, comp ${id});
     CREATE TABLE ${n.sattr} (kind TEXT NOT NULL, obj ${id} NOT NULL, entry_id ${id} NOT NULL, attr TEXT NOT NULL, rec INTEGER NOT NULL, num ${real}, str ${id}, low ${id});
-    CREATE TABLE ${n.stok} (kind TEXT NOT NULL, obj ${id} NOT NULL, entry_id ${id} NOT NULL, attr TEXT NOT NULL, rec INTEGER NOT NULL, pos INTEGER NOT NULL, tok TEXT NOT NULL, nxt TEXT);
+    CREATE TABLE ${n.stok} (kind TEXT NOT NULL, obj ${id} NOT NULL, entry_id ${id} NOT NULL, attr TEXT NOT NULL, rec INTEGER NOT NULL, pos INTEGER NOT NULL, tok TEXT NOT NULL, rest ${id} NOT NULL);
     CREATE TABLE ${n.sattrs} (attr TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, multi INTEGER NOT NULL, PRIMARY KEY (attr, kind));
     CREATE TABLE ${n.sseq} (entity ${id} NOT NULL, entry_id ${id} NOT NULL, type TEXT NOT NULL, seq TEXT NOT NULL);
     CREATE TABLE ${n.sfts} (tok TEXT NOT NULL, entry_id ${id} NOT NULL, w ${real} NOT NULL);
@@ -79,7 +79,7 @@ async function indexTables(db: Db, t: TableSet): Promise<void> {
     CREATE INDEX ${ix('sattr_num')} ON ${n.sattr} (attr, num, ${hit});
     CREATE INDEX ${ix('sattr_obj')} ON ${n.sattr} (obj, attr);
     CREATE INDEX ${ix('stok_tok')} ON ${n.stok} (attr, tok, ${hit}, pos);
-    CREATE INDEX ${ix('stok_pair')} ON ${n.stok} (attr, tok, nxt, ${hit}, pos);
+    CREATE INDEX ${ix('stok_rest')} ON ${n.stok} (attr, rest, ${hit}, pos);
     CREATE INDEX ${ix('sfts_tok')} ON ${n.sfts} (tok, entry_id, w);
     INSERT INTO ${n.sdf} (tok, df) SELECT tok, COUNT(*) FROM ${n.sfts} GROUP BY tok;
   `);
@@ -120,7 +120,7 @@ export function indexDocument(kind: ObjKind, obj: string, entry: string, doc: un
     into.attr.push([kind, obj, entry, path, rec, num, str, str === null ? null : str.toLowerCase()]);
     if (str !== null && isFullText(a)) {
       tokens(str).forEach((tok, pos, all) => {
-        into.tok.push([kind, obj, entry, path, rec, pos, tok, all[pos + 1] ?? null]);
+        into.tok.push([kind, obj, entry, path, rec, pos, tok, wordRun(all.slice(pos, pos + PHRASE_WORDS))]);
         into.words?.set(tok, (into.words.get(tok) ?? 0) + 1);
       });
     }
@@ -161,7 +161,7 @@ async function flush(db: Db, t: TableSet, rows: Rows, objs: SqlValue[][], fts: S
   await db.transaction(async (tx) => {
     if (objs.length) await tx.insertMany(t.name('sobj'), ['kind', 'id', 'entry_id', 'entity', 'comp'], objs);
     if (rows.attr.length) await tx.insertMany(t.name('sattr'), ['kind', 'obj', 'entry_id', 'attr', 'rec', 'num', 'str', 'low'], rows.attr);
-    if (rows.tok.length) await tx.insertMany(t.name('stok'), ['kind', 'obj', 'entry_id', 'attr', 'rec', 'pos', 'tok', 'nxt'], rows.tok);
+    if (rows.tok.length) await tx.insertMany(t.name('stok'), ['kind', 'obj', 'entry_id', 'attr', 'rec', 'pos', 'tok', 'rest'], rows.tok);
     if (rows.seq?.length) await tx.insertMany(t.name('sseq'), ['entity', 'entry_id', 'type', 'seq'], rows.seq);
     if (fts.length) await tx.insertMany(t.name('sfts'), ['tok', 'entry_id', 'w'], fts);
   });

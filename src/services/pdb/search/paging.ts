@@ -4,6 +4,7 @@
  * keys, then score, then identifier (the live service's order for ties). Facets are aggregated
  * there too; verbose results read each terminal's rows for the page's hits alone.
  */
+import type { Db } from '../../../core/store/db.js';
 import type { Ranked, NodeHit, SearchOutcome, SearchScope } from './engine.js';
 import { perGeneration } from './generation-cache.js';
 import { facetResults } from './facets.js';
@@ -75,6 +76,8 @@ export interface Statements {
   count: Sql;
   list: Sql | undefined;
   windowed: boolean;
+  /** The page alone, for a windowed request whose count is known. */
+  page?: Sql;
 }
 
 export async function statements(s: SearchScope, req: SearchRequest, terminals: PlannedTerminal[] = []): Promise<Statements | undefined> {
@@ -99,7 +102,8 @@ export async function statements(s: SearchScope, req: SearchRequest, terminals: 
   if (d || rows !== 'page') return { constant, hits, count, list: rows === 'none' ? undefined : q`SELECT h.id AS id${score} FROM (${hits}) h ORDER BY ${order}${window}`, windowed: false };
   // Hits found by joins are found once: the count and best score ride along with the page.
   const over = raw(`, COUNT(*) OVER () AS n${constant ? '' : ', MAX(h.score) OVER () AS top'}`);
-  return { constant, hits, count, list: q`SELECT h.id AS id${score}${over} FROM (${hits}) h ORDER BY ${order}${window}`, windowed: true };
+  const page = q`SELECT h.id AS id${score} FROM (${hits}) h ORDER BY ${order}${window}`;
+  return { constant, hits, count, list: q`SELECT h.id AS id${score}${over} FROM (${hits}) h ORDER BY ${order}${window}`, windowed: true, page };
 }
 
 /** Runs a query of attribute and full-text terminals (or none) in the database. */
@@ -110,12 +114,17 @@ export async function sqlSearch(s: SearchScope, req: SearchRequest): Promise<Sea
   const t1 = performance.now();
   let total: Head = { n: 0 };
   let list: ({ id: string; score?: number | string } & Partial<Head>)[] = [];
-  if (st?.windowed) {
+  const known = st && counted(s.db, st.count);
+  if (st?.windowed && !known) {
     list = await s.db.query(...args(st.list as Sql));
-    total = (list[0] as Head | undefined) ?? (await s.db.one<Head>(...args(st.count))) ?? total;
+    const first = list[0];
+    total = first ? { n: first.n as number | string, top: first.top } : ((await s.db.one<Head>(...args(st.count))) ?? total);
+    remember(s.db, st.count, total);
   } else if (st) {
-    total = (await s.db.one<Head>(...args(st.count))) ?? total;
-    if (Number(total.n) > 0 && st.list) list = await s.db.query(...args(st.list));
+    total = known ?? (await s.db.one<Head>(...args(st.count))) ?? total;
+    if (!known) remember(s.db, st.count, total);
+    const page = st.windowed ? st.page : st.list;
+    if (Number(total.n) > 0 && page) list = await s.db.query(...args(page));
   }
   const n = Number(total.n);
   const top = Number(total.top ?? 0);
@@ -130,6 +139,39 @@ export async function sqlSearch(s: SearchScope, req: SearchRequest): Promise<Sea
 }
 
 type Head = { n: number | string; top?: number | string | null };
+
+/**
+ * Counts (and best scores) of queries already answered, by statement: a generation's tables never
+ * change and their names carry its number, so a query paged through is counted once. Per database
+ * handle, the most recently used few thousand.
+ */
+const counts = new WeakMap<Db, Map<string, Head>>();
+const COUNTS_KEPT = 4_000;
+/** Statements longer than this (long `in` lists) are not kept. */
+const KEY_MAX = 4_000;
+const countKey = (x: Sql) => `${x.sql}\u0000${JSON.stringify(x.params.map((p) => (typeof p === 'bigint' ? String(p) : p)))}`;
+
+function counted(db: Db, count: Sql): Head | undefined {
+  const m = counts.get(db);
+  if (!m) return undefined;
+  const k = countKey(count);
+  const h = m.get(k);
+  if (h) {
+    // Most recently used last: the oldest is the first to go.
+    m.delete(k);
+    m.set(k, h);
+  }
+  return h;
+}
+
+function remember(db: Db, count: Sql, head: Head): void {
+  const k = countKey(count);
+  if (k.length > KEY_MAX) return;
+  let m = counts.get(db);
+  if (!m) counts.set(db, (m = new Map()));
+  m.set(k, { n: head.n, top: head.top ?? null });
+  if (m.size > COUNTS_KEPT) m.delete(m.keys().next().value as string);
+}
 
 const args = (x: Sql): [string, Sql['params']] => [x.sql, x.params];
 

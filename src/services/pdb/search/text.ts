@@ -4,7 +4,7 @@
  * onto the return type. Operators are checked against the attribute's search contexts first.
  */
 import type { SqlValue } from '../../../core/store/db.js';
-import { attributes, dateMs, operatorsOf, tokens, type Attribute, type Catalogue, type Operator } from './attributes.js';
+import { PHRASE_WORDS, attributes, dateMs, operatorsOf, tokens, wordRun, type Attribute, type Catalogue, type Operator } from './attributes.js';
 import { bad } from './errors.js';
 import type { SearchTables } from './indexer.js';
 
@@ -150,17 +150,23 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
       if (words.length === 0) throw bad(`contains_phrase on ${a.path} needs at least one word`);
       if (words.length > 32) throw bad(`contains_phrase on ${a.path} takes at most 32 words`);
       if (words.length === 1) return { from: `${n.stok} a`, where: 'a.attr = ? AND a.tok = ?', params: [...params, words[0] as string] };
-      // Each token row holds the word after it: word pairs at every other position cover the
-      // phrase, each one index lookup on the same value at its offset.
+      if (words.length <= PHRASE_WORDS) {
+        // The runs the phrase's key prefixes: it ends in a space, which sorts below every word's
+        // characters, so they lie between it and the same key ending in the next character.
+        const key = wordRun(words);
+        return { from: `${n.stok} a`, where: 'a.attr = ? AND a.rest >= ? AND a.rest < ?', params: [...params, key, `${key.slice(0, -1)}!`] };
+      }
+      // Longer: whole runs at every PHRASE_WORDS-th word (the last one ending with the phrase),
+      // each one index lookup on the first run's row at its offset.
       const starts: number[] = [];
-      for (let i = 0; i < words.length - 1; i += 2) starts.push(i);
-      if ((starts[starts.length - 1] as number) + 1 < words.length - 1) starts.push(words.length - 2);
-      const pair = (i: number) => [words[i] as string, words[i + 1] as string];
+      for (let i = 0; i + PHRASE_WORDS <= words.length; i += PHRASE_WORDS) starts.push(i);
+      if ((starts[starts.length - 1] as number) + PHRASE_WORDS < words.length) starts.push(words.length - PHRASE_WORDS);
+      const run = (i: number) => wordRun(words.slice(i, i + PHRASE_WORDS));
       const joins = starts
         .slice(1)
-        .map((at, j) => `JOIN ${n.stok} p${j + 1} ON p${j + 1}.attr = a.attr AND p${j + 1}.tok = ? AND p${j + 1}.nxt = ? AND p${j + 1}.entry_id = a.entry_id AND p${j + 1}.kind = a.kind AND p${j + 1}.obj = a.obj AND p${j + 1}.rec = a.rec AND p${j + 1}.pos = a.pos + ${at}`)
+        .map((at, j) => `JOIN ${n.stok} p${j + 1} ON p${j + 1}.attr = a.attr AND p${j + 1}.rest = ? AND p${j + 1}.entry_id = a.entry_id AND p${j + 1}.kind = a.kind AND p${j + 1}.obj = a.obj AND p${j + 1}.rec = a.rec AND p${j + 1}.pos = a.pos + ${at}`)
         .join(' ');
-      return { from: `${n.stok} a ${joins}`, where: 'a.attr = ? AND a.tok = ? AND a.nxt = ?', params: [...starts.slice(1).flatMap(pair), a.path, ...pair(0)] };
+      return { from: `${n.stok} a ${joins}`, where: 'a.attr = ? AND a.rest = ?', params: [...starts.slice(1).map(run), a.path, run(0)] };
     }
   }
 }
