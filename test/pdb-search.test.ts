@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rcsbData } from '../src/services/pdb/index.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
+import { forgetTableShapes } from '../src/services/pdb/search/indexer.js';
+import { ARCHIVE_PREFIX } from '../src/services/pdb/store.js';
+import { tableSet } from '../src/core/ingest/dataset.js';
 import { motifBudget } from '../src/services/pdb/search/seqmotif.js';
 import type { TestApp } from './helpers/app.js';
 import { DEMO_DIR, globinVariant as variant, loadArchive, loadDemo, pdbApp, writeFile, type Json } from './helpers/pdb.js';
@@ -87,6 +90,26 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
       expect(await ids(text(rel, 'range', { from: '2000-01-01', to: '2003-01-01' }))).toEqual(['9HB1']);
       expect(await ids(text(rel, 'greater', '2001-05-01||+1y'))).toEqual(['9HB2']);
       expect(await ids(text(rel, 'less', 'now-1w'))).toEqual(['4HHB', '9HB1', '9HB2']);
+    });
+
+    it('finds phrases in tables an earlier version built, which hold single words only', async () => {
+      const gen = (await t.generations.served('rcsb-data')).find((l) => l.dataset === 'archive')?.id as number;
+      const stok = tableSet(ARCHIVE_PREFIX, gen).name('stok');
+      const indexes = store.db.dialect === 'sqlite' ? await store.db.query<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql LIKE '%rest%'", [stok]) : [];
+      const pgIndexes = store.db.dialect === 'sqlite' ? [] : await store.db.query<{ name: string; sql: string }>("SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexdef LIKE '%rest%'", [stok]);
+      for (const ix of [...indexes, ...pgIndexes]) await store.db.exec(`DROP INDEX "${ix.name}"`);
+      await store.db.exec(`ALTER TABLE "${stok}" RENAME COLUMN rest TO rest_kept`);
+      forgetTableShapes();
+      try {
+        expect(await ids(text('struct.title', 'contains_phrase', 'globin variant'))).toEqual(['9HB1']);
+        expect(await ids(text('struct.title', 'contains_phrase', 'variant globin'))).toEqual([]);
+        expect(await ids(text('struct.title', 'contains_phrase', 'synthetic globin variant for search tests'))).toEqual(['9HB1']);
+        expect(await ids(text('struct.title', 'contains_words', 'microscopy'))).toEqual(['9HB2']);
+      } finally {
+        await store.db.exec(`ALTER TABLE "${stok}" RENAME COLUMN rest_kept TO rest`);
+        for (const ix of [...indexes, ...pgIndexes]) await store.db.exec(ix.sql);
+        forgetTableShapes();
+      }
     });
 
     it('finds words and phrases in full-text attributes', async () => {

@@ -18,7 +18,7 @@ import { bad } from './errors.js';
 import { facetResults } from './facets.js';
 import { fullTextSql, fullTextWords } from './fulltext.js';
 import { perGeneration } from './generation-cache.js';
-import { searchTables, type ObjKind, type SearchTables } from './indexer.js';
+import { servedSearchTables, type ObjKind, type SearchTables } from './indexer.js';
 import { holdsComputed, rowsOf, sqlSearch } from './paging.js';
 import { attributeSql, catalogueOf, filterSql, inSql, sameRecordGroup } from './plan.js';
 import type { Node, ReturnType, SearchRequest, Service, Terminal } from './request.js';
@@ -87,8 +87,8 @@ export async function scopeOf(db: Db, generations: Generations): Promise<SearchS
   const [a, c] = await Promise.all([generations.active(SERVICE, ARCHIVE), generations.active(SERVICE, COMPONENTS)]);
   return {
     db,
-    archive: a === undefined ? undefined : searchTables(tableSet(ARCHIVE_PREFIX, a)),
-    ccd: c === undefined ? undefined : searchTables(tableSet(CCD_PREFIX, c)),
+    archive: a === undefined ? undefined : await servedSearchTables(db, tableSet(ARCHIVE_PREFIX, a)),
+    ccd: c === undefined ? undefined : await servedSearchTables(db, tableSet(CCD_PREFIX, c)),
     archiveGen: a,
     archiveTables: a === undefined ? undefined : archiveTables(tableSet(ARCHIVE_PREFIX, a)),
   };

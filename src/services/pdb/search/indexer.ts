@@ -15,15 +15,42 @@
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
+import { columnsOf } from '../../../core/store/tables.js';
 import { PHRASE_WORDS, attributes, dateMs, isFullText, tokens, wordRun, type Attribute, type Catalogue } from './attributes.js';
 
 /** Logical tables of the search index in a generation of the archive (and of the dictionary). */
 export const SEARCH_TABLES = ['sobj', 'sattr', 'stok', 'sattrs', 'sseq', 'sfts', 'sdf'] as const;
 
-export type SearchTables = Record<(typeof SEARCH_TABLES)[number], string>;
+export type SearchTables = Record<(typeof SEARCH_TABLES)[number], string> & {
+  /**
+   * Tables built by an earlier version hold single words only (no `rest` column of word runs):
+   * phrases are then matched word by word, until the data is loaded again.
+   */
+  wordsOnly?: boolean;
+};
 
 export function searchTables(t: TableSet): SearchTables {
-  return Object.fromEntries(SEARCH_TABLES.map((n) => [n, ident(t.name(n))])) as SearchTables;
+  return Object.fromEntries(SEARCH_TABLES.map((n) => [n, ident(t.name(n))])) as Record<(typeof SEARCH_TABLES)[number], string>;
+}
+
+const wordsOnlyTables = new Map<string, boolean>();
+
+/** Forgets what was learnt of the tables' shape (for tables altered outside a load, as tests do). */
+export function forgetTableShapes(): void {
+  wordsOnlyTables.clear();
+}
+
+/** The tables of generation `t`, marked when an earlier version built them (checked once per process). */
+export async function servedSearchTables(db: Db, t: TableSet): Promise<SearchTables> {
+  const n = searchTables(t);
+  const name = t.name('stok');
+  let old = wordsOnlyTables.get(name);
+  if (old === undefined) {
+    const cols = await columnsOf(db, name);
+    old = cols.length > 0 && !cols.includes('rest');
+    wordsOnlyTables.set(name, old);
+  }
+  return old ? { ...n, wordsOnly: true } : n;
 }
 
 /** Object kinds of the index; return types name a subset of them. */

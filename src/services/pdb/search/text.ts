@@ -150,6 +150,14 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
       if (words.length === 0) throw bad(`contains_phrase on ${a.path} needs at least one word`);
       if (words.length > 32) throw bad(`contains_phrase on ${a.path} takes at most 32 words`);
       if (words.length === 1) return { from: `${n.stok} a`, where: 'a.attr = ? AND a.tok = ?', params: [...params, words[0] as string] };
+      if (n.wordsOnly) {
+        // Tables of an earlier version: each further word one index lookup at its offset.
+        const joins = words
+          .slice(1)
+          .map((_, j) => `JOIN ${n.stok} p${j + 1} ON p${j + 1}.attr = a.attr AND p${j + 1}.tok = ? AND p${j + 1}.entry_id = a.entry_id AND p${j + 1}.kind = a.kind AND p${j + 1}.obj = a.obj AND p${j + 1}.rec = a.rec AND p${j + 1}.pos = a.pos + ${j + 1}`)
+          .join(' ');
+        return { from: `${n.stok} a ${joins}`, where: 'a.attr = ? AND a.tok = ?', params: [...words.slice(1), a.path, words[0] as string] };
+      }
       if (words.length <= PHRASE_WORDS) {
         // The runs the phrase's key prefixes: it ends in a space, which sorts below every word's
         // characters, so they lie between it and the same key ending in the next character.
