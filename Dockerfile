@@ -3,11 +3,13 @@
 FROM node:20-bookworm-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY package.json package-lock.json .prebuild-installrc ./
-RUN npm ci
-COPY tsconfig.json tsconfig.build.json ./
+# Node's headers ship in the image (/usr/local/include/node): node-gyp compiles against them instead
+# of downloading them, so the build reaches only the npm registry and Debian.
+ENV npm_config_nodedir=/usr/local
+# `npm ci` also builds (the package's prepare script), so the sources come first.
+COPY package.json package-lock.json .prebuild-installrc tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+RUN npm ci && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 # The engines biomirror runs as programs, from Debian: MMseqs2 and TM-align (structure search), and
