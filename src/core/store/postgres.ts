@@ -65,10 +65,23 @@ const MAX_PARAMS = 60000;
 
 class PgHandle implements Db {
   readonly dialect = 'postgres' as const;
+  /** The last query sent: a connection runs one at a time, so callers' concurrent queries wait their turn here. */
+  private last: Promise<unknown> = Promise.resolve();
   constructor(private readonly client: pg.PoolClient) {}
 
+  /**
+   * Sends a query once the ones before it on this connection have finished. pg queues them itself
+   * today but deprecates doing so; the order is the same.
+   */
+  private send(cfg: string | pg.QueryConfig, params?: unknown[]): Promise<pg.QueryResult> {
+    const run = () => (params === undefined ? this.client.query(cfg) : this.client.query(cfg as string, params));
+    const next = this.last.then(run, run);
+    this.last = next.catch(() => undefined);
+    return next;
+  }
+
   async query<T>(sql: string, params?: readonly SqlValue[], hint?: QueryHint): Promise<T[]> {
-    const r = await this.client.query(config(sql, params, hint));
+    const r = await this.send(config(sql, params, hint));
     return r.rows as T[];
   }
 
@@ -77,12 +90,12 @@ class PgHandle implements Db {
   }
 
   async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
-    const r = await this.client.query(toPgPlaceholders(sql), values(params));
+    const r = await this.send(toPgPlaceholders(sql), values(params));
     return r.rowCount ?? 0;
   }
 
   async exec(sql: string): Promise<void> {
-    await this.client.query(sql);
+    await this.send(sql);
   }
 
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
@@ -105,7 +118,7 @@ class PgHandle implements Db {
         }
         tuples.push(`(${marks.join(', ')})`);
       }
-      await this.client.query(head + tuples.join(', '), params);
+      await this.send(head + tuples.join(', '), params);
     }
   }
 
