@@ -242,6 +242,29 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_
       expect(r.body).toEqual({ data: { entries: [{ rcsb_id: '4HHB', exptl: [{ method_details: null, method: 'X-RAY DIFFRACTION', crystals_number: null, details: null }] }] } });
     });
 
+    it('answers queries of document fields as the general executor does', async () => {
+      // `@include(if: true)` changes nothing in the answer, but sends a query down the general path.
+      const ids = (await get(t.app, `${DATA}/rest/v1/holdings/current/entry_ids`)).body as string[];
+      const wanted = JSON.stringify([...ids, '9ZZZ', (ids[0] as string).toLowerCase(), ids[0]]);
+      const fields = `rcsb_id __typename struct { title } exptl { method } rcsb_accession_info { initial_release_date deposit_date }
+        rcsb_entry_info { resolution_combined deposited_atom_count polymer_entity_count molecular_weight experimental_method }
+        rcsb_primary_citation { title pdbx_database_id_PubMed } citation { id title journal_volume } struct_keywords { pdbx_keywords }
+        id: rcsb_id cell { length_a angle_beta Z_PDB }`;
+      const pairs = [
+        [`{ entries(entry_ids: ${wanted}) { ${fields} } }`, `{ entries(entry_ids: ${wanted}) @include(if: true) { ${fields} } }`],
+        [`{ one: entry(entry_id: "4hhb") { ${fields} } }`, `{ one: entry(entry_id: "4hhb") @include(if: true) { ${fields} } }`],
+        ['{ entry(entry_id: "9ZZZ") { rcsb_id } }', '{ entry(entry_id: "9ZZZ") @include(if: true) { rcsb_id } }'],
+      ];
+      for (const [direct, general] of pairs) {
+        const a = await graphql(t.app, direct as string);
+        const b = await graphql(t.app, general as string);
+        expect(a.body.errors).toBeUndefined();
+        expect(JSON.stringify(a.body)).toBe(JSON.stringify(b.body));
+      }
+      const named = await t.app.inject({ method: 'POST', url: `${DATA}/graphql`, payload: { query: 'query Q { entry(entry_id: "4HHB") { rcsb_id } }', operationName: 'Other' } });
+      expect(named.json().errors[0].message).toMatch(/Other/);
+    });
+
     it('answers every root field, null for unknown ids on singular fields and dropping them on plural ones', async () => {
       const q = `{
         entry(entry_id: "4hhb") { rcsb_id rcsb_accession_info { deposit_date } }

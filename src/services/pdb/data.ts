@@ -42,8 +42,9 @@ const ENTRY_CACHE_BYTES = Number(process.env.BIOMIRROR_PDB_CACHE_MB ?? 128) * 10
 
 export class PdbData {
   private readonly cache = new SizedLru<Doc>(ENTRY_CACHE_BYTES);
-  // The same documents as stored, for REST, which sends them as they are.
-  private readonly texts = new SizedLru<string>(ENTRY_CACHE_BYTES / 2);
+  // The same documents as stored, for REST, which sends them as they are: kept as UTF-8 bytes, so
+  // that an answer is neither measured nor encoded again.
+  private readonly bodies = new SizedLru<Buffer>(ENTRY_CACHE_BYTES / 2);
 
   constructor(
     readonly db: Db,
@@ -59,16 +60,19 @@ export class PdbData {
     return this.tables(ARCHIVE, ARCHIVE_PREFIX);
   }
 
-  /** The entry document as stored (JSON text), or undefined; recent ones are answered from memory. */
-  async entryText(id: string): Promise<string | undefined> {
+  /** The entry document as stored (JSON text in UTF-8), or undefined; recent ones are answered from memory. */
+  async entryBody(id: string): Promise<Buffer | undefined> {
     const t = await this.archive();
     if (!t) return undefined;
-    const key = `${t.gen}:${id.toUpperCase()}`;
-    const hit = this.texts.get(key);
+    const upper = id.toUpperCase();
+    const key = `${t.gen}:${upper}`;
+    const hit = this.bodies.get(key);
     if (hit !== undefined) return hit;
-    const text = (await store.entryRow(this.db, t, id.toUpperCase()))?.doc;
-    if (text !== undefined) this.texts.set(key, text, text.length);
-    return text;
+    const text = (await store.entryRow(this.db, t, upper))?.doc;
+    if (text === undefined) return undefined;
+    const body = Buffer.from(text, 'utf8');
+    this.bodies.set(key, body, body.length);
+    return body;
   }
 
   /** Entry documents by id (parsed, shared: callers must not change them). */
@@ -179,8 +183,8 @@ export class PdbData {
 
   /** The PubMed object of an entry's primary citation. */
   async pubmedOfEntry(entry: string): Promise<Doc | undefined> {
-    const text = await this.entryText(entry);
-    return text ? pubmedDoc(JSON.parse(text) as Doc) : undefined;
+    const body = await this.entryBody(entry);
+    return body ? pubmedDoc(JSON.parse(body.toString('utf8')) as Doc) : undefined;
   }
 
   async pubmed(pmid: number): Promise<Doc | undefined> {

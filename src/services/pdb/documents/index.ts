@@ -1,4 +1,4 @@
-import { readBlock } from '../cif/block.js';
+import { readBlock, type Entry } from '../cif/block.js';
 import { assemblyDocument } from './assembly.js';
 import { branchedEntity, instances, nonpolymerEntity, polymerEntity, type PartDocument } from './entity.js';
 import { entryDocument, type EntryDocument } from './entry.js';
@@ -35,7 +35,11 @@ export const ENTRY_ID = /^(?:[0-9][A-Z0-9]{3}|PDB_[0-9A-Z]{8})$/;
 
 /** Every Data API document of one archive entry, from its mmCIF text. */
 export async function entryDocuments(text: string, fallbackId: string, opts: { structureFactors: boolean }): Promise<EntryDocuments> {
-  const entry = await readBlock(text);
+  return documentsOf(await readBlock(text), fallbackId, opts);
+}
+
+/** The same from a block already read (the loader reads other things from it too). */
+export function documentsOf(entry: Entry, fallbackId: string, opts: { structureFactors: boolean }): EntryDocuments {
   const fileId = entry.table('entry').str('id', 0) ?? entry.header;
   const id = (fileId || fallbackId).toUpperCase();
   if (!ENTRY_ID.test(id)) throw new Error(`not a PDB entry id: ${id}`);

@@ -1,6 +1,7 @@
 import { GraphQLError, execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { PdbData } from '../data.js';
 import { GraphContext } from './context.js';
+import { answerDirect } from './direct.js';
 import { QUERY_LIMITS, costLimit, depthLimit } from './limits.js';
 import { dataSchema } from './schema.js';
 
@@ -68,10 +69,13 @@ export async function runGraphQL(data: PdbData, req: GraphRequest): Promise<Reco
     }
   }
 
+  const context = new GraphContext(data);
+  const direct = await answerDirect(schema, doc, operationName, context);
+  if (direct) return { data: direct };
   const result: ExecutionResult = await execute({
     schema,
     document: doc,
-    contextValue: new GraphContext(data),
+    contextValue: context,
     ...(variables ? { variableValues: variables } : {}),
     ...(operationName ? { operationName } : {}),
   });

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Dataset, ReadContext, TableSet } from '../../../core/ingest/dataset.js';
 import type { Sourced } from '../../../core/ingest/load.js';
+import { derivedDirOf } from '../../../core/files/derived.js';
 import { fileStoreOf, type FileStore } from '../../../core/files/store.js';
 import type { Db } from '../../../core/store/db.js';
 import { Generations } from '../../../core/store/generations.js';
@@ -20,12 +21,23 @@ import {
 } from '../store.js';
 import { SEARCH_TABLES, buildSearchIndex } from '../search/indexer.js';
 import { buildEngineIndexes } from '../search/engine-indexes.js';
+import { ResidueSpool } from '../search/residue-spool.js';
 import { archiveItems, type ArchiveItem } from './archive-files.js';
 import { obsoleteLists } from './obsolete.js';
 import { ParsePool, parseThreads } from './parse-pool.js';
 
 export type ArchiveRecord =
-  | { kind: 'entry'; id: string; docs: EntryDocuments; json: { entry: string; parts: string[] }; cifGz: Buffer; sfGz: Buffer | undefined; source: string; stamp: string }
+  | {
+      kind: 'entry';
+      id: string;
+      docs: EntryDocuments;
+      json: { entry: string; parts: string[] };
+      cifGz: Buffer;
+      sfGz: Buffer | undefined;
+      residues: Uint8Array | undefined;
+      source: string;
+      stamp: string;
+    }
   | { kind: 'keep'; id: string };
 
 const GZIP = (b: Buffer) => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
@@ -45,14 +57,24 @@ interface Pending {
   previous: TableSet | undefined;
   manifest: Map<string, string>;
   files: FileStore;
+  /** The residues of the entries read, for the coordinate indexes `finish` builds. */
+  spool: ResidueSpool;
 }
 let pending: Pending | undefined;
 
 async function create(db: Db, t: TableSet): Promise<void> {
+  // A load that failed before its end leaves its state behind: it goes now.
+  pending?.spool.close();
+  pending = undefined;
   await createArchive(db, t);
   const prevGen = await new Generations(db).active(SERVICE, ARCHIVE);
   const previous = prevGen === undefined ? undefined : tableSet(ARCHIVE_PREFIX, prevGen);
-  pending = { previous, manifest: previous ? await archiveManifest(db, previous) : new Map(), files: fileStoreOf(db) };
+  pending = {
+    previous,
+    manifest: previous ? await archiveManifest(db, previous) : new Map(),
+    files: fileStoreOf(db),
+    spool: ResidueSpool.open(derivedDirOf(db)),
+  };
 }
 
 /** Time one entry may take to parse (the largest real entries take a few seconds). */
@@ -85,7 +107,7 @@ async function prepare(item: ArchiveItem, pool: ParsePool): Promise<Outcome> {
     return { skip: [...skips, { place, reason: `not a readable PDB entry: ${(err as Error).message}` }] };
   }
   if (parsed.docs.id !== item.id) return { skip: [...skips, { place, reason: `the file is named ${item.id} but holds entry ${parsed.docs.id}` }] };
-  return { record: { value: { kind: 'entry', id: item.id, docs: parsed.docs, json: parsed.json, cifGz: parsed.gz, sfGz, source: item.cif, stamp: item.stamp }, place }, skip: skips };
+  return { record: { value: { kind: 'entry', id: item.id, docs: parsed.docs, json: parsed.json, cifGz: parsed.gz, sfGz, residues: parsed.residues, source: item.cif, stamp: item.stamp }, place }, skip: skips };
 }
 
 async function* read(input: string, ctx: ReadContext): AsyncGenerator<Sourced<ArchiveRecord>> {
@@ -143,6 +165,7 @@ async function write(tx: Db, t: TableSet, batch: readonly Sourced<ArchiveRecord>
       return;
     }
     const k = keys[i] as { cif: string; sf: string | null };
+    if (r.residues) pending?.spool.add(r.id, r.residues);
     entries.push([r.id, r.json.entry, k.cif, k.sf, r.docs.entry.pubmedId ?? null, r.source, r.stamp]);
     r.docs.parts.forEach((p, j) => parts.push([p.kind, String(p.doc.rcsb_id), r.id, r.json.parts[j] as string]));
     for (const c of r.docs.components) comps.push([r.id, c.id, JSON.stringify(c)]);
@@ -157,11 +180,16 @@ async function write(tx: Db, t: TableSet, batch: readonly Sourced<ArchiveRecord>
 }
 
 async function finish(db: Db, t: TableSet): Promise<void> {
+  const spool = pending?.spool;
   pending = undefined;
-  await finishArchive(db, t);
-  await buildSearchIndex(db, t);
-  // The engines' indexes too, before the switch: the first query after a load finds them ready.
-  await buildEngineIndexes(db, t);
+  try {
+    await finishArchive(db, t);
+    await buildSearchIndex(db, t);
+    // The engines' indexes too, before the switch: the first query after a load finds them ready.
+    await buildEngineIndexes(db, t, spool && ((id) => spool.get(id)));
+  } finally {
+    spool?.close();
+  }
 }
 
 export function archiveDataset(demo: string): Dataset<Sourced<ArchiveRecord>> {

@@ -11,6 +11,8 @@ export interface Parsed {
   json: { entry: string; parts: string[] };
   /** The file as kept: its bytes when they were gzip, else gzipped here. */
   gz: Buffer;
+  /** The encoded polymer residues (core/mmcif/residues.ts), where the thread could read them. */
+  residues: Uint8Array | undefined;
 }
 
 interface Task {
@@ -60,13 +62,13 @@ export class ParsePool {
 
   private spawn(slot: Slot): Worker {
     const w = new Worker(WORKER);
-    w.on('message', (m: { ready?: boolean; seq?: number; docs?: EntryDocuments; json?: Parsed['json']; gz?: Uint8Array; error?: string }) => {
+    w.on('message', (m: { ready?: boolean; seq?: number; docs?: EntryDocuments; json?: Parsed['json']; gz?: Uint8Array; residues?: Uint8Array; error?: string }) => {
       if (m.ready) return;
       const t = slot.task;
       if (!t || t.seq !== m.seq) return;
       this.done(slot);
       if (m.error !== undefined || !m.docs || !m.gz || !m.json) t.reject(new Error(m.error ?? 'no documents'));
-      else t.resolve({ docs: m.docs, json: m.json, gz: Buffer.from(m.gz.buffer, m.gz.byteOffset, m.gz.byteLength) });
+      else t.resolve({ docs: m.docs, json: m.json, gz: Buffer.from(m.gz.buffer, m.gz.byteOffset, m.gz.byteLength), residues: m.residues });
     });
     w.on('error', (err) => this.lost(slot, w, err));
     w.on('exit', () => this.lost(slot, w, new Error('the parsing thread stopped')));

@@ -8,6 +8,8 @@ import { runGraphQL } from '../graphql/execute.js';
 import { isSchemaObject, schemaText } from '../schema.js';
 
 const JSON_TYPE = 'application/json';
+// What Fastify makes of JSON_TYPE for a text body; bytes are sent with it as it is.
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 function send(reply: FastifyReply, body: string | Doc | Doc[]): FastifyReply {
   return reply.type(JSON_TYPE).send(typeof body === 'string' ? body : JSON.stringify(body));
@@ -32,8 +34,8 @@ export function dataRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const data = new PdbData(ctx.db, ctx.generations);
 
   app.get<{ Params: { id: string } }>('/rest/v1/core/entry/:id', async (req, reply) => {
-    const text = await data.entryText(req.params.id);
-    return text === undefined ? fail(reply, pdbErrors.notFound('entry', req.params.id)) : send(reply, text);
+    const body = await data.entryBody(req.params.id);
+    return body === undefined ? fail(reply, pdbErrors.notFound('entry', req.params.id)) : reply.type(JSON_UTF8).send(body);
   });
 
   const part = async (reply: FastifyReply, kind: ObjectKind, entry: string, key: string) => {

@@ -41,8 +41,12 @@ export interface CoordBuild {
   unreadable: number;
 }
 
-/** Writes both indexes of the generation whose entries table is `entries` into `dir`. */
-export async function writeCoordIndexes(db: Db, entries: string, dir: string): Promise<CoordBuild> {
+/**
+ * Writes both indexes of the generation whose entries table is `entries` into `dir`. `parsed`
+ * gives the encoded residues of entries already read (by the load that just stored them); the
+ * others' files are read here.
+ */
+export async function writeCoordIndexes(db: Db, entries: string, dir: string, parsed?: (id: string) => Uint8Array | undefined): Promise<CoordBuild> {
   const files = fileStoreOf(db);
   const list = await entryFiles(db, entries);
   const pool = new CifPool(parseThreads());
@@ -54,6 +58,8 @@ export async function writeCoordIndexes(db: Db, entries: string, dir: string): P
       // A page is read on every thread at once and added in order.
       // Each settles (never rejects), so a failure of the store is raised once, in order.
       const page = list.slice(i, i + PAGE).map(async (e) => {
+        const known = parsed?.(e.entry_id);
+        if (known) return { residues: decodeResidues(known) };
         let bytes: Buffer | undefined;
         try {
           bytes = await files.get(e.file_key);

@@ -48,15 +48,24 @@ const timed = async (f: () => Promise<unknown>) => {
   return Math.round(performance.now() - t0) / 1000;
 };
 
-/** The archive load's last step: both indexes of generation `t`, then the folders nothing serves any more are removed. */
-export async function buildEngineIndexes(db: Db, t: TableSet): Promise<EngineBuild> {
+/**
+ * The archive load's last step: both indexes of generation `t`, then the folders nothing serves
+ * any more are removed. `parsed` gives the residues of the entries the load read (see
+ * writeCoordIndexes). The two are built at once: the sequence index is mostly MMseqs2's own
+ * processes, the structure index this thread's work.
+ */
+export async function buildEngineIndexes(db: Db, t: TableSet, parsed?: (id: string) => Uint8Array | undefined): Promise<EngineBuild> {
   const store = indexStore(derivedDirOf(db));
   const entries = archiveTables(t).entries;
   const h = await hashesOf(db, t);
   const seqHash = h.sequences;
+  const [sequences, structures] = await settleBoth(
+    seqHash ? timed(() => store.build('sequences', seqHash, (dir) => writeSequenceIndex(dir, h.seqs.list))) : undefined,
+    timed(() => store.build('structures', h.structures, (dir) => writeCoordIndexes(db, entries, dir, parsed).then(() => undefined))),
+  );
   const out: EngineBuild = {
-    sequences: seqHash ? { hash: seqHash, seconds: await timed(() => store.build('sequences', seqHash, (dir) => writeSequenceIndex(dir, h.seqs.list))) } : { skipped: mmseqsAvailable() ? 'no polymer sequences' : 'mmseqs is not installed' },
-    structures: { hash: h.structures, seconds: await timed(() => store.build('structures', h.structures, (dir) => writeCoordIndexes(db, entries, dir).then(() => undefined))) },
+    sequences: seqHash && sequences !== undefined ? { hash: seqHash, seconds: sequences } : { skipped: mmseqsAvailable() ? 'no polymer sequences' : 'mmseqs is not installed' },
+    structures: { hash: h.structures, seconds: structures },
   };
   // Kept: this generation's folders and those of the generations still served (active, previous).
   const keep: Record<IndexKind, Set<string>> = { sequences: new Set(seqHash ? [seqHash] : []), structures: new Set([h.structures]) };
@@ -73,6 +82,14 @@ export async function buildEngineIndexes(db: Db, t: TableSet): Promise<EngineBui
   await store.sweep('sequences', keep.sequences);
   await store.sweep('structures', keep.structures);
   return out;
+}
+
+/** Both results once both have ended (neither is left running), or the first failure. */
+async function settleBoth<A, B>(a: Promise<A> | undefined, b: Promise<B>): Promise<[A | undefined, B]> {
+  const [ra, rb] = await Promise.allSettled([a, b]);
+  if (ra.status === 'rejected') throw ra.reason;
+  if (rb.status === 'rejected') throw rb.reason;
+  return [ra.value, rb.value];
 }
 
 function minutes(since: number): string {

@@ -41,9 +41,14 @@ export function virtualCb(n: Vec3, ca: Vec3, c: Vec3): Vec3 {
 
 /** Angle in degrees between the Cα→Cβ vectors of two residues. */
 export function cbAngle(ca1: Vec3, cb1: Vec3, ca2: Vec3, cb2: Vec3): number {
-  const u = sub(cb1, ca1);
-  const v = sub(cb2, ca2);
-  const d = (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) / (Math.hypot(...u) * Math.hypot(...v) || 1);
+  // Component by component rather than through vectors: index builds call this for every pair.
+  const u0 = cb1[0] - ca1[0];
+  const u1 = cb1[1] - ca1[1];
+  const u2 = cb1[2] - ca1[2];
+  const v0 = cb2[0] - ca2[0];
+  const v1 = cb2[1] - ca2[1];
+  const v2 = cb2[2] - ca2[2];
+  const d = (u0 * v0 + u1 * v1 + u2 * v2) / (Math.hypot(u0, u1, u2) * Math.hypot(v0, v1, v2) || 1);
   return (Math.acos(Math.max(-1, Math.min(1, d))) * 180) / Math.PI;
 }
 
@@ -180,6 +185,7 @@ export class MotifIndexWriter {
       if (cell) cell.push(i);
       else grid.set(k, [i]);
     });
+    const codes = list.map((x) => AMINO_CODE.get(x.comp) as number);
     for (let i = 0; i < n; i++) {
       const a = list[i] as Residue;
       const [gx, gy, gz] = [Math.floor(a.ca[0] / MAX_PAIR), Math.floor(a.ca[1] / MAX_PAIR), Math.floor(a.ca[2] / MAX_PAIR)];
@@ -191,9 +197,17 @@ export class MotifIndexWriter {
               const b = list[j] as Residue;
               const d = dist(a.ca, b.ca);
               if (d > MAX_PAIR) continue;
-              const [f, s, fi, si] = (AMINO_CODE.get(a.comp) as number) <= (AMINO_CODE.get(b.comp) as number) ? [a, b, i, j] : [b, a, j, i];
-              const key = pairKey(AMINO_CODE.get(f.comp) as number, AMINO_CODE.get(s.comp) as number, binDist(d), binDist(dist(f.cb, s.cb)), binAngle(cbAngle(f.ca, f.cb, s.ca, s.cb)));
-              if (key >= 0) this.pair(key, base + fi, base + si);
+              // The residue of the lower type first (of equal types, the earlier).
+              const ci = codes[i] as number;
+              const cj = codes[j] as number;
+              const key =
+                ci <= cj
+                  ? pairKey(ci, cj, binDist(d), binDist(dist(a.cb, b.cb)), binAngle(cbAngle(a.ca, a.cb, b.ca, b.cb)))
+                  : pairKey(cj, ci, binDist(d), binDist(dist(b.cb, a.cb)), binAngle(cbAngle(b.ca, b.cb, a.ca, a.cb)));
+              if (key >= 0) {
+                if (ci <= cj) this.pair(key, base + i, base + j);
+                else this.pair(key, base + j, base + i);
+              }
             }
           }
     }
