@@ -21,6 +21,8 @@ const FORMAT = 'biomirror sequences index v1';
 /** Time a whole build step may take (the k-mer index of a million sequences takes minutes). */
 const BUILD_BUDGET_MS = Number(process.env.BIOMIRROR_PDB_INDEX_BUILD_TIMEOUT_MS ?? 4 * 3600_000);
 const COVERAGE = '0.9';
+/** Sequences below which a clustering level runs one prefilter instead of a cascade of three. */
+const SINGLE_STEP_BELOW = 20_000;
 /**
  * MMseqs2's k-mer index takes about 0.9 GB and seconds to write whatever the size of the
  * database; below this many residues a search computes its k-mers as it runs (a second or two)
@@ -100,7 +102,11 @@ async function clusterProteins(work: string, proteins: readonly EntitySequence[]
     // One sequence left is its own cluster at every level below.
     if (count < 2) break;
     const how = c >= 90 ? 'linclust' : 'cluster';
-    await mmseqs([how, current, `c${c}`, 'tmp', '--min-seq-id', String(c / 100), '-c', COVERAGE, '--cov-mode', '0', '--threads', threads(), '-v', '1'], BUILD_BUDGET_MS, work);
+    // The cascade of prefilters at rising sensitivity saves time on large sets only; each
+    // prefilter run has a fixed cost of seconds, so a small set is clustered in one step at the
+    // final sensitivity (as thorough as the cascade's last step).
+    const steps = how === 'cluster' && count < SINGLE_STEP_BELOW ? ['--cluster-steps', '1'] : [];
+    await mmseqs([how, current, `c${c}`, 'tmp', '--min-seq-id', String(c / 100), '-c', COVERAGE, '--cov-mode', '0', '--threads', threads(), '-v', '1', ...steps], BUILD_BUDGET_MS, work);
     await mmseqs(['createtsv', current, current, `c${c}`, `c${c}.tsv`, '-v', '1'], BUILD_BUDGET_MS, work);
     await mmseqs(['createsubdb', `c${c}`, current, `l${c}`, '-v', '1'], BUILD_BUDGET_MS, work);
     const up = new Map<string, string>();
