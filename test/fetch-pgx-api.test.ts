@@ -139,6 +139,14 @@ for (const target of STORES) {
         const again = up.requests.length;
         await fetchAndLoad(b.db, appB.generations, request(['api']));
         expect(up.requests.slice(again).map((r) => r.path)).toEqual(LISTS);
+
+        // An upstream that does not serve these paths stops the harvest; nothing new is served.
+        const now = (await appB.generations.served('pgx'))[0]?.id;
+        const wrong = fetchRequest(b, [`clinpgx=${up.url}/nowhere`], { service: 'pgx', opts: { parts: ['api'] }, cacheDir: tempDir() });
+        const refused = await fetchAndLoad(b.db, appB.generations, wrong).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(FetchError);
+        expect((refused as Error).message).toContain(`${up.url}/nowhere/v1/gene: the upstream answered 404`);
+        expect((await appB.generations.served('pgx'))[0]?.id).toBe(now);
       } finally {
         await up.close();
         await appA.close();

@@ -5,15 +5,8 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FetchError } from './errors.js';
+import { processAlive } from '../../core/process.js';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export async function lockDataset(dir: string, what: string): Promise<() => Promise<void>> {
   const path = join(dir, '.fetch.lock');
@@ -23,13 +16,13 @@ export async function lockDataset(dir: string, what: string): Promise<() => Prom
       // Load folders of processes that were killed.
       for (const name of await readdir(dir)) {
         const pid = /^\.load-(\d+)$/.exec(name)?.[1];
-        if (pid && Number(pid) !== process.pid && !alive(Number(pid))) await rm(join(dir, name), { recursive: true, force: true });
+        if (pid && Number(pid) !== process.pid && !processAlive(Number(pid))) await rm(join(dir, name), { recursive: true, force: true });
       }
       return () => rm(path, { force: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number(await readFile(path, 'utf8').catch(() => ''));
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
         throw new FetchError(`another fetch of ${what} is running (process ${holder}); wait for it to finish`);
       }
       await rm(path, { force: true });

@@ -10,6 +10,7 @@ import { pdbToMmCif } from 'molstar/lib/mol-model-formats/structure/pdb/to-cif.j
 import { CifFormatError } from './errors.js';
 import { firstBlock, inflate, parseCif } from './parse.js';
 import { col } from './table.js';
+import { interner } from '../interner.js';
 
 export interface Residues {
   /** Residue count. */
@@ -33,23 +34,6 @@ export interface Residues {
   assemblies: { id: string; asyms: string[] }[];
 }
 
-/** A value's index in a table of distinct strings, adding it when new. */
-function interner(): { list: string[]; id(s: string): number } {
-  const list: string[] = [];
-  const ids = new Map<string, number>();
-  return {
-    list,
-    id(s) {
-      let i = ids.get(s);
-      if (i === undefined) {
-        i = list.push(s) - 1;
-        if (i > 0xffff) throw new CifFormatError('too many distinct chain, residue or atom names');
-        ids.set(s, i);
-      }
-      return i;
-    },
-  };
-}
 
 function assembliesOf(gen: CifCategory | undefined): Residues['assemblies'] {
   const out = new Map<string, Set<string>>();
@@ -83,9 +67,11 @@ export function residuesOf(frame: CifFrame): Residues {
   // Legacy PDB files (and some hand-made CIF) carry no label numbering: the author's stands in.
   let labelled = false;
   for (let r = 0; r < rows && !labelled; r++) labelled = seqCol.has(r) && seqCol.int(r) !== 0;
-  const asyms = interner();
-  const comps = interner();
-  const names = interner();
+  // Their numbers are kept in Uint16Arrays.
+  const names16 = () => interner(0xffff, () => new CifFormatError('too many distinct chain, residue or atom names'));
+  const asyms = names16();
+  const comps = names16();
+  const names = names16();
   const resAsym: number[] = [];
   const resSeq: number[] = [];
   const resComp: number[] = [];

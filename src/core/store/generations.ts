@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Db } from './db.js';
+import { processAlive } from '../process.js';
 
 export type LoadState = 'loading' | 'active' | 'previous' | 'retired' | 'failed';
 
@@ -59,16 +60,6 @@ interface Pointer {
 
 const now = () => new Date().toISOString();
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Which generation of each dataset is served. Readers cache the pointer briefly; the previous
@@ -197,7 +188,7 @@ export class Generations {
     );
     const here = hostname();
     return rows
-      .filter((r) => (r.host === here && r.pid != null ? !alive(Number(r.pid)) : r.heartbeat_at < cutoff))
+      .filter((r) => (r.host === here && r.pid != null ? !processAlive(Number(r.pid)) : r.heartbeat_at < cutoff))
       .map((r) => Number(r.id));
   }
 

@@ -59,8 +59,12 @@ class Answers {
 
   asked = 0;
 
-  /** The saved answer to `path`, or the upstream's (saved now); a 404 is an empty list. */
-  async list(file: string, path: string): Promise<Json[]> {
+  /**
+   * The saved answer to `path`, or the upstream's (saved now). With `unknownIsEmpty` (a gene's
+   * alleles, a drug's labels) a 404 is an empty list; a whole list answering 404 means the
+   * upstream does not serve these paths, and the harvest stops.
+   */
+  async list(file: string, path: string, unknownIsEmpty = false): Promise<Json[]> {
     const at = join(this.store, file);
     const url = upstreamUrl(this.ctx.upstreams, 'clinpgx', path);
     if (existsSync(at)) return listOf(url, JSON.parse(await readFile(at, 'utf8')));
@@ -68,7 +72,7 @@ class Answers {
     try {
       body = await this.ctx.http.json(url);
     } catch (err) {
-      if (!(err instanceof FetchError && /answered 404/.test(err.message))) throw err;
+      if (!(unknownIsEmpty && err instanceof FetchError && /answered 404/.test(err.message))) throw err;
       body = [];
     }
     const items = listOf(url, body);
@@ -164,10 +168,10 @@ export async function harvestPgxApi(ctx: ApiHarvestContext): Promise<{ path: str
   const drugs = [...new Set(lists.geneDrugPair.filter((p) => strs(p.sources).some((s) => LABEL_SOURCES.has(s))).map((p) => str(p.drug)))].filter((d) => d);
   const files: { path: string; content: string }[] = [];
   for (const gene of genes.sort()) {
-    files.push(...alleleTables(gene, await answers.list(`alleles/${encodeURIComponent(gene)}.json`, `v1/allele?gene=${encodeURIComponent(gene)}`)));
+    files.push(...alleleTables(gene, await answers.list(`alleles/${encodeURIComponent(gene)}.json`, `v1/allele?gene=${encodeURIComponent(gene)}`, true)));
   }
   const labels: Json[] = [];
-  for (const drug of drugs.sort()) labels.push(...(await answers.list(`labels/${encodeURIComponent(drug)}.json`, `v1/drugLabel?drug=${encodeURIComponent(drug)}`)));
+  for (const drug of drugs.sort()) labels.push(...(await answers.list(`labels/${encodeURIComponent(drug)}.json`, `v1/drugLabel?drug=${encodeURIComponent(drug)}`, true)));
   state.complete = true;
   await writeState(store, state);
 

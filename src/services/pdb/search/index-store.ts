@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { processAlive } from '../../../core/process.js';
 
 export type IndexKind = 'sequences' | 'structures';
 
@@ -34,14 +35,6 @@ const exists = (p: string) =>
     () => false,
   );
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export type IndexState = { state: 'ready'; dir: string } | { state: 'building'; since: number } | { state: 'failed'; error: string; at: number };
 
@@ -141,7 +134,7 @@ export class IndexStore {
       (s) => s.mtimeMs,
       () => Date.now(),
     );
-    const gone = owner === '' ? Date.now() - since > 10_000 : host === hostname() ? !alive(Number(pid)) : Date.now() - since > STALE_MS;
+    const gone = owner === '' ? Date.now() - since > 10_000 : host === hostname() ? !processAlive(Number(pid)) : Date.now() - since > STALE_MS;
     if (gone) await rm(lock, { recursive: true, force: true });
     return false;
   }

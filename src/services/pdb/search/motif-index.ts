@@ -11,6 +11,7 @@
 import { mkdir, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Residues } from '../../../core/mmcif/residues.js';
+import { interner } from '../../../core/interner.js';
 import { AppendFile, readArray, readAt, writeArray } from './binfile.js';
 import type { Vec3 } from './superpose.js';
 
@@ -87,19 +88,6 @@ const PARTS = 16;
 const PART_BUFFER = 1 << 16;
 /** Pairs of one partition are sorted through a float key (key * 2^27 + position). */
 const MAX_PART_PAIRS = 2 ** 27;
-
-function interner(): { list: string[]; id(s: string): number } {
-  const list: string[] = [];
-  const ids = new Map<string, number>();
-  return {
-    list,
-    id(s) {
-      let i = ids.get(s);
-      if (i === undefined) ids.set(s, (i = list.push(s) - 1));
-      return i;
-    },
-  };
-}
 
 export class MotifIndexWriter {
   private readonly entries: string[] = [];
