@@ -19,7 +19,7 @@ import {
   createArchive,
   finishArchive,
 } from '../store.js';
-import { SEARCH_TABLES, buildSearchIndex } from '../search/indexer.js';
+import { SEARCH_TABLES, fillSearchTables, indexSearchTables } from '../search/indexer.js';
 import { buildEngineIndexes } from '../search/engine-indexes.js';
 import { ResidueSpool } from '../search/residue-spool.js';
 import { archiveItems, type ArchiveItem } from './archive-files.js';
@@ -184,9 +184,11 @@ async function finish(db: Db, t: TableSet): Promise<void> {
   pending = undefined;
   try {
     await finishArchive(db, t);
-    await buildSearchIndex(db, t);
+    await fillSearchTables(db, t);
     // The engines' indexes too, before the switch: the first query after a load finds them ready.
-    await buildEngineIndexes(db, t, spool && ((id) => spool.get(id)));
+    // MMseqs2 needs only the sequences (in once the search tables are filled): it runs while
+    // this thread indexes the search tables and builds the structure indexes.
+    await buildEngineIndexes(db, t, spool && ((id) => spool.get(id)), () => indexSearchTables(db, t));
   } finally {
     spool?.close();
   }

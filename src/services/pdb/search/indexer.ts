@@ -96,20 +96,26 @@ async function indexTables(db: Db, t: TableSet): Promise<void> {
   const n = searchTables(t);
   const ix = (s: string) => ident(`${t.name(s)}_ix`);
   const hit = 'entry_id, kind, obj, rec';
-  await db.exec(`
-    CREATE INDEX ${ix('sobj_id')} ON ${n.sobj} (kind, id);
-    CREATE INDEX ${ix('sobj_entry')} ON ${n.sobj} (entry_id, kind);
-    CREATE INDEX ${ix('sobj_entity')} ON ${n.sobj} (entity, kind);
-    CREATE INDEX ${ix('sobj_comp')} ON ${n.sobj} (comp, kind);
-    CREATE INDEX ${ix('sattr_low')} ON ${n.sattr} (attr, low, ${hit});
-    CREATE INDEX ${ix('sattr_str')} ON ${n.sattr} (attr, str, ${hit});
-    CREATE INDEX ${ix('sattr_num')} ON ${n.sattr} (attr, num, ${hit});
-    CREATE INDEX ${ix('sattr_obj')} ON ${n.sattr} (obj, attr);
-    CREATE INDEX ${ix('stok_tok')} ON ${n.stok} (attr, tok, ${hit}, pos);
-    CREATE INDEX ${ix('stok_rest')} ON ${n.stok} (attr, rest, ${hit}, pos);
-    CREATE INDEX ${ix('sfts_tok')} ON ${n.sfts} (tok, entry_id, w);
-    INSERT INTO ${n.sdf} (tok, df) SELECT tok, COUNT(*) FROM ${n.sfts} GROUP BY tok;
-  `);
+  const statements = [
+    `CREATE INDEX ${ix('sobj_id')} ON ${n.sobj} (kind, id)`,
+    `CREATE INDEX ${ix('sobj_entry')} ON ${n.sobj} (entry_id, kind)`,
+    `CREATE INDEX ${ix('sobj_entity')} ON ${n.sobj} (entity, kind)`,
+    `CREATE INDEX ${ix('sobj_comp')} ON ${n.sobj} (comp, kind)`,
+    `CREATE INDEX ${ix('sattr_low')} ON ${n.sattr} (attr, low, ${hit})`,
+    `CREATE INDEX ${ix('sattr_str')} ON ${n.sattr} (attr, str, ${hit})`,
+    `CREATE INDEX ${ix('sattr_num')} ON ${n.sattr} (attr, num, ${hit})`,
+    `CREATE INDEX ${ix('sattr_obj')} ON ${n.sattr} (obj, attr)`,
+    `CREATE INDEX ${ix('stok_tok')} ON ${n.stok} (attr, tok, ${hit}, pos)`,
+    `CREATE INDEX ${ix('stok_rest')} ON ${n.stok} (attr, rest, ${hit}, pos)`,
+    `CREATE INDEX ${ix('sfts_tok')} ON ${n.sfts} (tok, entry_id, w)`,
+    `INSERT INTO ${n.sdf} (tok, df) SELECT tok, COUNT(*) FROM ${n.sfts} GROUP BY tok`,
+  ];
+  for (const sql of statements) {
+    await db.exec(sql);
+    // One statement at a time, letting other work of the load (the sequence engine's processes,
+    // started beside this) go on between them: on SQLite each statement holds the thread.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   // Index-only scans on PostgreSQL need the visibility map that VACUUM writes.
   if (db.dialect === 'postgres') for (const table of [n.sobj, n.sattr, n.stok, n.sfts, n.sdf]) await db.exec(`VACUUM ANALYZE ${table}`);
 }
@@ -229,6 +235,18 @@ const FLUSH_AT = 50_000;
  * dataset's `finish`, after every row of the generation is in, copied entries included).
  */
 export async function buildSearchIndex(db: Db, t: TableSet): Promise<void> {
+  await fillSearchTables(db, t);
+  await indexSearchTables(db, t);
+}
+
+/** The search index's B-tree indexes and word counts, once its tables are filled. */
+export const indexSearchTables = indexTables;
+
+/**
+ * The first half of buildSearchIndex: the search tables' rows (the sequences table is complete
+ * once this returns, so the sequence engine can start while the rest is indexed).
+ */
+export async function fillSearchTables(db: Db, t: TableSet): Promise<void> {
   await createTables(db, t);
   const cat = attributes('structure');
   const rows: Rows = { attr: [], tok: [], counts: new Map(), multi: new Set(), seq: [], words: new Map() };
@@ -261,7 +279,6 @@ export async function buildSearchIndex(db: Db, t: TableSet): Promise<void> {
   }
   await flush(db, t, rows, objs, fts);
   await writeCounts(db, t, rows);
-  await indexTables(db, t);
 }
 
 /** One part of an entry (entity, instance, assembly): its object row, sequence and values. */

@@ -29,7 +29,9 @@ export function pairKey(c1: number, c2: number, dca: number, dcb: number, ang: n
   return (((c1 * 32 + c2) * 32 + dca) * 32 + dcb) * 16 + ang;
 }
 
-export const dist = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+// Square roots rather than Math.hypot: the same within rounding, and several times faster in the
+// index build, which computes them for every pair of residues.
+export const dist = (a: Vec3, b: Vec3) => Math.sqrt((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2);
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 
 /** Glycine's virtual Cβ, from its backbone (ideal geometry). */
@@ -49,7 +51,7 @@ export function cbAngle(ca1: Vec3, cb1: Vec3, ca2: Vec3, cb2: Vec3): number {
   const v0 = cb2[0] - ca2[0];
   const v1 = cb2[1] - ca2[1];
   const v2 = cb2[2] - ca2[2];
-  const d = (u0 * v0 + u1 * v1 + u2 * v2) / (Math.hypot(u0, u1, u2) * Math.hypot(v0, v1, v2) || 1);
+  const d = (u0 * v0 + u1 * v1 + u2 * v2) / (Math.sqrt(u0 * u0 + u1 * u1 + u2 * u2) * Math.sqrt(v0 * v0 + v1 * v1 + v2 * v2) || 1);
   return (Math.acos(Math.max(-1, Math.min(1, d))) * 180) / Math.PI;
 }
 
@@ -86,8 +88,10 @@ export function motifResidues(r: Residues, entry = 0): Residue[] {
 const PARTS = 16;
 /** Triples (key, first, second) buffered per partition before a write. */
 const PART_BUFFER = 1 << 16;
-/** Pairs of one partition are sorted through a float key (key * 2^27 + position). */
+/** Pairs one partition may hold (positions in it are 32-bit). */
 const MAX_PART_PAIRS = 2 ** 27;
+/** The largest descriptor pairKey() gives. */
+const MAX_KEY = pairKey(AMINO.length - 1, AMINO.length - 1, 31, 31, 15);
 
 export class MotifIndexWriter {
   private readonly entries: string[] = [];
@@ -134,24 +138,66 @@ export class MotifIndexWriter {
   }
 
   async add(entryId: string, r: Residues): Promise<void> {
-    const list = motifResidues(r);
     const entry = this.entries.push(entryId) - 1;
     const base = this.residues;
-    const n = list.length;
-    const res = { entry: new Uint32Array(n), asym: new Uint32Array(n), seq: new Int32Array(n), comp: new Uint8Array(n), atom: new Uint32Array(n), cacb: new Float32Array(6 * n) };
+    // The residues motifResidues() keeps, read straight from the typed arrays: an entry can have
+    // tens of thousands of residues, and objects per residue and atom dominated the build.
+    const code = r.comps.map((c) => AMINO_CODE.get(c) ?? -1);
+    // Names are numbered as first written (never for atoms of residues left out).
+    const nameId = new Int32Array(r.names.length).fill(-1);
+    const N = r.names.indexOf('N');
+    const CA = r.names.indexOf('CA');
+    const C = r.names.indexOf('C');
+    const CB = r.names.indexOf('CB');
+    const keep: number[] = [];
+    const pos: number[] = [];
     const names: number[] = [];
+    const atomFrom: number[] = [];
     const xyz: number[] = [];
-    list.forEach((x, i) => {
-      res.entry[i] = entry;
-      res.asym[i] = this.asyms.id(x.asym);
-      res.seq[i] = x.seq;
-      res.comp[i] = AMINO_CODE.get(x.comp) as number;
-      res.atom[i] = this.atoms + names.length;
-      for (const [name, p] of x.atoms) {
-        names.push(this.names.id(name));
-        xyz.push(...p);
+    const local: number[] = [];
+    const at: number[] = [];
+    for (let i = 0; i < r.n; i++) {
+      if ((code[r.comp[i] as number] as number) < 0) continue;
+      // Each atom name once, at its first place, with its last coordinates (as a Map keeps them).
+      local.length = 0;
+      at.length = 0;
+      for (let a = r.atomStart[i] as number; a < (r.atomStart[i + 1] as number); a++) {
+        const nm = r.atomName[a] as number;
+        const k = local.indexOf(nm);
+        if (k < 0) {
+          local.push(nm);
+          at.push(a);
+        } else at[k] = a;
       }
-      res.cacb.set([...x.ca, ...x.cb], 6 * i);
+      const n = local.indexOf(N);
+      const ca = local.indexOf(CA);
+      const c = local.indexOf(C);
+      if (n < 0 || ca < 0 || c < 0) continue;
+      const p = (k: number): Vec3 => {
+        const a = 3 * (at[k] as number);
+        return [r.xyz[a] as number, r.xyz[a + 1] as number, r.xyz[a + 2] as number];
+      };
+      const cb = local.indexOf(CB);
+      const vca = p(ca);
+      const vcb = cb >= 0 ? p(cb) : virtualCb(p(n), vca, p(c));
+      keep.push(i);
+      pos.push(vca[0], vca[1], vca[2], vcb[0], vcb[1], vcb[2]);
+      atomFrom.push(this.atoms + names.length);
+      for (let k = 0; k < local.length; k++) {
+        const nm = local[k] as number;
+        if ((nameId[nm] as number) < 0) nameId[nm] = this.names.id(r.names[nm] as string);
+        names.push(nameId[nm] as number);
+        const a = 3 * (at[k] as number);
+        xyz.push(r.xyz[a] as number, r.xyz[a + 1] as number, r.xyz[a + 2] as number);
+      }
+    }
+    const n = keep.length;
+    const res = { entry: new Uint32Array(n).fill(entry), asym: new Uint32Array(n), seq: new Int32Array(n), comp: new Uint8Array(n), atom: Uint32Array.from(atomFrom), cacb: Float32Array.from(pos) };
+    const codes = new Uint8Array(n);
+    keep.forEach((i, j) => {
+      res.asym[j] = this.asyms.id(r.asyms[r.asym[i] as number] as string);
+      res.seq[j] = r.seq[i] as number;
+      codes[j] = res.comp[j] = code[r.comp[i] as number] as number;
     });
     this.residues += n;
     this.atoms += names.length;
@@ -164,42 +210,60 @@ export class MotifIndexWriter {
     await this.files.cacb.write(res.cacb);
     await this.files.name.write(Uint16Array.from(names));
     await this.files.xyz.write(Float32Array.from(xyz));
-    // Pairs within 20 Å, found through a grid of 20 Å cells.
-    const cellOf = (p: Vec3) => `${Math.floor(p[0] / MAX_PAIR)},${Math.floor(p[1] / MAX_PAIR)},${Math.floor(p[2] / MAX_PAIR)}`;
-    const grid = new Map<string, number[]>();
-    list.forEach((x, i) => {
-      const k = cellOf(x.ca);
+    this.pairsOf(base, n, pos, codes);
+    for (const part of this.parts) for (const b of part.full.splice(0)) await part.file.write(b);
+  }
+
+  /** Pairs within 20 Å (Cα), found through a grid of 20 Å cells; `v` holds Cα and Cβ of each residue. */
+  private pairsOf(base: number, n: number, v: number[], codes: Uint8Array): void {
+    const cellKey = (x: number, y: number, z: number) => ((x + 4096) * 8192 + (y + 4096)) * 8192 + (z + 4096);
+    const cx = new Int32Array(n);
+    const cy = new Int32Array(n);
+    const cz = new Int32Array(n);
+    const grid = new Map<number, number[]>();
+    for (let i = 0; i < n; i++) {
+      cx[i] = Math.floor((v[6 * i] as number) / MAX_PAIR);
+      cy[i] = Math.floor((v[6 * i + 1] as number) / MAX_PAIR);
+      cz[i] = Math.floor((v[6 * i + 2] as number) / MAX_PAIR);
+      const k = cellKey(cx[i] as number, cy[i] as number, cz[i] as number);
       const cell = grid.get(k);
       if (cell) cell.push(i);
       else grid.set(k, [i]);
-    });
-    const codes = list.map((x) => AMINO_CODE.get(x.comp) as number);
+    }
+    const a: Vec3 = [0, 0, 0];
+    const acb: Vec3 = [0, 0, 0];
+    const b: Vec3 = [0, 0, 0];
+    const bcb: Vec3 = [0, 0, 0];
+    const load = (into: Vec3, o: number) => {
+      into[0] = v[o] as number;
+      into[1] = v[o + 1] as number;
+      into[2] = v[o + 2] as number;
+    };
     for (let i = 0; i < n; i++) {
-      const a = list[i] as Residue;
-      const [gx, gy, gz] = [Math.floor(a.ca[0] / MAX_PAIR), Math.floor(a.ca[1] / MAX_PAIR), Math.floor(a.ca[2] / MAX_PAIR)];
+      load(a, 6 * i);
+      load(acb, 6 * i + 3);
+      const ci = codes[i] as number;
       for (let dx = -1; dx <= 1; dx++)
         for (let dy = -1; dy <= 1; dy++)
           for (let dz = -1; dz <= 1; dz++) {
-            for (const j of grid.get(`${gx + dx},${gy + dy},${gz + dz}`) ?? []) {
+            const cell = grid.get(cellKey((cx[i] as number) + dx, (cy[i] as number) + dy, (cz[i] as number) + dz));
+            if (!cell) continue;
+            for (const j of cell) {
               if (j <= i) continue;
-              const b = list[j] as Residue;
-              const d = dist(a.ca, b.ca);
+              load(b, 6 * j);
+              const d = dist(a, b);
               if (d > MAX_PAIR) continue;
-              // The residue of the lower type first (of equal types, the earlier).
-              const ci = codes[i] as number;
+              load(bcb, 6 * j + 3);
+              // Both measures are symmetric; the residue of the lower type goes first (of equal
+              // types, the earlier).
               const cj = codes[j] as number;
-              const key =
-                ci <= cj
-                  ? pairKey(ci, cj, binDist(d), binDist(dist(a.cb, b.cb)), binAngle(cbAngle(a.ca, a.cb, b.ca, b.cb)))
-                  : pairKey(cj, ci, binDist(d), binDist(dist(b.cb, a.cb)), binAngle(cbAngle(b.ca, b.cb, a.ca, a.cb)));
-              if (key >= 0) {
-                if (ci <= cj) this.pair(key, base + i, base + j);
-                else this.pair(key, base + j, base + i);
-              }
+              const key = pairKey(Math.min(ci, cj), Math.max(ci, cj), binDist(d), binDist(dist(acb, bcb)), binAngle(cbAngle(a, acb, b, bcb)));
+              if (key < 0) continue;
+              if (ci <= cj) this.pair(key, base + i, base + j);
+              else this.pair(key, base + j, base + i);
             }
           }
     }
-    for (const part of this.parts) for (const b of part.full.splice(0)) await part.file.write(b);
   }
 
   async finish(): Promise<void> {
@@ -219,13 +283,17 @@ export class MotifIndexWriter {
       const t = await readArray(join(this.dir, 'parts'), String(p), Uint32Array);
       await rm(join(this.dir, 'parts', String(p)));
       const m = t.length / 3;
-      const order = new Float64Array(m);
-      for (let i = 0; i < m; i++) order[i] = (t[3 * i] as number) * MAX_PART_PAIRS + i;
-      order.sort();
+      // A counting sort by key (keys of a partition differ by multiples of PARTS): stable, so the
+      // pairs of a key stay in the order they were found.
+      const slots = new Uint32Array(Math.floor(MAX_KEY / PARTS) + 2);
+      for (let i = 0; i < m; i++) (slots[Math.floor((t[3 * i] as number) / PARTS) + 1] as number)++;
+      for (let s = 1; s < slots.length; s++) slots[s] = (slots[s] as number) + (slots[s - 1] as number);
+      const order = new Uint32Array(m);
+      for (let i = 0; i < m; i++) order[(slots[Math.floor((t[3 * i] as number) / PARTS)] as number)++] = i;
       const out = new Uint32Array(2 * m);
       let last = -1;
       for (let k = 0; k < m; k++) {
-        const i = (order[k] as number) % MAX_PART_PAIRS;
+        const i = order[k] as number;
         const key = t[3 * i] as number;
         if (key !== last) {
           keys.push(key);
