@@ -79,8 +79,11 @@ export function residuesOf(frame: CifFrame): Residues {
   const atomName: number[] = [];
   const xyz: number[] = [];
   const firstModel = rows ? model.str(0) : '';
-  let key = '';
-  let seen = new Set<string>();
+  // This loop runs for every atom of every entry a load reads: the residue is told by comparing
+  // chain and number with the previous row's, and atom names seen in it are kept in a short list.
+  let lastAsym: string | undefined;
+  let lastSeq = 0;
+  const seen: string[] = [];
   for (let r = 0; r < rows; r++) {
     if (group.has(r) && group.str(r) !== 'ATOM') continue;
     if (model.has(r) && model.str(r) !== firstModel) continue;
@@ -88,10 +91,10 @@ export function residuesOf(frame: CifFrame): Residues {
     if (labelled && !seqCol.has(r)) continue;
     const asym = asymCol.str(r) || authAsym.str(r);
     const seq = labelled ? seqCol.int(r) : authSeq.int(r);
-    const k = `${asym}\u0000${seq}`;
-    if (k !== key) {
-      key = k;
-      seen = new Set();
+    if (asym !== lastAsym || seq !== lastSeq) {
+      lastAsym = asym;
+      lastSeq = seq;
+      seen.length = 0;
       resAsym.push(asyms.id(asym));
       resSeq.push(seq);
       resComp.push(comps.id(compCol.str(r)));
@@ -99,8 +102,8 @@ export function residuesOf(frame: CifFrame): Residues {
     }
     const name = atomCol.str(r);
     // The first alternate location of an atom stands for it.
-    if (seen.has(name)) continue;
-    seen.add(name);
+    if (seen.includes(name)) continue;
+    seen.push(name);
     atomName.push(names.id(name));
     xyz.push(x.float(r), y.float(r), z.float(r));
   }
