@@ -83,6 +83,7 @@ for (const target of STORES) {
         `updated rcsb-data/archive: entries 0 added, 1 replaced, 1 deleted; now ${r.items} entries (generation ${r.gen})`,
         '  1 listed as deleted were not loaded',
         expect.stringMatching(/^ {2}started from 5 entries loaded .* from test \(generation \d+\)$/),
+        expect.stringMatching(/^ {2}took [\d.]+ s: records read and written in [\d.]+ s, then [\d.]+ s of search tables [\d.]+ s, (sequence index \(MMseqs2\) [\d.]+ s, )?search table indexes [\d.]+ s, structure indexes [\d.]+ s \(some steps run side by side\)$/),
       ]);
     });
 

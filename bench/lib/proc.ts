@@ -24,12 +24,14 @@ export function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Runs a command to its end, sampling its resident memory; resolves with time and peak RSS. */
-export function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakRssMb: number; stderr: string; code: number | null }> {
+export function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakRssMb: number; stdout: string; stderr: string; code: number | null }> {
   return new Promise((resolve) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
     let stderr = '';
     let peak = 0;
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const sampler = setInterval(() => {
       try {
@@ -41,7 +43,7 @@ export function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv): Prom
     }, 100);
     child.on('exit', (code) => {
       clearInterval(sampler);
-      resolve({ seconds: Number(process.hrtime.bigint() - t0) / 1e9, peakRssMb: Math.round(peak), stderr, code });
+      resolve({ seconds: Number(process.hrtime.bigint() - t0) / 1e9, peakRssMb: Math.round(peak), stdout, stderr, code });
     });
   });
 }

@@ -28,6 +28,9 @@ export interface ReadContext {
   readonly signal: AbortSignal;
 }
 
+/** Steps of a dataset's `finish` with their seconds, in the order they began (steps may overlap). */
+export type FinishSteps = { step: string; seconds: number }[];
+
 /**
  * One independently loaded body of data of a service (ClinicalTrials.gov has one; NCBI has gene and
  * clinvar). The loader streams `read`, writes batches into a fresh generation, then switches.
@@ -47,8 +50,11 @@ export interface Dataset<R> {
   create(db: Db, t: TableSet): Promise<void>;
   /** Writes a batch; returns the indexes of records refused as duplicates of ones already written. */
   write(tx: Db, t: TableSet, batch: readonly R[]): Promise<readonly number[]>;
-  /** Secondary indexes and statistics, built once after the rows are in (faster than row by row). */
-  finish(db: Db, t: TableSet): Promise<void>;
+  /**
+   * Secondary indexes and statistics, built once after the rows are in (faster than row by row).
+   * A long one may return the seconds its steps took, which the load reports.
+   */
+  finish(db: Db, t: TableSet): Promise<void | FinishSteps>;
   count(db: Db, t: TableSet): Promise<number>;
   /** What a record is and how the upstream's update files apply (`ingest --update`); none: full loads only. */
   readonly updates?: Updates<R>;

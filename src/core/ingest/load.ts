@@ -3,7 +3,7 @@ import { ident } from '../store/db.js';
 import type { Generations } from '../store/generations.js';
 import { reclaimSpace, type SpaceReclaimed } from '../store/sqlite.js';
 import { LayoutMismatch } from '../store/tables.js';
-import type { Dataset, ReadContext, SkipPlace, TableSet } from './dataset.js';
+import type { Dataset, FinishSteps, ReadContext, SkipPlace, TableSet } from './dataset.js';
 import { tableSet } from './dataset.js';
 import { FormatError, LoadAborted, UpdateRefused } from './errors.js';
 import type { ProgressSink, ProgressState } from './progress.js';
@@ -68,6 +68,8 @@ export interface LoadResult {
   /** Space given back by the dropped generations (SQLite). */
   space: SpaceReclaimed | undefined;
   noun: string;
+  /** Seconds spent reading and writing the records, then in the dataset's finishing steps. */
+  timing?: { readSeconds: number; finishSeconds: number; steps: FinishSteps };
 }
 
 const KEEP_SKIPS = 100;
@@ -167,6 +169,9 @@ export async function runLoad<R>(
   };
 
   let counted: number;
+  let readSeconds = 0;
+  let finishSeconds = 0;
+  let steps: FinishSteps = [];
   try {
     await ds.create(db, t);
     try {
@@ -196,7 +201,9 @@ export async function runLoad<R>(
     } else if (state.records === 0) {
       throw new FormatError(`${input}: no ${ds.name} records found${state.skipped ? ` (${state.skipped} skipped)` : ''}`);
     }
-    await ds.finish(db, t);
+    readSeconds = (Date.now() - state.startedAt) / 1000;
+    steps = (await ds.finish(db, t)) ?? [];
+    finishSeconds = (Date.now() - state.startedAt) / 1000 - readSeconds;
     counted = await ds.count(db, t);
     if (!run && counted !== state.records) throw new Error(`count check failed: ${state.records} records written, ${counted} found`);
   } catch (err) {
@@ -217,6 +224,9 @@ export async function runLoad<R>(
       seconds,
       skips,
       ratePerSecond: Math.round(state.records / Math.max(seconds, 0.001)),
+      readSeconds,
+      finishSeconds,
+      ...(steps.length ? { steps } : {}),
       mode: run ? 'update' : 'full',
       read: state.records,
       ...(items !== undefined && spec ? { items, noun: spec.noun } : {}),
@@ -241,6 +251,7 @@ export async function runLoad<R>(
     changes: run?.changes,
     space,
     noun: spec?.noun ?? 'records',
+    timing: { readSeconds, finishSeconds, steps },
   };
   progress.done(state, summary(label, result));
   return result;

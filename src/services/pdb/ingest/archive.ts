@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Dataset, ReadContext, TableSet } from '../../../core/ingest/dataset.js';
+import type { Dataset, FinishSteps, ReadContext, TableSet } from '../../../core/ingest/dataset.js';
 import type { Sourced } from '../../../core/ingest/load.js';
 import { derivedDirOf } from '../../../core/files/derived.js';
 import { fileStoreOf, type FileStore } from '../../../core/files/store.js';
@@ -179,16 +179,31 @@ async function write(tx: Db, t: TableSet, batch: readonly Sourced<ArchiveRecord>
   return [];
 }
 
-async function finish(db: Db, t: TableSet): Promise<void> {
+const since = (t0: number) => Math.round(performance.now() - t0) / 1000;
+
+async function finish(db: Db, t: TableSet): Promise<FinishSteps> {
   const spool = pending?.spool;
   pending = undefined;
   try {
+    let t0 = performance.now();
     await finishArchive(db, t);
     await fillSearchTables(db, t);
+    const fill = since(t0);
+    let indexing = 0;
     // The engines' indexes too, before the switch: the first query after a load finds them ready.
     // MMseqs2 needs only the sequences (in once the search tables are filled): it runs while
     // this thread indexes the search tables and builds the structure indexes.
-    await buildEngineIndexes(db, t, spool && ((id) => spool.get(id)), () => indexSearchTables(db, t));
+    const built = await buildEngineIndexes(db, t, spool && ((id) => spool.get(id)), async () => {
+      t0 = performance.now();
+      await indexSearchTables(db, t);
+      indexing = since(t0);
+    });
+    return [
+      { step: 'search tables', seconds: fill },
+      ...('seconds' in built.sequences ? [{ step: 'sequence index (MMseqs2)', seconds: built.sequences.seconds }] : []),
+      { step: 'search table indexes', seconds: indexing },
+      { step: 'structure indexes', seconds: built.structures.seconds },
+    ];
   } finally {
     spool?.close();
   }

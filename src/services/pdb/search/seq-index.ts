@@ -48,8 +48,23 @@ export function sequencesHash(list: readonly EntitySequence[]): string {
 
 const threads = () => String(Math.max(1, Math.min(8, availableParallelism())));
 
-/** Writes the databases, their indexes and the clusters of `list` into `dir`. */
+/**
+ * Writes the databases, their indexes and the clusters of `list` into `dir`. The clusters are
+ * computed while the search databases are written (each is a chain of MMseqs2 runs, and a k-mer
+ * index of the whole archive takes minutes).
+ */
 export async function writeSequenceIndex(dir: string, list: readonly EntitySequence[]): Promise<void> {
+  // The RCSB clusters protein sequences only; other polymers stay ungrouped.
+  const proteins = list.filter((e) => e.type === 'protein');
+  // Both chains run to their end before a failure of either is reported (no run is left behind).
+  const [dbs, clusters] = await Promise.allSettled([searchDatabases(dir, list), proteins.length ? clusterProteins(join(dir, 'clusters'), proteins) : Promise.resolve({})]);
+  if (dbs.status === 'rejected') throw dbs.reason;
+  if (clusters.status === 'rejected') throw clusters.reason;
+  await writeFile(join(dir, 'clusters.json'), JSON.stringify(clusters.value));
+}
+
+/** One MMseqs2 database per sequence type, with its k-mer index where large enough. */
+async function searchDatabases(dir: string, list: readonly EntitySequence[]): Promise<void> {
   for (const type of SEQUENCE_TYPES) {
     const of = list.filter((e) => e.type === type).sort((a, b) => byCodeUnit(a.entity, b.entity));
     if (of.length === 0) continue;
@@ -71,9 +86,6 @@ export async function writeSequenceIndex(dir: string, list: readonly EntitySeque
     await rm(join(dir, type, 'tmp'), { recursive: true, force: true });
     await rm(join(dir, `${type}.fasta`));
   }
-  // The RCSB clusters protein sequences only; other polymers stay ungrouped.
-  const proteins = list.filter((e) => e.type === 'protein');
-  await writeFile(join(dir, 'clusters.json'), JSON.stringify(proteins.length ? await clusterProteins(join(dir, 'clusters'), proteins) : {}));
 }
 
 /**
