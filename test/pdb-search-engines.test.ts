@@ -3,7 +3,7 @@
  * folders, rebuilt in the background where missing; structure and motif queries by the URL of a
  * file of this server; grouping by MMseqs2 sequence clusters.
  */
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -292,6 +292,21 @@ describe.each(STORES.map((s) => [s.name, s] as const))(`RCSB Search API engine i
     expect(existsSync(join(after.structures, 'READY'))).toBe(true);
     expect(existsSync(join(before.structures, 'READY'))).toBe(true);
     expect(await ids(motif({ entry_id: '4HHB', residue_ids: HEME_HIS }))).toEqual(['4HHB', '9HB1']);
+    expect(await ids(sequence(ALPHA.slice(0, 60)), 'polymer_entity')).toEqual(['4HHB_1', '9HB1_1']);
+  });
+
+  it('refuses a load whose MMseqs2 clustering fails, naming the failure, and keeps serving what it served', { timeout: SLOW }, async () => {
+    const served = await servedFolders(store, t);
+    // An MMseqs2 that fails at its first clustering run (the runs go on in a thread of their own).
+    const bin = join(tempDir(), 'mmseqs');
+    writeFileSync(bin, '#!/bin/sh\nif [ "$1" = linclust ]; then echo "injected failure" >&2; exit 3; fi\nexec mmseqs "$@"\n', { mode: 0o755 });
+    process.env.BIOMIRROR_MMSEQS = bin;
+    try {
+      await expect(loadArchive(store, t.generations, archiveOf(['9HB1', '9HB2']), { source: 'test' })).rejects.toThrow(/mmseqs linclust ended with 3: injected failure/);
+    } finally {
+      restore('BIOMIRROR_MMSEQS');
+    }
+    expect(await servedFolders(store, t)).toEqual(served);
     expect(await ids(sequence(ALPHA.slice(0, 60)), 'polymer_entity')).toEqual(['4HHB_1', '9HB1_1']);
   });
 });

@@ -19,7 +19,7 @@ import {
   createArchive,
   finishArchive,
 } from '../store.js';
-import { SEARCH_TABLES, fillSearchTables, indexSearchTables } from '../search/indexer.js';
+import { SEARCH_TABLES, fillSearchTables, indexSearchTables, startSearchIndex } from '../search/indexer.js';
 import { buildEngineIndexes } from '../search/engine-indexes.js';
 import { ResidueSpool } from '../search/residue-spool.js';
 import { archiveItems, type ArchiveItem } from './archive-files.js';
@@ -187,13 +187,16 @@ async function finish(db: Db, t: TableSet): Promise<FinishSteps> {
   try {
     let t0 = performance.now();
     await finishArchive(db, t);
-    await fillSearchTables(db, t);
-    const fill = since(t0);
+    await startSearchIndex(db, t);
+    let fill = since(t0);
     let indexing = 0;
     // The engines' indexes too, before the switch: the first query after a load finds them ready.
-    // MMseqs2 needs only the sequences (in once the search tables are filled): it runs while
-    // this thread indexes the search tables and builds the structure indexes.
+    // MMseqs2 needs only the sequence table: it runs while this thread builds the rest of the
+    // search index and then the structure indexes.
     const built = await buildEngineIndexes(db, t, spool && ((id) => spool.get(id)), async () => {
+      t0 = performance.now();
+      await fillSearchTables(db, t);
+      fill += since(t0);
       t0 = performance.now();
       await indexSearchTables(db, t);
       indexing = since(t0);

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../../core/store/db.js';
 import { fileStoreOf } from '../../../core/files/store.js';
+import { pacer } from '../../../core/pacer.js';
 import { CifPool, decodeResidues } from '../../../core/mmcif/index.js';
 import { parseThreads } from '../ingest/parse-pool.js';
 import { MotifIndexWriter } from './motif-index.js';
@@ -52,6 +53,8 @@ export async function writeCoordIndexes(db: Db, entries: string, dir: string, pa
   const pool = new CifPool(parseThreads());
   const structures = await StructureIndexWriter.create(dir);
   const motifs = await MotifIndexWriter.create(dir);
+  // Entries' pairs are found on this thread: other work of the load goes on between entries.
+  const pace = pacer();
   let unreadable = 0;
   try {
     for (let i = 0; i < list.length; i += PAGE) {
@@ -74,6 +77,7 @@ export async function writeCoordIndexes(db: Db, entries: string, dir: string, pa
         }
       });
       for (const [k, p] of page.entries()) {
+        await pace();
         const { residues: r, failed } = (await p) as { residues?: ReturnType<typeof decodeResidues>; failed?: Error };
         if (failed) throw failed;
         const id = (list[i + k] as EntryFile).entry_id;

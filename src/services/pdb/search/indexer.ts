@@ -16,6 +16,7 @@ import type { TableSet } from '../../../core/ingest/dataset.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
 import { columnsOf } from '../../../core/store/tables.js';
+import { pacer } from '../../../core/pacer.js';
 import { PHRASE_WORDS, attributes, dateMs, isFullText, tokens, wordRun, type Attribute, type Catalogue } from './attributes.js';
 
 /** Logical tables of the search index in a generation of the archive (and of the dictionary). */
@@ -110,18 +111,18 @@ async function indexTables(db: Db, t: TableSet): Promise<void> {
     `CREATE INDEX ${ix('sfts_tok')} ON ${n.sfts} (tok, entry_id, w)`,
     `INSERT INTO ${n.sdf} (tok, df) SELECT tok, COUNT(*) FROM ${n.sfts} GROUP BY tok`,
   ];
+  // One statement at a time, letting other work of the load (MMseqs2's runs, each started by
+  // this thread when the one before ends) go on between them.
+  const pace = pacer();
   for (const sql of statements) {
     await db.exec(sql);
-    // One statement at a time, letting other work of the load (the sequence engine's processes,
-    // started beside this) go on between them: on SQLite each statement holds the thread.
-    await new Promise((resolve) => setImmediate(resolve));
+    await pace();
   }
   // Index-only scans on PostgreSQL need the visibility map that VACUUM writes.
   if (db.dialect === 'postgres') for (const table of [n.sobj, n.sattr, n.stok, n.sfts, n.sdf]) await db.exec(`VACUUM ANALYZE ${table}`);
 }
 
 interface Rows {
-  seq?: SqlValue[][];
   attr: SqlValue[][];
   tok: SqlValue[][];
   /** Word counts of the current entry's documents (`full_text`), by word. */
@@ -195,10 +196,8 @@ async function flush(db: Db, t: TableSet, rows: Rows, objs: SqlValue[][], fts: S
     if (objs.length) await tx.insertMany(t.name('sobj'), ['kind', 'id', 'entry_id', 'entity', 'comp'], objs);
     if (rows.attr.length) await tx.insertMany(t.name('sattr'), ['kind', 'obj', 'entry_id', 'attr', 'rec', 'num', 'str', 'low'], rows.attr);
     if (rows.tok.length) await tx.insertMany(t.name('stok'), ['kind', 'obj', 'entry_id', 'attr', 'rec', 'pos', 'tok', 'rest'], rows.tok);
-    if (rows.seq?.length) await tx.insertMany(t.name('sseq'), ['entity', 'entry_id', 'type', 'seq'], rows.seq);
     if (fts.length) await tx.insertMany(t.name('sfts'), ['tok', 'entry_id', 'w'], fts);
   });
-  if (rows.seq) rows.seq.length = 0;
   objs.length = 0;
   rows.attr.length = 0;
   rows.tok.length = 0;
@@ -226,6 +225,7 @@ function polymerType(t: unknown): string {
 }
 
 const CHUNK = 500;
+
 type Part = { kind: string; rcsb_id: string; entry_id: string; doc: string };
 /** Rows buffered before a write (a few thousand documents' values). */
 const FLUSH_AT = 50_000;
@@ -235,6 +235,7 @@ const FLUSH_AT = 50_000;
  * dataset's `finish`, after every row of the generation is in, copied entries included).
  */
 export async function buildSearchIndex(db: Db, t: TableSet): Promise<void> {
+  await startSearchIndex(db, t);
   await fillSearchTables(db, t);
   await indexSearchTables(db, t);
 }
@@ -243,13 +244,35 @@ export async function buildSearchIndex(db: Db, t: TableSet): Promise<void> {
 export const indexSearchTables = indexTables;
 
 /**
- * The first half of buildSearchIndex: the search tables' rows (the sequences table is complete
- * once this returns, so the sequence engine can start while the rest is indexed).
+ * The first step of buildSearchIndex: the tables, and the sequence table filled (all that the
+ * sequence engine reads, so that it can start while the rest is built).
  */
-export async function fillSearchTables(db: Db, t: TableSet): Promise<void> {
+export async function startSearchIndex(db: Db, t: TableSet): Promise<void> {
   await createTables(db, t);
+  const parts = ident(t.name('parts'));
+  let after = '';
+  for (;;) {
+    const page = await db.query<{ rcsb_id: string; entry_id: string; doc: string }>(
+      `SELECT rcsb_id, entry_id, doc FROM ${parts} WHERE kind = 'polymer_entity' AND rcsb_id > ? ORDER BY rcsb_id LIMIT ${4 * CHUNK}`,
+      [after],
+    );
+    if (page.length === 0) break;
+    after = page[page.length - 1]?.rcsb_id ?? after;
+    const rows: SqlValue[][] = [];
+    for (const p of page) {
+      const poly = (JSON.parse(p.doc) as { entity_poly?: Record<string, unknown> }).entity_poly;
+      const seq = poly?.pdbx_seq_one_letter_code_can;
+      if (typeof seq === 'string' && seq.length > 0) rows.push([p.rcsb_id, p.entry_id, polymerType(poly?.rcsb_entity_polymer_type ?? poly?.type), seq.replace(/\s+/g, '')]);
+    }
+    if (rows.length) await db.transaction((tx) => tx.insertMany(t.name('sseq'), ['entity', 'entry_id', 'type', 'seq'], rows));
+  }
+}
+
+/** The second step of buildSearchIndex: every other table's rows. */
+export async function fillSearchTables(db: Db, t: TableSet): Promise<void> {
+  const pace = pacer();
   const cat = attributes('structure');
-  const rows: Rows = { attr: [], tok: [], counts: new Map(), multi: new Set(), seq: [], words: new Map() };
+  const rows: Rows = { attr: [], tok: [], counts: new Map(), multi: new Set(), words: new Map() };
   const objs: SqlValue[][] = [];
   const fts: SqlValue[][] = [];
   const entries = ident(t.name('entries'));
@@ -268,6 +291,7 @@ export async function fillSearchTables(db: Db, t: TableSet): Promise<void> {
     }
     // An entry's documents together, so that its word counts are complete when the next begins.
     for (const e of page) {
+      await pace();
       objs.push(['entry', e.entry_id, e.entry_id, null, null]);
       indexDocument('entry', e.entry_id, e.entry_id, JSON.parse(e.doc), cat, rows);
       for (const p of partsOf.get(e.entry_id) ?? []) indexPart(p, cat, rows, objs);
@@ -281,7 +305,7 @@ export async function fillSearchTables(db: Db, t: TableSet): Promise<void> {
   await writeCounts(db, t, rows);
 }
 
-/** One part of an entry (entity, instance, assembly): its object row, sequence and values. */
+/** One part of an entry (entity, instance, assembly): its object row and values. */
 function indexPart(p: Part, cat: Map<string, Attribute>, rows: Rows, objs: SqlValue[][]): void {
   const kind = PART_KIND[p.kind];
   if (!kind) return;
@@ -298,11 +322,6 @@ function indexPart(p: Part, cat: Map<string, Attribute>, rows: Rows, objs: SqlVa
     if (typeof ids?.comp_id === 'string') comp = ids.comp_id;
   }
   objs.push([kind, p.rcsb_id, p.entry_id, entity, comp]);
-  if (kind === 'polymer_entity') {
-    const poly = doc.entity_poly;
-    const seq = poly?.pdbx_seq_one_letter_code_can;
-    if (typeof seq === 'string' && seq.length > 0) rows.seq?.push([p.rcsb_id, p.entry_id, polymerType(poly?.rcsb_entity_polymer_type ?? poly?.type), seq.replace(/\s+/g, '')]);
-  }
   indexDocument(kind, p.rcsb_id, p.entry_id, doc, cat, rows);
 }
 

@@ -11,6 +11,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { engineUnavailable } from './errors.js';
 import { mmseqs, mmseqsVersion } from './mmseqs.js';
 import type { EntitySequence } from './sequences.js';
 
@@ -48,12 +50,41 @@ export function sequencesHash(list: readonly EntitySequence[]): string {
 
 const threads = () => String(Math.max(1, Math.min(8, availableParallelism())));
 
+// Plain JavaScript in the source tree; from the build this path leads back to it.
+const WORKER = new URL('../../../../src/services/pdb/search/seq-index-worker.mjs', import.meta.url);
+
+/** What the index is written from, of each sequence. */
+export type IndexedSequence = Pick<EntitySequence, 'entity' | 'type' | 'seq'>;
+
 /**
- * Writes the databases, their indexes and the clusters of `list` into `dir`. The clusters are
- * computed while the search databases are written (each is a chain of MMseqs2 runs, and a k-mer
- * index of the whole archive takes minutes).
+ * Writes the databases, their indexes and the clusters of `list` into `dir`, in a thread of its
+ * own: the build is a chain of MMseqs2 runs, each started when the one before ends, and the thread
+ * that asks (a load building its search index, a server answering requests) can be busy for
+ * seconds at a time.
  */
-export async function writeSequenceIndex(dir: string, list: readonly EntitySequence[]): Promise<void> {
+export function writeSequenceIndex(dir: string, list: readonly EntitySequence[]): Promise<void> {
+  const sequences: IndexedSequence[] = list.map((e) => ({ entity: e.entity, type: e.type, seq: e.seq }));
+  return new Promise((resolve, reject) => {
+    const w = new Worker(WORKER, { workerData: { dir, list: sequences } });
+    let settled = false;
+    const end = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      void w.terminate();
+      if (err) reject(err);
+      else resolve();
+    };
+    w.on('message', (m: { done?: boolean; error?: string }) => end(m.error === undefined ? undefined : engineUnavailable(m.error)));
+    w.on('error', (err) => end(err));
+    w.on('exit', (code) => end(new Error(`the sequence index thread stopped (exit code ${code})`)));
+  });
+}
+
+/**
+ * The same in this thread (the index thread's work). The clusters are computed while the search
+ * databases are written (a k-mer index of the whole archive takes minutes).
+ */
+export async function writeSequenceIndexHere(dir: string, list: readonly IndexedSequence[]): Promise<void> {
   // The RCSB clusters protein sequences only; other polymers stay ungrouped.
   const proteins = list.filter((e) => e.type === 'protein');
   // Both chains run to their end before a failure of either is reported (no run is left behind).
@@ -64,7 +95,7 @@ export async function writeSequenceIndex(dir: string, list: readonly EntitySeque
 }
 
 /** One MMseqs2 database per sequence type, with its k-mer index where large enough. */
-async function searchDatabases(dir: string, list: readonly EntitySequence[]): Promise<void> {
+async function searchDatabases(dir: string, list: readonly IndexedSequence[]): Promise<void> {
   for (const type of SEQUENCE_TYPES) {
     const of = list.filter((e) => e.type === type).sort((a, b) => byCodeUnit(a.entity, b.entity));
     if (of.length === 0) continue;
@@ -94,7 +125,7 @@ async function searchDatabases(dir: string, list: readonly EntitySequence[]): Pr
  * high identity, in linear time), then `cluster` at 70, 50 and 30 %. An entity's cluster at a level
  * is its representative's.
  */
-async function clusterProteins(work: string, proteins: readonly EntitySequence[]): Promise<Record<string, Record<string, number>>> {
+async function clusterProteins(work: string, proteins: readonly IndexedSequence[]): Promise<Record<string, Record<string, number>>> {
   await mkdir(work);
   // Identical sequences: the smallest entity id stands for them all.
   const rep = new Map<string, string>();
