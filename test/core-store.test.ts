@@ -36,6 +36,21 @@ for (const target of STORES) {
       expect(await s.db.one<{ c: number }>('SELECT COUNT(*) AS c FROM t')).toEqual({ c: 2 });
     });
 
+    it('inserts large batches with every kind of value intact (PostgreSQL sends them as column arrays)', async () => {
+      await s.db.exec(`CREATE TABLE big (id INTEGER NOT NULL, name TEXT, x DOUBLE PRECISION, flag INTEGER, blob ${s.db.dialect === 'postgres' ? 'BYTEA' : 'BLOB'})`);
+      const awkward = ['', 'NULL', '"quoted"', 'back\\slash', '{braces}', 'a,b', "it's", 'ünïcødé ✓', ' spaced ', 'tab\tnew\nline', '\\x41'];
+      const rows = Array.from({ length: 25_000 }, (_, i) => [i, i % 7 === 0 ? null : (awkward[i % awkward.length] as string), i % 5 === 0 ? null : i / 3 + 1e-12, i % 2]);
+      await s.db.insertMany('big', ['id', 'name', 'x', 'flag'], rows);
+      const back = await s.db.query<{ id: number; name: string | null; x: number | null; flag: number }>('SELECT id, name, x, flag FROM big ORDER BY id');
+      expect(back.length).toBe(rows.length);
+      expect(back.map((r) => [r.id, r.name, r.x, r.flag])).toEqual(rows);
+      // Byte strings too (sent as parameters on PostgreSQL).
+      const bytes = Array.from({ length: 60 }, (_, i) => [100_000 + i, null, null, 0, Buffer.from([0, i, 255, 92, 123])]);
+      await s.db.insertMany('big', ['id', 'name', 'x', 'flag', 'blob'], bytes);
+      const blobs = await s.db.query<{ blob: Buffer }>('SELECT blob FROM big WHERE id >= 100000 ORDER BY id');
+      expect(blobs.map((r) => Buffer.from(r.blob))).toEqual(bytes.map((r) => r[4]));
+    });
+
     it('answers concurrent key lookups each with its own row, in as few round trips as PostgreSQL needs', async () => {
       await s.db.exec('CREATE TABLE docs (id INTEGER PRIMARY KEY, doc TEXT NOT NULL); CREATE TABLE named (key TEXT PRIMARY KEY, doc TEXT NOT NULL)');
       await s.db.insertMany('docs', ['id', 'doc'], Array.from({ length: 300 }, (_, i) => [i + 1, `doc ${i + 1}`]));

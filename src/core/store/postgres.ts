@@ -104,6 +104,17 @@ class PgHandle implements Db {
 
   async insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[]): Promise<void> {
     if (rows.length === 0) return;
+    const types = rows.length >= UNNEST_FROM ? await this.columnTypes(table, columns) : undefined;
+    if (types) {
+      // One array per column, unnested into rows: PostgreSQL parses a few arrays instead of tens of
+      // thousands of parameters (several times faster for a load's large batches).
+      const head = `INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
+      for (let start = 0; start < rows.length; start += UNNEST_ROWS) {
+        const chunk = rows.slice(start, start + UNNEST_ROWS);
+        await this.send(head, columns.map((_, c) => chunk.map((row) => row[c] ?? null)));
+      }
+      return;
+    }
     const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
     const head = `INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES `;
     for (let start = 0; start < rows.length; start += per) {
@@ -125,7 +136,28 @@ class PgHandle implements Db {
   close(): Promise<void> {
     return Promise.resolve();
   }
+
+  /**
+   * The SQL types of a table's columns (cached per table name), or undefined where one cannot be
+   * sent as an array (byte strings: the rows then go as parameters).
+   */
+  private async columnTypes(table: string, columns: readonly string[]): Promise<string[] | undefined> {
+    let known = columnTypeCache.get(table);
+    if (!known) {
+      const rows = (await this.send('SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped', [ident(table)])).rows as { name: string; type: string }[];
+      known = new Map(rows.map((r) => [r.name, r.type]));
+      if (columnTypeCache.size > 500) columnTypeCache.clear();
+      columnTypeCache.set(table, known);
+    }
+    const types = columns.map((c) => known.get(c));
+    return types.every((t): t is string => t !== undefined && t !== 'bytea') ? types : undefined;
+  }
 }
+
+/** Rows from which insertMany sends arrays, and rows per statement then. */
+const UNNEST_FROM = 50;
+const UNNEST_ROWS = 20_000;
+const columnTypeCache = new Map<string, Map<string, string>>();
 
 export interface PgOptions {
   url: string;
