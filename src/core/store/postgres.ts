@@ -95,6 +95,8 @@ class PgHandle implements Db {
   }
 
   async exec(sql: string): Promise<void> {
+    // Schema statements go through exec: a table made again under a name may have other types.
+    columnTypeCache.clear();
     await this.send(sql);
   }
 
@@ -230,6 +232,7 @@ export class PostgresDb implements Db {
   }
 
   async exec(sql: string): Promise<void> {
+    columnTypeCache.clear();
     await this.pool.query(sql);
   }
 
