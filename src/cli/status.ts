@@ -1,3 +1,4 @@
+import { loadTiming } from '../core/ingest/report.js';
 import { SERVICES } from '../services/registry.js';
 import { createLogger, openRuntime } from '../server/serve.js';
 import { statusReport } from '../server/status.js';
@@ -26,12 +27,27 @@ export async function statusCommand(flags: CommonFlags & { json?: boolean | unde
           process.stdout.write(`  ${d.dataset}: not loaded\n`);
           continue;
         }
-        const l = d as { records: number; skipped?: number; source?: string; release?: string | null; loadedAt?: string | null; mode?: unknown; changes?: { base?: number } };
+        const l = d as {
+          records: number;
+          skipped?: number;
+          source?: string;
+          release?: string | null;
+          loadedAt?: string | null;
+          mode?: unknown;
+          changes?: { base?: number };
+          seconds?: number | null;
+          readSeconds?: number;
+          finishSeconds?: number;
+          steps?: { step: string; seconds: number }[];
+        };
         const how = l.mode === 'update' ? `updated ${l.loadedAt ?? '?'} from generation ${l.changes?.base ?? '?'}` : `loaded ${l.loadedAt ?? '?'}`;
         process.stdout.write(
           `  ${d.dataset}: ${l.records.toLocaleString('en-US')} records (generation ${d.generation}), ${how}\n` +
             `    source ${l.source ?? '?'}${l.release ? `, release ${l.release}` : ''}${l.skipped ? `, ${l.skipped} skipped` : ''}\n`,
         );
+        if (l.steps && l.seconds != null && l.readSeconds !== undefined && l.finishSeconds !== undefined) {
+          process.stdout.write(`  ${loadTiming({ seconds: l.seconds, timing: { readSeconds: l.readSeconds, finishSeconds: l.finishSeconds, steps: l.steps } })}\n`);
+        }
       }
     }
     return 0;

@@ -29,6 +29,8 @@ export async function statusReport(
             ...(l.details?.noun !== undefined ? { items: l.details.items, noun: l.details.noun } : {}),
             ...(l.details?.changes !== undefined ? { changes: l.details.changes } : {}),
             ...(l.details?.replaced !== undefined ? { replaced: l.details.replaced } : {}),
+            // Where a long load's time went (datasets that name their finishing steps).
+            ...(l.details?.steps !== undefined ? { readSeconds: l.details.readSeconds, finishSeconds: l.details.finishSeconds, steps: l.details.steps } : {}),
           }
         : { dataset: d.name, generation: null, records: 0, note: 'not loaded' };
     });

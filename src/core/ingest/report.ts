@@ -28,7 +28,7 @@ function served(p: ReplacedLoad, noun: string): string {
  */
 export function describeLoad(label: string, r: LoadResult): string[] {
   const lines: string[] = [];
-  const took = timing(r);
+  const took = loadTiming(r);
   if (r.mode === 'full') {
     lines.push(r.replaced ? `replaced ${label}: ${served(r.replaced, r.noun)}` : `${label}: nothing was loaded before`);
     if (took) lines.push(took);
@@ -65,7 +65,7 @@ const sec = (s: number) => `${s.toFixed(1)} s`;
  * search and engine indexes):
  *   took 25.3 s: records read and written in 7.9 s, then 17.4 s of search tables 2.6 s, sequence index 9.1 s, ...
  */
-function timing(r: LoadResult): string | undefined {
+export function loadTiming(r: Pick<LoadResult, 'seconds' | 'timing'>): string | undefined {
   const t = r.timing;
   if (!t || t.steps.length === 0) return undefined;
   const steps = t.steps.map((s) => `${s.step} ${sec(s.seconds)}`).join(', ');
