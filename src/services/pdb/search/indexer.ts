@@ -108,6 +108,7 @@ async function indexTables(db: Db, t: TableSet): Promise<void> {
     CREATE INDEX ${ix('stok_tok')} ON ${n.stok} (attr, tok, ${hit}, pos);
     CREATE INDEX ${ix('stok_rest')} ON ${n.stok} (attr, rest, ${hit}, pos);
     CREATE INDEX ${ix('sfts_tok')} ON ${n.sfts} (tok, entry_id, w);
+    CREATE INDEX ${ix('sfts_rank')} ON ${n.sfts} (tok, w DESC, entry_id);
     INSERT INTO ${n.sdf} (tok, df) SELECT tok, COUNT(*) FROM ${n.sfts} GROUP BY tok;
   `);
   // Index-only scans on PostgreSQL need the visibility map that VACUUM writes.
