@@ -6,7 +6,7 @@
  * - attribute (`text`) and `full_text` queries: latency percentiles with 10 clients, and the
  *   service's mean time per query beside the same SQL statements (count and page) run directly
  *   on the database, for a mix of queries asked again and again (their counts kept by the
- *   service) and for queries each asked once;
+ *   service) and for queries each asked once; beside them, a bare request (the health route);
  * - `seqmotif`: the service (count and first page) beside the same regular expression tested on
  *   each of the same sequences;
  * - the engine indexes the load builds (MMseqs2 databases, k-mer index and clusters), timed;
@@ -248,6 +248,8 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
     const freshFtSql = await Promise.all(freshFt.map(sqlOf));
     const freshFtService = await timeEach(freshFt.length, (k) => fetchJson(base, freshFt[k]));
     const freshFtEngine = await timeEach(freshFt.length, (k) => runSql(freshFtSql[k]));
+    // What any request costs here: the server's health route (no body, no database), same client.
+    const bare = await timeEach(reps * 3, async () => (await fetch(`${base}/_biomirror/health`)).text());
 
     log(`[${dialect}] seqmotif`);
     const motifs = ['C-x(2,4)-C-x(3)-[LIVMFYWC]', 'W-x(2)-[FY]-x-H', '<M-[KR]-x(3)-L', 'H-x(3)-H-x(2)-C'];
@@ -292,6 +294,7 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
       fullTextOneClient: { ...overhead(ftService, ftEngine), serviceP99Ms: round(percentile(sorted(ftService), 99)) },
       attributeOneClientEachOnce: overhead(freshAttrService, freshAttrEngine),
       fullTextOneClientEachOnce: overhead(freshFtService, freshFtEngine),
+      bareRequestOneClientMeanMs: round(mean(bare)),
       seqmotif: overhead(motifService, motifEngine),
       sequence,
     };

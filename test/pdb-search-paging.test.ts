@@ -181,6 +181,31 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
     got.forEach((h, k) => expect(h.score).toBeCloseTo(relevance(ranked[k] as Entry) / best, 5));
   });
 
+  it('answers a lone full-text word on entries (read in rank order from its index) as the general path does', async () => {
+    const word = { type: 'terminal', service: 'full_text', parameters: { value: 'kinase' } };
+    // A group of one is planned as a part of a group: scored and ranked by the general path.
+    const general = { type: 'group', logical_operator: 'and', nodes: [word] };
+    const windows: Json[] = [
+      { paginate: { start: 0, rows: 4 } },
+      { paginate: { start: 3, rows: 7 }, results_verbosity: 'verbose' },
+      { paginate: { start: 100, rows: 5 } },
+      { return_counts: true },
+      { return_all_hits: true },
+      { sort: [{ sort_by: 'score', direction: 'desc' }], paginate: { start: 5, rows: 20 } },
+      { sort: [{ sort_by: 'score', direction: 'asc' }], paginate: { start: 0, rows: 6 } },
+    ];
+    for (const options of windows) {
+      const lone = await post({ query: word, return_type: 'entry', request_options: options, request_info: { query_id: 'q' } });
+      const grouped = await post({ query: general, return_type: 'entry', request_options: options, request_info: { query_id: 'q' } });
+      expect(lone, JSON.stringify(options)).toEqual(grouped);
+    }
+    const all = await post({ query: word, return_type: 'entry', request_options: { return_all_hits: true } });
+    expect(all.total_count).toBe(entries.filter((e) => e.kinases > 0).length);
+    // A word no entry holds: no hits (204).
+    const r = await t.app.inject({ method: 'POST', url: Q, payload: { query: { type: 'terminal', service: 'full_text', parameters: { value: 'nonesuchword' } }, return_type: 'entry' } });
+    expect(r.statusCode).toBe(204);
+  });
+
   it('computes facets over every hit, not the page, on the database and in memory alike', async () => {
     const facets = [
       { name: 'methods', aggregation_type: 'terms', attribute: 'exptl.method' },

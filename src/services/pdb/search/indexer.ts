@@ -109,6 +109,7 @@ async function indexTables(db: Db, t: TableSet): Promise<void> {
     `CREATE INDEX ${ix('stok_tok')} ON ${n.stok} (attr, tok, ${hit}, pos)`,
     `CREATE INDEX ${ix('stok_rest')} ON ${n.stok} (attr, rest, ${hit}, pos)`,
     `CREATE INDEX ${ix('sfts_tok')} ON ${n.sfts} (tok, entry_id, w)`,
+    `CREATE INDEX ${ix('sfts_rank')} ON ${n.sfts} (tok, w DESC, entry_id)`,
     `INSERT INTO ${n.sdf} (tok, df) SELECT tok, COUNT(*) FROM ${n.sfts} GROUP BY tok`,
   ];
   // One statement at a time, letting other work of the load (MMseqs2's runs, each started by

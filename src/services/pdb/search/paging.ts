@@ -90,6 +90,11 @@ export async function statements(s: SearchScope, req: SearchRequest, terminals: 
   const top = raw(constant ? '' : ', MAX(h.score) AS top');
   const rows = rowsOf(req);
   const window = rows === 'page' ? q` LIMIT ${req.paginate.rows} OFFSET ${req.paginate.start}` : raw('');
+  const r = plan.ranked;
+  if (r && !content && req.sort.every((k) => k.sort_by === 'score' && k.direction === 'desc')) {
+    // Already in rank order: the page is read alone, the count beside it without the hits.
+    return { constant, hits, count: r.count, list: rows === 'none' ? undefined : q`${r.list}${window}`, windowed: false };
+  }
   const d = plan.direct;
   if (d && !req.sort.some((k) => k.sort_by !== 'score')) {
     // One read of an index, written flat: counted there, a page read in identifier order.

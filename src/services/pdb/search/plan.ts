@@ -8,7 +8,7 @@
 import type { Catalogue } from './attributes.js';
 import type { SearchScope } from './engine.js';
 import { bad } from './errors.js';
-import { fullTextSql, fullTextWords } from './fulltext.js';
+import { fullTextSql, fullTextWords, type RankedRead } from './fulltext.js';
 import type { SearchTables } from './indexer.js';
 import type { FilterNode, Group, Node, ReturnType, Service, Terminal } from './request.js';
 import { RETURN_KIND, mapSql } from './returns.js';
@@ -26,6 +26,8 @@ export interface Plan {
   sql: Sql;
   constant: number | undefined;
   direct?: DirectRead;
+  /** The rows already in rank order from an index, and counted without reading them. */
+  ranked?: RankedRead;
 }
 
 /** `SELECT [DISTINCT] <id> FROM <from> WHERE <where>`. */
@@ -198,11 +200,12 @@ async function planTerminal(c: Context, t: Terminal, root: boolean): Promise<Pla
     return { ...hits, constant: w };
   }
   if (t.service !== 'full_text') throw bad(`The ${t.service} service is not answered from the attribute indexes`);
-  const sql = await fullTextSql(c.s, fullTextWords(t.parameters.value), c.rt);
-  if (!sql) return undefined;
+  const found = await fullTextSql(c.s, fullTextWords(t.parameters.value), c.rt);
+  if (!found) return undefined;
+  const { ranked, ...sql } = found;
   c.terminals.push({ terminal: t, sql, ranked: true });
   if (w === 0) return { sql: q`SELECT x.id AS id FROM (${sql}) x`, constant: 0 };
-  if (root) return { sql, constant: undefined };
+  if (root) return ranked ? { sql, constant: undefined, ranked } : { sql, constant: undefined };
   return { sql: q`SELECT x.id AS id, x.score / MAX(x.score) OVER () AS score FROM (${sql}) x`, constant: undefined };
 }
 

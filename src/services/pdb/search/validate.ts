@@ -59,7 +59,14 @@ const DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-
  * single-label one (localhost, a container's name), so URLs with such a host are taken too.
  */
 const SINGLE_LABEL_URL = /^https?:\/\/[A-Za-z0-9-]{1,63}(:\d{1,5})?(\/[^\s]*)?$/;
-const matches = (pattern: string, value: string) => new RegExp(pattern).test(value) || (pattern.startsWith('https?:') && SINGLE_LABEL_URL.test(value));
+/** Each published pattern compiled once (there are a few dozen; every request tests some). */
+const compiled = new Map<string, RegExp>();
+function patternOf(pattern: string): RegExp {
+  let re = compiled.get(pattern);
+  if (!re) compiled.set(pattern, (re = new RegExp(pattern)));
+  return re;
+}
+const matches = (pattern: string, value: string) => patternOf(pattern).test(value) || (pattern.startsWith('https?:') && SINGLE_LABEL_URL.test(value));
 /** The published base64 pattern, for file contents (deprecated `data`): checked in one pass at any length. */
 const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
 const isBase64 = (v: string) => v.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(v);
@@ -82,9 +89,12 @@ function typeMatches(want: string, v: unknown): boolean {
 const join = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
 const shown = (v: unknown) => (typeof v === 'string' ? `"${v.length > 80 ? v.slice(0, 80) + '…' : v}"` : JSON.stringify(v));
 
-/** Every violation of `value` against `schema`; empty when it conforms. */
-export function validate(schema: Schema, value: unknown, path = ''): Violation[] {
-  if (schema.$ref) return validate(requestSchema(schema.$ref), value, path);
+/**
+ * Every violation of `value` against `schema`; empty when it conforms. With `first`, the first
+ * violation found alone (enough to tell whether a branch of an anyOf conforms: most do not).
+ */
+export function validate(schema: Schema, value: unknown, path = '', first = false): Violation[] {
+  if (schema.$ref) return validate(requestSchema(schema.$ref), value, path, first);
   const out: Violation[] = [];
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
@@ -93,6 +103,7 @@ export function validate(schema: Schema, value: unknown, path = ''): Violation[]
   if (schema.enum && !schema.enum.some((e) => e === value)) {
     out.push({ path, message: `${path || 'value'} has the value ${shown(value)}, which is not one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}` });
   }
+  if (first && out.length) return out;
   if (typeof value === 'string') {
     if (schema.pattern !== undefined || schema.format !== undefined) {
       if (schema.pattern === BASE64) {
@@ -110,26 +121,39 @@ export function validate(schema: Schema, value: unknown, path = ''): Violation[]
   if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems) out.push({ path, message: `${path} must have at least ${schema.minItems} item(s)` });
     if (schema.maxItems !== undefined && value.length > schema.maxItems) out.push({ path, message: `${path} must have at most ${schema.maxItems} item(s)` });
-    if (schema.items) value.forEach((v, i) => out.push(...validate(schema.items as Schema, v, join(path, i))));
+    if (first && out.length) return out;
+    const items = schema.items;
+    if (items) {
+      for (let i = 0; i < value.length; i++) {
+        out.push(...validate(items, value[i], join(path, i), first));
+        if (first && out.length) return out;
+      }
+    }
   }
   if (typeOf(value) === 'object') {
     const obj = value as Record<string, unknown>;
     const keys = Object.keys(obj);
     if (schema.minProperties !== undefined && keys.length < schema.minProperties) out.push({ path, message: `${path} must have at least ${schema.minProperties} member(s)` });
     for (const r of schema.required ?? []) if (!(r in obj)) out.push({ path: join(path, r), message: `${join(path, r)} is required` });
+    if (first && out.length) return out;
     for (const k of keys) {
       const prop = schema.properties?.[k];
-      if (prop) out.push(...validate(prop, obj[k], join(path, k)));
+      if (prop) out.push(...validate(prop, obj[k], join(path, k), first));
       else if (schema.additionalProperties === false) out.push({ path: join(path, k), message: `unknown key "${k}"${path ? ` in ${path}` : ''}` });
-      else if (typeof schema.additionalProperties === 'object') out.push(...validate(schema.additionalProperties, obj[k], join(path, k)));
+      else if (typeof schema.additionalProperties === 'object') out.push(...validate(schema.additionalProperties, obj[k], join(path, k), first));
+      if (first && out.length) return out;
     }
   }
-  for (const s of schema.allOf ?? []) out.push(...validate(s, value, path));
+  for (const s of schema.allOf ?? []) {
+    out.push(...validate(s, value, path, first));
+    if (first && out.length) return out;
+  }
   // oneOf is read as anyOf: the published forms it separates (group or terminal) never overlap.
   for (const list of [schema.anyOf, schema.oneOf]) {
-    if (!list) continue;
-    const results = list.map((s) => validate(s, value, path));
-    if (!results.some((r) => r.length === 0)) out.push(...closest(results));
+    if (!list?.length || list.some((s) => validate(s, value, path, true).length === 0)) continue;
+    // No branch conforms: the whole of each, to show the closest.
+    out.push(...(first ? validate(list[0] as Schema, value, path, true) : closest(list.map((s) => validate(s, value, path)))));
+    if (first) return out;
   }
   return out;
 }
