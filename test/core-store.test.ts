@@ -51,6 +51,25 @@ for (const target of STORES) {
       expect(blobs.map((r) => Buffer.from(r.blob))).toEqual(bytes.map((r) => r[4]));
     });
 
+    it('keeps its hot statements prepared through a burst of one-off ones', async () => {
+      await s.db.exec('CREATE TABLE kv (k INTEGER PRIMARY KEY, v TEXT)');
+      await s.db.insertMany('kv', ['k', 'v'], [[1, 'one']]);
+      const hot = 'SELECT v FROM kv WHERE k = ?';
+      expect(await s.db.query(hot, [1])).toEqual([{ v: 'one' }]);
+      if (s.db.dialect !== 'sqlite') return;
+      // Count what the reading connection prepares from here on.
+      const reader = (s.db as unknown as { reader: { raw: { prepare: (sql: string) => unknown } } }).reader.raw;
+      const prepare = reader.prepare.bind(reader);
+      const prepared: string[] = [];
+      reader.prepare = (sql: string) => (prepared.push(sql), prepare(sql));
+      for (let i = 0; i < 1200; i++) {
+        await s.db.query(`SELECT v FROM kv WHERE k = ? AND ${i} = ${i}`, [1]);
+        if (i % 100 === 0) expect(await s.db.query(hot, [1])).toEqual([{ v: 'one' }]);
+      }
+      expect(prepared.length).toBe(1200);
+      expect(prepared).not.toContain(hot);
+    });
+
     it('answers concurrent key lookups each with its own row, in as few round trips as PostgreSQL needs', async () => {
       await s.db.exec('CREATE TABLE docs (id INTEGER PRIMARY KEY, doc TEXT NOT NULL); CREATE TABLE named (key TEXT PRIMARY KEY, doc TEXT NOT NULL)');
       await s.db.insertMany('docs', ['id', 'doc'], Array.from({ length: 300 }, (_, i) => [i + 1, `doc ${i + 1}`]));

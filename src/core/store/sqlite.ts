@@ -12,6 +12,9 @@ function bind(params: readonly SqlValue[] | undefined): unknown[] {
   return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
 }
 
+/** Prepared statements kept per connection. */
+const STATEMENTS_KEPT = 500;
+
 /** Prepared statements are cached per connection: the hot read paths run the same few queries. */
 class Connection {
   readonly raw: Database.Database;
@@ -35,11 +38,15 @@ class Connection {
 
   stmt(sql: string): Statement {
     let s = this.cache.get(sql);
-    if (!s) {
+    if (s) {
+      // Most recently used last: a burst of one-off statements pushes out the oldest of them,
+      // not the hot ones.
+      this.cache.delete(sql);
+    } else {
       s = this.raw.prepare(sql);
-      if (this.cache.size > 500) this.cache.clear();
-      this.cache.set(sql, s);
+      if (this.cache.size >= STATEMENTS_KEPT) this.cache.delete(this.cache.keys().next().value as string);
     }
+    this.cache.set(sql, s);
     return s;
   }
 
