@@ -44,6 +44,10 @@ for (const target of STORES) {
       const back = await s.db.query<{ id: number; name: string | null; x: number | null; flag: number }>('SELECT id, name, x, flag FROM big ORDER BY id');
       expect(back.length).toBe(rows.length);
       expect(back.map((r) => [r.id, r.name, r.x, r.flag])).toEqual(rows);
+      // Rows of long texts (documents: sent as parameters on PostgreSQL).
+      const wide = Array.from({ length: 80 }, (_, i) => [50_000 + i, `{"doc":"${'x\\"{},'.repeat(100 + i)}"}`, null, 1]);
+      await s.db.insertMany('big', ['id', 'name', 'x', 'flag'], wide);
+      expect((await s.db.query<{ id: number; name: string }>('SELECT id, name FROM big WHERE id >= 50000 ORDER BY id')).map((r) => [r.id, r.name])).toEqual(wide.map((r) => [r[0], r[1]]));
       // Byte strings too (sent as parameters on PostgreSQL).
       const bytes = Array.from({ length: 60 }, (_, i) => [100_000 + i, null, null, 0, Buffer.from([0, i, 255, 92, 123])]);
       await s.db.insertMany('big', ['id', 'name', 'x', 'flag', 'blob'], bytes);

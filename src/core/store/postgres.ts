@@ -106,7 +106,7 @@ class PgHandle implements Db {
 
   async insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[]): Promise<void> {
     if (rows.length === 0) return;
-    const types = rows.length >= UNNEST_FROM ? await this.columnTypes(table, columns) : undefined;
+    const types = rows.length >= UNNEST_FROM && narrow(rows) ? await this.columnTypes(table, columns) : undefined;
     if (types) {
       // One array per column, unnested into rows: PostgreSQL parses a few arrays instead of tens of
       // thousands of parameters (several times faster for a load's large batches).
@@ -158,6 +158,17 @@ class PgHandle implements Db {
 
 /** Rows from which insertMany sends arrays, and rows per statement then. */
 const UNNEST_FROM = 50;
+/**
+ * Arrays pay off for many small values; long texts (documents) are cheaper as parameters, which
+ * are sent as they are, than escaped into an array literal. Judged on the first rows.
+ */
+const NARROW_ROW_CHARS = 400;
+function narrow(rows: readonly (readonly SqlValue[])[]): boolean {
+  const sample = rows.slice(0, 32);
+  let chars = 0;
+  for (const row of sample) for (const v of row) if (typeof v === 'string') chars += v.length;
+  return chars / sample.length <= NARROW_ROW_CHARS;
+}
 const UNNEST_ROWS = 20_000;
 const columnTypeCache = new Map<string, Map<string, string>>();
 
