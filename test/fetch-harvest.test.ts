@@ -2,17 +2,13 @@
  * The harvesters against a biomirror server as their upstream: one serves the demo data, the
  * harvest loads what it gets into another database, and both must answer the same.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchError } from '../src/cli/fetch/errors.js';
 import { fetchAndLoad, type FetchRequest } from '../src/cli/fetch/run.js';
 import { BX, BX_DEMO, bxApp, loadPreprints } from './helpers/biorxiv.js';
-import { fetchRequest } from './helpers/fetch.js';
+import { fetchRequest, upstreamAndMirror } from './helpers/fetch.js';
 import { addClient, addUser, clientToken, loadProtocols, protoApp } from './helpers/protocols.js';
-import type { TestApp } from './helpers/app.js';
-import { STORES, type OpenedStore, type StoreTarget } from './helpers/stores.js';
-import { Upstream } from './helpers/upstream.js';
+import { STORES, type OpenedStore } from './helpers/stores.js';
 
 const saved = { retries: process.env.BIOMIRROR_FETCH_RETRIES, spacing: process.env.BIOMIRROR_HARVEST_SPACING_MS };
 beforeAll(() => {
@@ -25,61 +21,6 @@ afterAll(() => {
     else process.env[k] = v;
   }
 });
-
-/** An upstream that hands each request to a biomirror app, failing those `fail` picks with a 500. */
-async function proxyTo(app: FastifyInstance, fail: (n: number, url: string) => boolean = () => false): Promise<Upstream> {
-  const up = new Upstream();
-  let n = 0;
-  up.handler = async (req: IncomingMessage, res: ServerResponse) => {
-    n++;
-    if (fail(n, req.url ?? '')) {
-      res.statusCode = 500;
-      res.end('{"error":"injected"}');
-      return true;
-    }
-    const r = await app.inject({ method: 'GET', url: req.url ?? '/', headers: req.headers.authorization ? { authorization: req.headers.authorization } : {} });
-    res.statusCode = r.statusCode;
-    res.setHeader('content-type', String(r.headers['content-type'] ?? 'application/json'));
-    res.end(r.rawPayload);
-    return true;
-  };
-  await up.start();
-  return up;
-}
-
-interface Pair {
-  a: OpenedStore;
-  b: OpenedStore;
-  appA: TestApp;
-  appB: TestApp;
-  up: Upstream;
-}
-
-/**
- * Two databases with the service on each: A, the upstream (behind a proxy that may fail requests),
- * and B, the mirror a harvest fills. Everything is closed afterwards.
- */
-async function upstreamAndMirror(
-  target: StoreTarget,
-  app: (s: OpenedStore) => Promise<TestApp>,
-  fn: (p: Pair) => Promise<void>,
-  fail?: (n: number, url: string) => boolean,
-): Promise<void> {
-  const a = await target.open();
-  const b = await target.open();
-  const appA = await app(a);
-  const appB = await app(b);
-  const up = await proxyTo(appA.app, fail);
-  try {
-    await fn({ a, b, appA, appB, up });
-  } finally {
-    await up.close();
-    await appA.close();
-    await appB.close();
-    await a.cleanup();
-    await b.cleanup();
-  }
-}
 
 function request(s: OpenedStore, service: string, upstreams: string[], extra: Partial<FetchRequest> = {}): FetchRequest {
   return fetchRequest(s, upstreams, { service, ...extra });
@@ -119,7 +60,7 @@ for (const target of STORES) {
         expect(again).toBeUndefined();
         expect(up.requests.slice(mark).map((r) => r.path)).toEqual([`${BX}/details/biorxiv/2024-09-01/2024-09-30/0/json`, `${BX}/pubs/biorxiv/2024-09-01/2024-09-30/0/json`]);
         expect((await appB.generations.served('biorxiv'))[0]?.id).toBe(served?.id);
-      }, (_n, url) => failing && url.includes('/details/biorxiv/2024-05-01/'));
+      }, { fail: (_n, url) => failing && url.includes('/details/biorxiv/2024-05-01/') });
     });
 
     it('protocols.io: lists public protocols with a token, fetches each once, answers as its upstream, and later stops at known ones', () =>

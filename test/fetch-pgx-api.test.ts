@@ -11,10 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { ZipWriter } from '../bench/lib/zip.js';
 import { FetchError } from '../src/cli/fetch/errors.js';
 import { fetchAndLoad } from '../src/cli/fetch/run.js';
-import { fetchRequest } from './helpers/fetch.js';
+import { fetchRequest, upstreamAndMirror } from './helpers/fetch.js';
 import { P, PGX_DEMO, loadPgx, pgxApp, writeTree } from './helpers/pgx.js';
 import { STORES, tempDir } from './helpers/stores.js';
-import { Upstream } from './helpers/upstream.js';
 
 process.env.BIOMIRROR_FETCH_RETRIES = '0';
 
@@ -71,29 +70,11 @@ const LISTS = ['gene', 'chemical', 'variant', 'guideline', 'pathway', 'geneDrugP
 for (const target of STORES) {
   describe(`PharmGKB API harvest on ${target.name}`, () => {
     it('fills what the downloads lack from the API, answers as its upstream, resumes, and later asks only for what is new', async () => {
-      const a = await target.open();
-      const b = await target.open();
-      const appA = await pgxApp(a);
-      const appB = await pgxApp(b);
-      const up = new Upstream();
+      // The downloads are the stand-in's own files; everything else is asked of the upstream app.
       let failAt: string | undefined = `${P}/allele?gene=CYP2D6`;
-      up.handler = async (req, res) => {
-        const url = req.url ?? '/';
-        if (url.includes('/download/file/data/')) return false;
-        if (url === failAt) {
-          res.statusCode = 500;
-          res.end('{"error":"Internal Server Error","message":"injected"}');
-          return true;
-        }
-        const r = await appA.app.inject({ method: 'GET', url });
-        res.statusCode = r.statusCode;
-        res.setHeader('content-type', String(r.headers['content-type'] ?? 'application/json'));
-        res.end(r.rawPayload);
-        return true;
-      };
-      try {
+      const rules = { own: (url: string) => url.includes('/download/file/data/'), fail: (_n: number, url: string) => url === failAt };
+      await upstreamAndMirror(target, pgxApp, async ({ a, b, appA, appB, up }) => {
         await loadPgx(a, appA.generations, PGX_DEMO);
-        await up.start();
         for (const [name, body] of Object.entries(await downloads())) up.put(`/pgx/v1/download/file/data/${name}`, body);
         const request = (parts: string[]) => fetchRequest(b, [`clinpgx=${up.url}/pgx`], { service: 'pgx', opts: { parts } });
         const json = async (app: typeof appA.app, url: string) => {
@@ -147,13 +128,7 @@ for (const target of STORES) {
         expect(refused).toBeInstanceOf(FetchError);
         expect((refused as Error).message).toContain(`${up.url}/nowhere/v1/gene: the upstream answered 404`);
         expect((await appB.generations.served('pgx'))[0]?.id).toBe(now);
-      } finally {
-        await up.close();
-        await appA.close();
-        await appB.close();
-        await a.cleanup();
-        await b.cleanup();
-      }
+      }, rules);
     }, 120_000);
 
     it('loads the members of a details document over the downloads, and skips items of an unknown type, member or value type', async () => {
