@@ -55,7 +55,10 @@ async function engineRate(files: string[]): Promise<{ seconds: number; entriesPe
  */
 function stepsOf(out: string): { readSeconds?: number; entriesReadPerSecond?: number; finishSeconds?: number; steps?: string } {
   const m = /took [\d.]+ s: records read and written in ([\d.]+) s, then ([\d.]+) s of (.*) \(some steps/.exec(out);
-  if (!m) return {};
+  if (!m) {
+    log(`the ingest printed no "took" line; its steps are not recorded:\n${out}`);
+    return {};
+  }
   const read = Number(m[1]);
   return { readSeconds: read, entriesReadPerSecond: Math.round(N / read), finishSeconds: Number(m[2]), steps: m[3] };
 }

@@ -7,6 +7,7 @@ import { FormatError } from '../src/core/ingest/errors.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
 import { DATA, DEMO_DIR, copyArchive, get, graphql, loadArchive, loadDemo, pdbApp, writeFile } from './helpers/pdb.js';
+import { directAnswers } from '../src/services/pdb/graphql/direct.js';
 
 const REST = `${DATA}/rest/v1/core`;
 
@@ -256,8 +257,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_
         ['{ entry(entry_id: "9ZZZ") { rcsb_id } }', '{ entry(entry_id: "9ZZZ") @include(if: true) { rcsb_id } }'],
       ];
       for (const [direct, general] of pairs) {
+        const before = directAnswers.count;
         const a = await graphql(t.app, direct as string);
+        expect(directAnswers.count, direct).toBe(before + 1);
         const b = await graphql(t.app, general as string);
+        expect(directAnswers.count, general).toBe(before + 1);
         expect(a.body.errors).toBeUndefined();
         expect(JSON.stringify(a.body)).toBe(JSON.stringify(b.body));
       }

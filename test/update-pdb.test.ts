@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { tableSet } from '../src/core/ingest/dataset.js';
 import { LoadAborted } from '../src/core/ingest/errors.js';
 import { runLoad } from '../src/core/ingest/load.js';
 import { describeLoad } from '../src/core/ingest/report.js';
+import { statusReport } from '../src/server/status.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
 import { rcsbData } from '../src/services/pdb/index.js';
 import { SIFTS_PREFIX, siftsOfEntry } from '../src/services/pdb/store.js';
@@ -22,6 +23,18 @@ const Q = '/rcsb/search/rcsbsearch/v2/query';
 function retitled(): Buffer {
   const text = gunzipSync(readFileSync(join(DEMO_DIR, 'archive', 'na', '0na1.cif.gz'))).toString('utf8');
   return gzipSync(text.replace(/_struct\.title\s+(.+)/, "_struct.title 'WEEKLY UPDATED TITLE'"));
+}
+
+/** Files this process holds open that are residue spools of a load (test files run in processes of their own). */
+function openSpools(): string[] {
+  const fds = readdirSync('/proc/self/fd');
+  return fds.map((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return '';
+    }
+  }).filter((l) => l.includes('.spool-residues'));
 }
 
 const OBSOLETE_DAT = [
@@ -85,6 +98,12 @@ for (const target of STORES) {
         expect.stringMatching(/^ {2}started from 5 entries loaded .* from test \(generation \d+\)$/),
         expect.stringMatching(/^ {2}took [\d.]+ s: records read and written in [\d.]+ s, then [\d.]+ s of search tables [\d.]+ s, (sequence index \(MMseqs2\) [\d.]+ s, )?search table indexes [\d.]+ s, structure indexes [\d.]+ s \(some steps run side by side\)$/),
       ]);
+      // The same figures in the status report (`biomirror status`), from the generation's details.
+      const report = await statusReport({ generations: t.generations, storeDescription: 'test', db: s.db }, [rcsbData], 'http://localhost', true);
+      const archive = report.services[0]?.datasets.find((d) => d.dataset === 'archive') as { readSeconds?: number; finishSeconds?: number; steps?: { step: string; seconds: number }[] };
+      expect(archive.readSeconds).toBeGreaterThanOrEqual(0);
+      expect(archive.finishSeconds).toBeGreaterThanOrEqual(0);
+      expect(archive.steps?.map((x) => x.step).filter((x) => !x.startsWith('sequence index'))).toEqual(['search tables', 'search table indexes', 'structure indexes']);
     });
 
     it('takes an obsolete list alone, in the holdings JSON form', async () => {
@@ -99,6 +118,9 @@ for (const target of STORES) {
     it('keeps what is served when an update stops part-way', async () => {
       const input = folderOf({ 'na/0na1.cif.gz': retitled(), 'hh/4hhb.cif.gz': readFileSync(join(DEMO_DIR, 'archive', 'hh', '4hhb.cif.gz')), 'obsolete.dat': OBSOLETE_DAT });
       await expect(loadArchive(s, t.generations, input, { update: true, ...stopAfterFirstBatch() })).rejects.toThrow(LoadAborted);
+      // The stopped load let go of the residues it kept for the structure indexes (an unlinked
+      // file whose space stays taken while it is open).
+      expect(openSpools()).toEqual([]);
       expect(await status('0NM1')).toBe(200);
       expect((await get(t.app, `${REST}/entry/0NA1`)).body.struct.title).not.toBe('WEEKLY UPDATED TITLE');
     });

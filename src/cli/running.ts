@@ -1,5 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '../core/process.js';
 
 /**
  * Where a server over this data directory listens, written by `serve` and read by `status`, so that
@@ -35,8 +36,7 @@ export function recordRunning(dataDir: string, r: Running): () => void {
 export function readRunning(dataDir: string): Running | undefined {
   try {
     const r = JSON.parse(readFileSync(join(dataDir, FILE), 'utf8')) as Running;
-    if (typeof r.url !== 'string' || typeof r.pid !== 'number') return undefined;
-    process.kill(r.pid, 0);
+    if (typeof r.url !== 'string' || typeof r.pid !== 'number' || !processAlive(r.pid)) return undefined;
     return r;
   } catch {
     return undefined;

@@ -56,6 +56,8 @@ export interface Dataset<R> {
    */
   finish(db: Db, t: TableSet): Promise<void | FinishSteps>;
   count(db: Db, t: TableSet): Promise<number>;
+  /** Lets go of what `create` opened for a load that failed or was stopped (its tables are dropped by the loader). */
+  abandon?(): void;
   /** What a record is and how the upstream's update files apply (`ingest --update`); none: full loads only. */
   readonly updates?: Updates<R>;
 }

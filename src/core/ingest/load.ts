@@ -207,6 +207,7 @@ export async function runLoad<R>(
     counted = await ds.count(db, t);
     if (!run && counted !== state.records) throw new Error(`count check failed: ${state.records} records written, ${counted} found`);
   } catch (err) {
+    ds.abandon?.();
     await dropGeneration(db, ds, t).catch(() => undefined);
     await generations.fail(gen, (err as Error).message, state.records, state.skipped).catch(() => undefined);
     await reclaimSpace(db).catch(() => undefined);

@@ -80,10 +80,10 @@ export function residuesOf(frame: CifFrame): Residues {
   const xyz: number[] = [];
   const firstModel = rows ? model.str(0) : '';
   // This loop runs for every atom of every entry a load reads: the residue is told by comparing
-  // chain and number with the previous row's, and atom names seen in it are kept in a short list.
+  // chain and number with the previous row's (no key built per atom).
   let lastAsym: string | undefined;
   let lastSeq = 0;
-  const seen: string[] = [];
+  const seen = new Set<string>();
   for (let r = 0; r < rows; r++) {
     if (group.has(r) && group.str(r) !== 'ATOM') continue;
     if (model.has(r) && model.str(r) !== firstModel) continue;
@@ -94,7 +94,7 @@ export function residuesOf(frame: CifFrame): Residues {
     if (asym !== lastAsym || seq !== lastSeq) {
       lastAsym = asym;
       lastSeq = seq;
-      seen.length = 0;
+      seen.clear();
       resAsym.push(asyms.id(asym));
       resSeq.push(seq);
       resComp.push(comps.id(compCol.str(r)));
@@ -102,8 +102,8 @@ export function residuesOf(frame: CifFrame): Residues {
     }
     const name = atomCol.str(r);
     // The first alternate location of an atom stands for it.
-    if (seen.includes(name)) continue;
-    seen.push(name);
+    if (seen.has(name)) continue;
+    seen.add(name);
     atomName.push(names.id(name));
     xyz.push(x.float(r), y.float(r), z.float(r));
   }

@@ -95,8 +95,7 @@ class PgHandle implements Db {
   }
 
   async exec(sql: string): Promise<void> {
-    // Schema statements go through exec: a table made again under a name may have other types.
-    columnTypeCache.clear();
+    forgetColumnTypes(sql);
     await this.send(sql);
   }
 
@@ -148,6 +147,8 @@ class PgHandle implements Db {
     if (!known) {
       const rows = (await this.send('SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped', [ident(table)])).rows as { name: string; type: string }[];
       known = new Map(rows.map((r) => [r.name, r.type]));
+      // A table not found (yet) is asked again next time; the insert then fails or succeeds as sent.
+      if (known.size === 0) return undefined;
       if (columnTypeCache.size > 500) columnTypeCache.clear();
       columnTypeCache.set(table, known);
     }
@@ -171,6 +172,10 @@ function narrow(rows: readonly (readonly SqlValue[])[]): boolean {
 }
 const UNNEST_ROWS = 20_000;
 const columnTypeCache = new Map<string, Map<string, string>>();
+/** Schema statements (a table made again under a name may have other types) empty the cache; BEGIN or COMMIT do not. */
+function forgetColumnTypes(sql: string): void {
+  if (/\b(create|alter|drop)\s/i.test(sql)) columnTypeCache.clear();
+}
 
 export interface PgOptions {
   url: string;
@@ -243,7 +248,7 @@ export class PostgresDb implements Db {
   }
 
   async exec(sql: string): Promise<void> {
-    columnTypeCache.clear();
+    forgetColumnTypes(sql);
     await this.pool.query(sql);
   }
 

@@ -225,6 +225,11 @@ export function archiveDataset(demo: string): Dataset<Sourced<ArchiveRecord>> {
     write,
     finish,
     count: countArchive,
+    abandon() {
+      // The residues kept for the coordinate indexes (an unlinked file: its space is given back now).
+      pending?.spool.close();
+      pending = undefined;
+    },
     // The weekly update: the entry files added or changed (the week's added and modified lists), and
     // the obsolete list. Every entry given is read again; the search index is rebuilt.
     updates: {

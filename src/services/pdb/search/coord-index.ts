@@ -53,7 +53,7 @@ export async function writeCoordIndexes(db: Db, entries: string, dir: string, pa
   const pool = new CifPool(parseThreads());
   const structures = await StructureIndexWriter.create(dir);
   const motifs = await MotifIndexWriter.create(dir);
-  // Entries' pairs are found on this thread: other work of the load goes on between entries.
+  // Entries' pairs are found on this thread: requests and timers go on between entries.
   const pace = pacer();
   let unreadable = 0;
   try {
@@ -61,8 +61,12 @@ export async function writeCoordIndexes(db: Db, entries: string, dir: string, pa
       // A page is read on every thread at once and added in order.
       // Each settles (never rejects), so a failure of the store is raised once, in order.
       const page = list.slice(i, i + PAGE).map(async (e) => {
-        const known = parsed?.(e.entry_id);
-        if (known) return { residues: decodeResidues(known) };
+        try {
+          const known = parsed?.(e.entry_id);
+          if (known) return { residues: decodeResidues(known) };
+        } catch {
+          // The load's copy unreadable: the stored file is read instead.
+        }
         let bytes: Buffer | undefined;
         try {
           bytes = await files.get(e.file_key);

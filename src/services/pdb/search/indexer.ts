@@ -34,22 +34,25 @@ export function searchTables(t: TableSet): SearchTables {
   return Object.fromEntries(SEARCH_TABLES.map((n) => [n, ident(t.name(n))])) as Record<(typeof SEARCH_TABLES)[number], string>;
 }
 
-const wordsOnlyTables = new Map<string, boolean>();
+/** Per database (two stores may hold generations of the same number), table → built by an earlier version. */
+let wordsOnlyTables = new WeakMap<Db, Map<string, boolean>>();
 
 /** Forgets what was learnt of the tables' shape (for tables altered outside a load, as tests do). */
 export function forgetTableShapes(): void {
-  wordsOnlyTables.clear();
+  wordsOnlyTables = new WeakMap();
 }
 
 /** The tables of generation `t`, marked when an earlier version built them (checked once per process). */
 export async function servedSearchTables(db: Db, t: TableSet): Promise<SearchTables> {
   const n = searchTables(t);
   const name = t.name('stok');
-  let old = wordsOnlyTables.get(name);
+  let known = wordsOnlyTables.get(db);
+  if (!known) wordsOnlyTables.set(db, (known = new Map()));
+  let old = known.get(name);
   if (old === undefined) {
     const cols = await columnsOf(db, name);
     old = cols.length > 0 && !cols.includes('rest');
-    wordsOnlyTables.set(name, old);
+    known.set(name, old);
   }
   return old ? { ...n, wordsOnly: true } : n;
 }
@@ -112,8 +115,8 @@ async function indexTables(db: Db, t: TableSet): Promise<void> {
     `CREATE INDEX ${ix('sfts_rank')} ON ${n.sfts} (tok, w DESC, entry_id)`,
     `INSERT INTO ${n.sdf} (tok, df) SELECT tok, COUNT(*) FROM ${n.sfts} GROUP BY tok`,
   ];
-  // One statement at a time, letting other work of the load (MMseqs2's runs, each started by
-  // this thread when the one before ends) go on between them.
+  // One statement at a time, letting other work of this thread (a server's requests and timers,
+  // the structure index of a load) go on between them.
   const pace = pacer();
   for (const sql of statements) {
     await db.exec(sql);

@@ -4,6 +4,7 @@
  * keys, then score, then identifier (the live service's order for ties). Facets are aggregated
  * there too; verbose results read each terminal's rows for the page's hits alone.
  */
+import { SizedLru } from '../../../core/cache/lru.js';
 import type { Db } from '../../../core/store/db.js';
 import type { Ranked, NodeHit, SearchOutcome, SearchScope } from './engine.js';
 import { perGeneration } from './generation-cache.js';
@@ -148,34 +149,22 @@ type Head = { n: number | string; top?: number | string | null };
 /**
  * Counts (and best scores) of queries already answered, by statement: a generation's tables never
  * change and their names carry its number, so a query paged through is counted once. Per database
- * handle, the most recently used few thousand.
+ * handle, the most recently used within a budget of memory (the statements are the keys).
  */
-const counts = new WeakMap<Db, Map<string, Head>>();
-const COUNTS_KEPT = 4_000;
-/** Statements longer than this (long `in` lists) are not kept. */
-const KEY_MAX = 4_000;
+const counts = new WeakMap<Db, SizedLru<Head>>();
+const COUNTS_BYTES = 8 << 20;
 const countKey = (x: Sql) => `${x.sql}\u0000${JSON.stringify(x.params.map((p) => (typeof p === 'bigint' ? String(p) : p)))}`;
 
 function counted(db: Db, count: Sql): Head | undefined {
-  const m = counts.get(db);
-  if (!m) return undefined;
-  const k = countKey(count);
-  const h = m.get(k);
-  if (h) {
-    // Most recently used last: the oldest is the first to go.
-    m.delete(k);
-    m.set(k, h);
-  }
-  return h;
+  return counts.get(db)?.get(countKey(count));
 }
 
 function remember(db: Db, count: Sql, head: Head): void {
-  const k = countKey(count);
-  if (k.length > KEY_MAX) return;
   let m = counts.get(db);
-  if (!m) counts.set(db, (m = new Map()));
-  m.set(k, { n: head.n, top: head.top ?? null });
-  if (m.size > COUNTS_KEPT) m.delete(m.keys().next().value as string);
+  if (!m) counts.set(db, (m = new SizedLru<Head>(COUNTS_BYTES)));
+  const k = countKey(count);
+  // A string's characters take two bytes; the count beside it a few dozen.
+  m.set(k, { n: head.n, top: head.top ?? null }, 2 * k.length + 64);
 }
 
 const args = (x: Sql): [string, Sql['params']] => [x.sql, x.params];
