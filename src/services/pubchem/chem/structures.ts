@@ -1,8 +1,8 @@
 /**
  * The RDKit work of serving requests, in structure threads (structure-worker.ts): InChIKeys and
  * records of structures given in requests, depictions and the engine's version. Every call has a
- * time budget; a thread that passes it, or whose RDKit faulted, is ended and replaced, and only
- * that call fails. The main thread serves requests with no RDKit of its own (loads keep theirs).
+ * time budget, counted from when a thread takes it; a thread that passes it, or whose RDKit
+ * faulted, is ended and replaced, and only that call fails. The main thread serves requests with no RDKit of its own (loads keep theirs).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,9 @@ function workerUrl(): URL {
   return url;
 }
 
+/** Longest a call waits for a thread (PubChem ends a request after 30 s). */
+const QUEUE_MS = 30_000;
+
 export interface StructureOptions {
   threads: number;
   /** Longest one call may run, milliseconds (thread start-up not counted). */
@@ -55,7 +58,9 @@ export class Structures {
   private async run(task: StructureTask): Promise<StructureReply> {
     this.pool ??= new MatchPool(this.opts.threads, workerUrl(), structureState);
     try {
-      return await this.pool.run<StructureReply>(task, Date.now() + this.opts.callMs);
+      // The budget counts from when a thread takes the call: one behind a slow call is not charged
+      // for the wait, which may last as long as PubChem lets a request run.
+      return await this.pool.run<StructureReply>(task, Date.now() + QUEUE_MS + this.opts.callMs, [], this.opts.callMs);
     } catch (err) {
       if (err instanceof SearchTimeout) throw pcErrors.timeout(`reading the structure took longer than its time budget of ${this.opts.callMs / 1000} s`);
       throw err;

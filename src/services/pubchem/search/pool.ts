@@ -30,6 +30,8 @@ interface Task {
   msg: Record<string, unknown>;
   transfer: ArrayBuffer[];
   deadline: number;
+  /** Longest the task may run once a thread has it (its wait in the queue not counted). */
+  budgetMs?: number;
   resolve(r: WorkerReply): void;
   reject(e: Error): void;
 }
@@ -81,10 +83,10 @@ export class MatchPool {
   }
 
   /** `R`: the worker's own reply fields beside the common ones. */
-  run<R extends WorkerReply = WorkerReply>(msg: object, deadline: number, transfer: ArrayBuffer[] = []): Promise<R> {
+  run<R extends WorkerReply = WorkerReply>(msg: object, deadline: number, transfer: ArrayBuffer[] = [], budgetMs?: number): Promise<R> {
     if (this.closed) return Promise.reject(new Error('the search pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ msg: { ...msg, id: ++this.seq }, transfer, deadline, resolve: resolve as (r: WorkerReply) => void, reject });
+      this.queue.push({ msg: { ...msg, id: ++this.seq }, transfer, deadline, budgetMs, resolve: resolve as (r: WorkerReply) => void, reject });
       this.pump();
     });
   }
@@ -145,12 +147,11 @@ export class MatchPool {
 
   private pump(): void {
     for (const slot of this.slots) {
-      if (slot.task || !this.queue.length) continue;
-      const task = this.queue.shift() as Task;
-      if (Date.now() >= task.deadline) {
-        task.reject(new SearchTimeout('the search ran past its time limit'));
-        continue;
-      }
+      if (slot.task) continue;
+      // Tasks whose deadline passed while they waited are refused; the slot takes the next one.
+      let task: Task | undefined;
+      while ((task = this.queue.shift()) && Date.now() >= task.deadline) task.reject(new SearchTimeout('the search ran past its time limit'));
+      if (!task) return;
       if (slot.worker && slot.tasks >= threadBudget.tasks) {
         // Spent: this thread ends and a fresh one takes the task.
         this.state.renewals++;
@@ -173,6 +174,7 @@ export class MatchPool {
           if (slot.task !== task || slot.worker !== w) return;
           const waited = Date.now() - dispatched;
           task.deadline += waited;
+          if (task.budgetMs !== undefined) task.deadline = Math.min(task.deadline, Date.now() + task.budgetMs);
           task.msg.waited = waited;
           slot.timer = setTimeout(() => {
             if (slot.task !== task) return;
