@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ZipWriter } from '../bench/lib/zip.js';
-import { FetchError } from '../src/cli/fetch/errors.js';
+import { FetchError, UsageError } from '../src/cli/fetch/errors.js';
 import { fetchAndLoad } from '../src/cli/fetch/run.js';
 import { fetchRequest, upstreamAndMirror } from './helpers/fetch.js';
 import { P, PGX_DEMO, loadPgx, pgxApp, writeTree } from './helpers/pgx.js';
@@ -118,12 +118,17 @@ for (const target of STORES) {
 
         // A later harvest asks the lists again, and per gene and drug only for those not asked before.
         const again = up.requests.length;
-        await fetchAndLoad(b.db, appB.generations, request(['api']));
-        expect(up.requests.slice(again).map((r) => r.path)).toEqual(LISTS);
+        await fetchAndLoad(b.db, appB.generations, request([...ALL_PARTS, 'api']));
+        expect(up.requests.slice(again).map((r) => r.path).filter((p) => !p.includes('/download/'))).toEqual(LISTS);
+        expect((await json(appB.app, `${P}/gene/CYP2D6`)).body).toEqual(filled);
+        // The API's part alone would replace the downloads' records with nothing: refused.
+        await expect(fetchAndLoad(b.db, appB.generations, request(['api']))).rejects.toThrow(UsageError);
 
         // An upstream that does not serve these paths stops the harvest; nothing new is served.
         const now = (await appB.generations.served('pgx'))[0]?.id;
-        const wrong = fetchRequest(b, [`clinpgx=${up.url}/nowhere`], { service: 'pgx', opts: { parts: ['api'] }, cacheDir: tempDir() });
+        // (Its downloads are there.)
+        for (const [name, body] of Object.entries(await downloads())) up.put(`/nowhere/v1/download/file/data/${name}`, body);
+        const wrong = fetchRequest(b, [`clinpgx=${up.url}/nowhere`], { service: 'pgx', opts: { parts: [...ALL_PARTS, 'api'] }, cacheDir: tempDir() });
         const refused = await fetchAndLoad(b.db, appB.generations, wrong).catch((e: unknown) => e);
         expect(refused).toBeInstanceOf(FetchError);
         expect((refused as Error).message).toContain(`${up.url}/nowhere/v1/gene: the upstream answered 404`);

@@ -170,12 +170,15 @@ export async function harvestPgxApi(ctx: ApiHarvestContext): Promise<{ path: str
   for (const gene of genes.sort()) {
     files.push(...alleleTables(gene, await answers.list(`alleles/${encodeURIComponent(gene)}.json`, `v1/allele?gene=${encodeURIComponent(gene)}`, true)));
   }
-  const labels: Json[] = [];
-  for (const drug of drugs.sort()) labels.push(...(await answers.list(`labels/${encodeURIComponent(drug)}.json`, `v1/drugLabel?drug=${encodeURIComponent(drug)}`, true)));
+  // A label of a combination product is listed under each of its drugs: each is kept once.
+  const labels = new Map<string, Json>();
+  for (const drug of drugs.sort()) {
+    for (const l of await answers.list(`labels/${encodeURIComponent(drug)}.json`, `v1/drugLabel?drug=${encodeURIComponent(drug)}`, true)) labels.set(str(l.id) || JSON.stringify(l), l);
+  }
   state.complete = true;
   await writeState(store, state);
 
-  const given = details(lists, labels);
+  const given = details(lists, [...labels.values()]);
   ctx.note(`API harvest done: ${answers.asked.toLocaleString('en-US')} requests this run; alleles of ${genes.length} genes, labels of ${drugs.length} drugs, ${given.length.toLocaleString('en-US')} members beyond the downloads`);
   files.push({ path: 'api/details.json', content: JSON.stringify({ details: given }) });
   files.push({ path: 'api/cpic_gene-drug_pairs.tsv', content: cpicPairs(lists.geneDrugPair) });

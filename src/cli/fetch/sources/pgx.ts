@@ -5,6 +5,7 @@
  */
 import type { BulkSource } from '../plan.js';
 import { harvestPgxApi } from '../harvest/pgx-api.js';
+import { UsageError } from '../errors.js';
 import { upstreamUrl } from '../upstreams.js';
 import { chooseParts, describeSource } from './common.js';
 
@@ -37,10 +38,13 @@ export const pharmgkb: BulkSource = {
         return { url: upstreamUrl(ctx.upstreams, 'clinpgx', `v1/download/file/data/${name}`), path: name };
       });
     if (!parts.has('api')) return { files, source: describeSource(files) };
+    // The load replaces what is served with what it is given: the API's members alone would leave
+    // every download-backed record out.
+    if (!files.length) throw new UsageError(`the part api adds what only the API serves to the downloads: give it with them (--parts ${Object.keys(FILES).join(',')},api)`);
     const api = `${upstreamUrl(ctx.upstreams, 'clinpgx', 'v1/')} (API, harvested)`;
     return {
       files,
-      source: files.length ? `${describeSource(files)} + ${api}` : api,
+      source: `${describeSource(files)} + ${api}`,
       harvest: (c) => harvestPgxApi({ ...c, upstreams: ctx.upstreams }),
     };
   },
