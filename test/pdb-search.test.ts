@@ -65,6 +65,8 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
       expect(await ids(text('exptl.method', 'exact_match', 'X-RAY DIFFRACTION'))).toEqual(['4HHB']);
       expect(await ids(text('exptl.method', 'exact_match', 'x-ray diffraction'))).toEqual(['4HHB']);
       expect(await ids(text('exptl.method', 'exact_match', 'x-ray diffraction', { case_sensitive: true }))).toEqual([]);
+      expect(await ids(text('exptl.method', 'exact_match', 'X-RAY DIFFRACTION', { case_sensitive: true }))).toEqual(['4HHB']);
+      expect(await ids(text('exptl.method', 'in', ['solution nmr', 'ELECTRON MICROSCOPY'], { case_sensitive: true }))).toEqual(['9HB2']);
       expect(await ids(text('exptl.method', 'in', ['SOLUTION NMR', 'ELECTRON MICROSCOPY']))).toEqual(['9HB1', '9HB2']);
       expect(await ids(text('rcsb_entry_container_identifiers.entry_id', 'in', ['4HHB', '9HB2']))).toEqual(['4HHB', '9HB2']);
     });

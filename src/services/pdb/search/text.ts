@@ -73,16 +73,24 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
   const a = c.attribute;
   const params: SqlValue[] = [a.path];
   const base = { from: `${n.sattr} a`, where: 'a.attr = ?' };
-  const col = c.caseSensitive ? 'a.str' : 'a.low';
-  const str = (v: unknown) => (c.caseSensitive ? String(v) : String(v).toLowerCase());
+  // Numeric rows only (the index of numbers holds no others).
+  const numeric = { ...base, where: `${base.where} AND a.num IS NOT NULL` };
+  // Strings by their lower-cased form (indexed); a case-sensitive match also checks the original
+  // on the rows that form finds.
+  const strings = (list: unknown[]): { where: string; params: SqlValue[] } => {
+    const marks = list.length === 1 ? '= ?' : `IN (${list.map(() => '?').join(',')})`;
+    const low = list.map((v) => String(v).toLowerCase());
+    if (!c.caseSensitive) return { where: `${base.where} AND a.low ${marks}`, params: [...params, ...low] };
+    return { where: `${base.where} AND a.low ${marks} AND a.str ${marks}`, params: [...params, ...low, ...list.map(String)] };
+  };
   const point = (v: unknown) => (a.kind === 'date' ? dateValue(v, a.path).ms : numberValue(v, a));
   switch (c.operator) {
     case 'exists':
       return { ...base, params };
     case 'exact_match': {
       if (Array.isArray(c.value) || (c.value !== null && typeof c.value === 'object')) throw bad(`exact_match on ${a.path} takes a single value`);
-      if (isNumeric(a)) return { ...base, where: `${base.where} AND a.num = ?`, params: [...params, point(c.value)] };
-      return { ...base, where: `${base.where} AND ${col} = ?`, params: [...params, str(c.value)] };
+      if (isNumeric(a)) return { ...numeric, where: `${numeric.where} AND a.num = ?`, params: [...params, point(c.value)] };
+      return { ...base, ...strings([c.value]) };
     }
     case 'in': {
       const list = Array.isArray(c.value) ? c.value : [c.value];
@@ -90,19 +98,19 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
       if (isNumeric(a)) {
         if (a.kind === 'date') {
           const spans = list.map((v) => dateValue(v, a.path));
-          return { ...base, where: `${base.where} AND (${spans.map(() => '(a.num >= ? AND a.num < ?)').join(' OR ')})`, params: [...params, ...spans.flatMap((s) => [s.ms, s.ms + s.span])] };
+          return { ...numeric, where: `${numeric.where} AND (${spans.map(() => '(a.num >= ? AND a.num < ?)').join(' OR ')})`, params: [...params, ...spans.flatMap((s) => [s.ms, s.ms + s.span])] };
         }
-        return { ...base, where: `${base.where} AND a.num IN (${list.map(() => '?').join(',')})`, params: [...params, ...list.map(point)] };
+        return { ...numeric, where: `${numeric.where} AND a.num IN (${list.map(() => '?').join(',')})`, params: [...params, ...list.map(point)] };
       }
-      return { ...base, where: `${base.where} AND ${col} IN (${list.map(() => '?').join(',')})`, params: [...params, ...list.map(str)] };
+      return { ...base, ...strings(list) };
     }
     case 'equals': {
-      if (a.kind === 'boolean') return { ...base, where: `${base.where} AND a.str = ?`, params: [...params, String(c.value === true || c.value === 'true')] };
+      if (a.kind === 'boolean') return { ...base, where: `${base.where} AND a.low = ?`, params: [...params, String(c.value === true || c.value === 'true')] };
       if (a.kind === 'date') {
         const d = dateValue(c.value, a.path);
-        return { ...base, where: `${base.where} AND a.num >= ? AND a.num < ?`, params: [...params, d.ms, d.ms + d.span] };
+        return { ...numeric, where: `${numeric.where} AND a.num >= ? AND a.num < ?`, params: [...params, d.ms, d.ms + d.span] };
       }
-      return { ...base, where: `${base.where} AND a.num = ?`, params: [...params, point(c.value)] };
+      return { ...numeric, where: `${numeric.where} AND a.num = ?`, params: [...params, point(c.value)] };
     }
     case 'greater':
     case 'greater_or_equal':
@@ -115,18 +123,18 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
         // A bare date covers its whole day: "after 2020-01-01" starts the next day.
         x = c.operator === 'greater' || c.operator === 'less_or_equal' ? d.ms + d.span - 1 : d.ms;
         const op = c.operator === 'greater' ? '>' : c.operator === 'greater_or_equal' ? '>=' : c.operator === 'less' ? '<' : '<=';
-        return { ...base, where: `${base.where} AND a.num ${op} ?`, params: [...params, x] };
+        return { ...numeric, where: `${numeric.where} AND a.num ${op} ?`, params: [...params, x] };
       }
       x = point(v);
       const op = { greater: '>', greater_or_equal: '>=', less: '<', less_or_equal: '<=' }[c.operator];
-      return { ...base, where: `${base.where} AND a.num ${op} ?`, params: [...params, x] };
+      return { ...numeric, where: `${numeric.where} AND a.num ${op} ?`, params: [...params, x] };
     }
     case 'range': {
       const r = c.value as { from?: unknown; to?: unknown; include_lower?: boolean; include_upper?: boolean } | null;
       if (r === null || typeof r !== 'object' || Array.isArray(r) || (r.from === undefined && r.to === undefined)) {
         throw bad(`range on ${a.path} takes {from, to, include_lower, include_upper}`);
       }
-      let where = base.where;
+      let where = numeric.where;
       const ps = [...params];
       if (r.from !== undefined) {
         const lo = a.kind === 'date' ? dateValue(r.from, a.path) : { ms: point(r.from), span: 0 };
