@@ -191,8 +191,8 @@ async function finish(db: Db, t: TableSet): Promise<FinishSteps> {
     let fill = since(t0);
     let indexing = 0;
     // The engines' indexes too, before the switch: the first query after a load finds them ready.
-    // MMseqs2 needs only the sequence table: it runs while this thread builds the rest of the
-    // search index and then the structure indexes.
+    // MMseqs2 needs only the sequence table and the structure indexes only the entries' files:
+    // both are built while the rest of the search index is.
     const built = await buildEngineIndexes(db, t, spool && ((id) => spool.get(id)), async () => {
       t0 = performance.now();
       await fillSearchTables(db, t);

@@ -52,21 +52,21 @@ const timed = async (f: () => Promise<unknown>) => {
  * The archive load's last step: both indexes of generation `t`, then the folders nothing serves
  * any more are removed. `parsed` gives the residues of the entries the load read (see
  * writeCoordIndexes). The two are built at once: the sequence index is mostly MMseqs2's own
- * processes, the structure index this thread's work. `first` is other work of this thread that
- * must precede the structure index (the load's search index): it runs while MMseqs2 does, which
- * needs only the sequences table.
+ * processes, the structure index this thread's work. `also` is other work of the load (the rest
+ * of its search index), run alongside both: MMseqs2 needs only the sequences table, and the
+ * structure index only the entries' files.
  */
-export async function buildEngineIndexes(db: Db, t: TableSet, parsed?: (id: string) => Uint8Array | undefined, first?: () => Promise<void>): Promise<EngineBuild> {
+export async function buildEngineIndexes(db: Db, t: TableSet, parsed?: (id: string) => Uint8Array | undefined, also?: () => Promise<void>): Promise<EngineBuild> {
   const store = indexStore(derivedDirOf(db));
   const entries = archiveTables(t).entries;
   const h = await hashesOf(db, t);
   const seqHash = h.sequences;
   const [sequences, structures] = await settleBoth(
     seqHash ? timed(() => store.build('sequences', seqHash, (dir) => writeSequenceIndex(dir, h.seqs.list))) : undefined,
-    (async () => {
-      await first?.();
-      return timed(() => store.build('structures', h.structures, (dir) => writeCoordIndexes(db, entries, dir, parsed).then(() => undefined)));
-    })(),
+    settleBoth(
+      also?.(),
+      timed(() => store.build('structures', h.structures, (dir) => writeCoordIndexes(db, entries, dir, parsed).then(() => undefined))),
+    ).then(([, seconds]) => seconds),
   );
   const out: EngineBuild = {
     sequences: seqHash && sequences !== undefined ? { hash: seqHash, seconds: sequences } : { skipped: mmseqsAvailable() ? 'no polymer sequences' : 'mmseqs is not installed' },
