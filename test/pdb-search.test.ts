@@ -114,6 +114,33 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
       }
     });
 
+    it('answers from tables an earlier version built, which hold attribute paths rather than numbers', async () => {
+      const gen = (await t.generations.served('rcsb-data')).find((l) => l.dataset === 'archive')?.id as number;
+      const ts = tableSet(ARCHIVE_PREFIX, gen);
+      const sattrs = ts.name('sattrs');
+      const tables = [ts.name('sattr'), ts.name('stok')];
+      for (const tab of tables) {
+        await store.db.exec(`ALTER TABLE "${tab}" RENAME COLUMN attr TO attr_number`);
+        await store.db.exec(`ALTER TABLE "${tab}" ADD COLUMN attr TEXT`);
+        await store.db.exec(`UPDATE "${tab}" SET attr = (SELECT s.attr FROM "${sattrs}" s WHERE s.aid = "${tab}".attr_number LIMIT 1)`);
+      }
+      await store.db.exec(`ALTER TABLE "${sattrs}" RENAME COLUMN aid TO aid_kept`);
+      forgetTableShapes();
+      try {
+        expect(await ids(text('exptl.method', 'exact_match', 'solution nmr'))).toEqual(['9HB1']);
+        expect(await ids(text('exptl.method', 'in', ['SOLUTION NMR', 'x-ray diffraction'], { case_sensitive: true }))).toEqual(['9HB1']);
+        expect(await ids(text('rcsb_entry_info.resolution_combined', 'range', { from: 2.7, to: 3.6 }))).toEqual(['9HB1', '9HB2']);
+        expect(await ids(text('struct.title', 'contains_phrase', 'cryo electron'))).toEqual(['9HB2']);
+      } finally {
+        for (const tab of tables) {
+          await store.db.exec(`ALTER TABLE "${tab}" DROP COLUMN attr`);
+          await store.db.exec(`ALTER TABLE "${tab}" RENAME COLUMN attr_number TO attr`);
+        }
+        await store.db.exec(`ALTER TABLE "${sattrs}" RENAME COLUMN aid_kept TO aid`);
+        forgetTableShapes();
+      }
+    });
+
     it('finds words and phrases in full-text attributes', async () => {
       expect(await ids(text('struct.title', 'contains_words', 'deoxyhaemoglobin microscopy'))).toEqual(['4HHB', '9HB2']);
       expect(await ids(text('struct.title', 'contains_phrase', 'globin variant'))).toEqual(['9HB1']);

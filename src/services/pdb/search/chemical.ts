@@ -10,6 +10,7 @@ import { SearchTimeout } from '../../pubchem/search/scan.js';
 import type { SearchScope, TerminalResult } from './engine.js';
 import { mapIds, perGeneration } from './engine.js';
 import { bad, engineUnavailable } from './errors.js';
+import { attrKey } from './indexer.js';
 import type { ReturnType, Terminal } from './request.js';
 
 const WORKER = new URL('../../../../src/services/pdb/search/chem-worker.mjs', import.meta.url);
@@ -40,17 +41,20 @@ function componentsOf(s: SearchScope): Promise<Component[]> {
   const n = s.ccd;
   if (!n) return Promise.resolve([]);
   return components(s.db, n.sattr, async () => {
-    const rows = await s.db.query<{ obj: string; attr: string; str: string }>(
+    // The attribute column holds numbers (or paths, in tables of an earlier version).
+    const pathOf = new Map<string, string>(DESCRIPTORS.map((d) => [String(attrKey(n, d)), d]));
+    const rows = await s.db.query<{ obj: string; attr: string | number; str: string }>(
       `SELECT obj, attr, str FROM ${n.sattr} WHERE attr IN (${DESCRIPTORS.map(() => '?').join(',')}) ORDER BY obj`,
-      DESCRIPTORS,
+      DESCRIPTORS.map((d) => attrKey(n, d)),
     );
     const by = new Map<string, Component>();
     for (const r of rows) {
+      const attr = pathOf.get(String(r.attr)) ?? '';
       let c = by.get(r.obj);
       if (!c) by.set(r.obj, (c = { id: r.obj, smiles: undefined, inchi: undefined, formula: undefined }));
-      if (r.attr.endsWith('SMILES_stereo') || (r.attr.endsWith('SMILES') && c.smiles === undefined)) c.smiles = r.str;
-      else if (r.attr.endsWith('InChI')) c.inchi = r.str;
-      else if (r.attr === 'chem_comp.formula') c.formula = r.str;
+      if (attr.endsWith('SMILES_stereo') || (attr.endsWith('SMILES') && c.smiles === undefined)) c.smiles = r.str;
+      else if (attr.endsWith('InChI')) c.inchi = r.str;
+      else if (attr === 'chem_comp.formula') c.formula = r.str;
     }
     return [...by.values()];
   });

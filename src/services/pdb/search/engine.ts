@@ -18,7 +18,7 @@ import { bad } from './errors.js';
 import { facetResults } from './facets.js';
 import { fullTextSql, fullTextWords } from './fulltext.js';
 import { perGeneration } from './generation-cache.js';
-import { servedSearchTables, type ObjKind, type SearchTables } from './indexer.js';
+import { attrKey, servedSearchTables, type ObjKind, type SearchTables } from './indexer.js';
 import { holdsComputed, rowsOf, sqlSearch } from './paging.js';
 import { attributeSql, catalogueOf, filterSql, inSql, sameRecordGroup } from './plan.js';
 import type { Node, ReturnType, SearchRequest, Service, Terminal } from './request.js';
@@ -264,7 +264,7 @@ function unite(parts: Combined[]): Combined {
 export async function attributeValues(s: SearchScope, attr: string, rt: ReturnType): Promise<{ dst: string; num: number | null; str: string | null }[]> {
   const v = await valueSource(s, attr, rt);
   if (!v) return [];
-  const hits = { sql: `SELECT a.kind AS kind, a.obj AS obj, 0 AS rec, a.entry_id AS entry_id, a.num AS num, a.str AS str FROM ${v.index.sattr} a WHERE a.attr = ?`, params: [attr] };
+  const hits = { sql: `SELECT a.kind AS kind, a.obj AS obj, 0 AS rec, a.entry_id AS entry_id, a.num AS num, a.str AS str FROM ${v.index.sattr} a WHERE a.attr = ?`, params: [attrKey(v.index, attr)] };
   const out: { dst: string; num: number | null; str: string | null }[] = [];
   for (const k of v.kinds) {
     const m = mapSql(k, rt, hits, s.archive, ', h.num AS num, h.str AS str');

@@ -28,33 +28,54 @@ export type SearchTables = Record<(typeof SEARCH_TABLES)[number], string> & {
    * phrases are then matched word by word, until the data is loaded again.
    */
   wordsOnly?: boolean;
+  /**
+   * The number each attribute path has in the value and token tables (their `attr` column), from
+   * `sattrs`. Tables built by an earlier version hold the paths themselves (no numbers).
+   */
+  attrNumbers?: ReadonlyMap<string, number>;
 };
+
+/**
+ * What the `attr` column of tables `n` holds for attribute `path`: its number, or the path in
+ * tables of an earlier version. An attribute with no values in the tables matches no row.
+ */
+export function attrKey(n: SearchTables, path: string): SqlValue {
+  if (!n.attrNumbers) return path;
+  return n.attrNumbers.get(path) ?? -1;
+}
 
 export function searchTables(t: TableSet): SearchTables {
   return Object.fromEntries(SEARCH_TABLES.map((n) => [n, ident(t.name(n))])) as Record<(typeof SEARCH_TABLES)[number], string>;
 }
 
-/** Per database (two stores may hold generations of the same number), table → built by an earlier version. */
-let wordsOnlyTables = new WeakMap<Db, Map<string, boolean>>();
+type Shape = Pick<SearchTables, 'wordsOnly' | 'attrNumbers'>;
+
+/** Per database (two stores may hold generations of the same number), token table → its generation's shape. */
+let tableShapes = new WeakMap<Db, Map<string, Shape>>();
 
 /** Forgets what was learnt of the tables' shape (for tables altered outside a load, as tests do). */
 export function forgetTableShapes(): void {
-  wordsOnlyTables = new WeakMap();
+  tableShapes = new WeakMap();
 }
 
-/** The tables of generation `t`, marked when an earlier version built them (checked once per process). */
+/** The tables of generation `t`, with what an earlier version built differently (read once per process). */
 export async function servedSearchTables(db: Db, t: TableSet): Promise<SearchTables> {
   const n = searchTables(t);
   const name = t.name('stok');
-  let known = wordsOnlyTables.get(db);
-  if (!known) wordsOnlyTables.set(db, (known = new Map()));
-  let old = known.get(name);
-  if (old === undefined) {
+  let known = tableShapes.get(db);
+  if (!known) tableShapes.set(db, (known = new Map()));
+  let shape = known.get(name);
+  if (shape === undefined) {
+    shape = {};
     const cols = await columnsOf(db, name);
-    old = cols.length > 0 && !cols.includes('rest');
-    known.set(name, old);
+    if (cols.length > 0 && !cols.includes('rest')) shape.wordsOnly = true;
+    if ((await columnsOf(db, t.name('sattrs'))).includes('aid')) {
+      const rows = await db.query<{ attr: string; aid: number | string }>(`SELECT DISTINCT attr, aid FROM ${n.sattrs}`);
+      shape.attrNumbers = new Map(rows.map((r) => [r.attr, Number(r.aid)]));
+    }
+    known.set(name, shape);
   }
-  return old ? { ...n, wordsOnly: true } : n;
+  return { ...n, ...shape };
 }
 
 /** Object kinds of the index; return types name a subset of them. */
@@ -87,9 +108,9 @@ async function createTables(db: Db, t: TableSet): Promise<void> {
   const id = db.dialect === 'postgres' ? 'TEXT COLLATE "C"' : 'TEXT';
   await db.exec(`
     CREATE TABLE ${n.sobj} (kind TEXT NOT NULL, id ${id} NOT NULL, entry_id ${id} NOT NULL, entity ${id}, comp ${id});
-    CREATE TABLE ${n.sattr} (kind TEXT NOT NULL, obj ${id} NOT NULL, entry_id ${id} NOT NULL, attr TEXT NOT NULL, rec INTEGER NOT NULL, num ${real}, str ${id}, low ${id});
-    CREATE TABLE ${n.stok} (kind TEXT NOT NULL, obj ${id} NOT NULL, entry_id ${id} NOT NULL, attr TEXT NOT NULL, rec INTEGER NOT NULL, pos INTEGER NOT NULL, tok TEXT NOT NULL, rest ${id} NOT NULL);
-    CREATE TABLE ${n.sattrs} (attr TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, multi INTEGER NOT NULL, PRIMARY KEY (attr, kind));
+    CREATE TABLE ${n.sattr} (kind TEXT NOT NULL, obj ${id} NOT NULL, entry_id ${id} NOT NULL, attr INTEGER NOT NULL, rec INTEGER NOT NULL, num ${real}, str ${id}, low ${id});
+    CREATE TABLE ${n.stok} (kind TEXT NOT NULL, obj ${id} NOT NULL, entry_id ${id} NOT NULL, attr INTEGER NOT NULL, rec INTEGER NOT NULL, pos INTEGER NOT NULL, tok TEXT NOT NULL, rest ${id} NOT NULL);
+    CREATE TABLE ${n.sattrs} (attr TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, multi INTEGER NOT NULL, aid INTEGER NOT NULL, PRIMARY KEY (attr, kind));
     CREATE TABLE ${n.sseq} (entity ${id} NOT NULL, entry_id ${id} NOT NULL, type TEXT NOT NULL, seq TEXT NOT NULL);
     CREATE TABLE ${n.sfts} (tok TEXT NOT NULL, entry_id ${id} NOT NULL, w ${real} NOT NULL);
     CREATE TABLE ${n.sdf} (tok TEXT NOT NULL PRIMARY KEY, df INTEGER NOT NULL);
@@ -131,6 +152,12 @@ async function indexTables(db: Db, t: TableSet): Promise<void> {
 
 interface Rows {
   attr: SqlValue[][];
+  /**
+   * Each attribute's number, given as first met: value and token rows carry it rather than the
+   * path (most rows are one attribute's, whose path is 60 to 90 characters; numbers halve the
+   * tables and make their indexes quicker to build).
+   */
+  numbers: Map<string, number>;
   tok: SqlValue[][];
   /** Word counts of the current entry's documents (`full_text`), by word. */
   words?: Map<string, number>;
@@ -146,6 +173,8 @@ export function indexDocument(kind: ObjKind, obj: string, entry: string, doc: un
   const emit = (path: string, value: unknown, rec: number) => {
     const a = cat.get(path);
     if (!a) return;
+    let aid = into.numbers.get(path);
+    if (aid === undefined) into.numbers.set(path, (aid = into.numbers.size + 1));
     let num: number | null = null;
     let str: string | null = null;
     if (typeof value === 'number') num = value;
@@ -158,10 +187,10 @@ export function indexDocument(kind: ObjKind, obj: string, entry: string, doc: un
         num = value.trim() !== '' && Number.isFinite(v) ? v : null;
       }
     } else return;
-    into.attr.push([kind, obj, entry, path, rec, num, str, str === null ? null : str.toLowerCase()]);
+    into.attr.push([kind, obj, entry, aid, rec, num, str, str === null ? null : str.toLowerCase()]);
     if (str !== null && isFullText(a)) {
       tokens(str).forEach((tok, pos, all) => {
-        into.tok.push([kind, obj, entry, path, rec, pos, tok, wordRun(all.slice(pos, pos + PHRASE_WORDS))]);
+        into.tok.push([kind, obj, entry, aid, rec, pos, tok, wordRun(all.slice(pos, pos + PHRASE_WORDS))]);
         into.words?.set(tok, (into.words.get(tok) ?? 0) + 1);
       });
     }
@@ -212,8 +241,11 @@ async function flush(db: Db, t: TableSet, rows: Rows, objs: SqlValue[][], fts: S
 }
 
 async function writeCounts(db: Db, t: TableSet, rows: Rows): Promise<void> {
-  const list = [...rows.counts].map(([k, n]) => [...k.split('\t'), n, rows.multi.has(k) ? 1 : 0] as SqlValue[]);
-  if (list.length) await db.transaction((tx) => tx.insertMany(t.name('sattrs'), ['attr', 'kind', 'n', 'multi'], list));
+  const list = [...rows.counts].map(([k, n]) => {
+    const [attr, kind] = k.split('\t') as [string, string];
+    return [attr, kind, n, rows.multi.has(k) ? 1 : 0, rows.numbers.get(attr) as number];
+  });
+  if (list.length) await db.transaction((tx) => tx.insertMany(t.name('sattrs'), ['attr', 'kind', 'n', 'multi', 'aid'], list));
 }
 
 /** An entry's `full_text` rows: each word with its weight in the entry, 1 + ln(count). */
@@ -279,7 +311,7 @@ export async function startSearchIndex(db: Db, t: TableSet): Promise<void> {
 export async function fillSearchTables(db: Db, t: TableSet): Promise<void> {
   const pace = pacer();
   const cat = attributes('structure');
-  const rows: Rows = { attr: [], tok: [], counts: new Map(), multi: new Set(), words: new Map() };
+  const rows: Rows = { attr: [], numbers: new Map(), tok: [], counts: new Map(), multi: new Set(), words: new Map() };
   const objs: SqlValue[][] = [];
   const fts: SqlValue[][] = [];
   const entries = ident(t.name('entries'));
@@ -337,7 +369,7 @@ export async function buildChemIndex(db: Db, t: TableSet): Promise<void> {
   await createTables(db, t);
   const cat: Catalogue = 'chemical';
   const attrs = attributes(cat);
-  const rows: Rows = { attr: [], tok: [], counts: new Map(), multi: new Set() };
+  const rows: Rows = { attr: [], numbers: new Map(), tok: [], counts: new Map(), multi: new Set() };
   const objs: SqlValue[][] = [];
   const table = ident(t.name('comps'));
   let after = '';

@@ -6,7 +6,7 @@
 import type { SqlValue } from '../../../core/store/db.js';
 import { PHRASE_WORDS, attributes, dateMs, operatorsOf, tokens, wordRun, type Attribute, type Catalogue, type Operator } from './attributes.js';
 import { bad } from './errors.js';
-import type { SearchTables } from './indexer.js';
+import { attrKey, type SearchTables } from './indexer.js';
 
 export interface HitSql {
   sql: string;
@@ -71,7 +71,8 @@ const isNumeric = (a: Attribute) => a.kind === 'integer' || a.kind === 'number' 
 /** The SQL condition on an `a` alias of the attribute table (or of the token table). */
 export function condition(c: AttributeCondition, n: SearchTables): { from: string; where: string; params: SqlValue[] } {
   const a = c.attribute;
-  const params: SqlValue[] = [a.path];
+  const key = attrKey(n, a.path);
+  const params: SqlValue[] = [key];
   const base = { from: `${n.sattr} a`, where: 'a.attr = ?' };
   // Numeric rows only (the index of numbers holds no others).
   const numeric = { ...base, where: `${base.where} AND a.num IS NOT NULL` };
@@ -164,7 +165,7 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
           .slice(1)
           .map((_, j) => `JOIN ${n.stok} p${j + 1} ON p${j + 1}.attr = a.attr AND p${j + 1}.tok = ? AND p${j + 1}.entry_id = a.entry_id AND p${j + 1}.kind = a.kind AND p${j + 1}.obj = a.obj AND p${j + 1}.rec = a.rec AND p${j + 1}.pos = a.pos + ${j + 1}`)
           .join(' ');
-        return { from: `${n.stok} a ${joins}`, where: 'a.attr = ? AND a.tok = ?', params: [...words.slice(1), a.path, words[0] as string] };
+        return { from: `${n.stok} a ${joins}`, where: 'a.attr = ? AND a.tok = ?', params: [...words.slice(1), key, words[0] as string] };
       }
       if (words.length <= PHRASE_WORDS) {
         // The runs the phrase's key prefixes: it ends in a space, which sorts below every word's
@@ -182,7 +183,7 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
         .slice(1)
         .map((at, j) => `JOIN ${n.stok} p${j + 1} ON p${j + 1}.attr = a.attr AND p${j + 1}.rest = ? AND p${j + 1}.entry_id = a.entry_id AND p${j + 1}.kind = a.kind AND p${j + 1}.obj = a.obj AND p${j + 1}.rec = a.rec AND p${j + 1}.pos = a.pos + ${at}`)
         .join(' ');
-      return { from: `${n.stok} a ${joins}`, where: 'a.attr = ? AND a.rest = ?', params: [...starts.slice(1).map(run), a.path, run(0)] };
+      return { from: `${n.stok} a ${joins}`, where: 'a.attr = ? AND a.rest = ?', params: [...starts.slice(1).map(run), key, run(0)] };
     }
   }
 }

@@ -9,7 +9,7 @@ import { attributes, type Attribute, type Catalogue } from './attributes.js';
 import type { SearchScope } from './engine.js';
 import { bad } from './errors.js';
 import { perGeneration } from './generation-cache.js';
-import type { ObjKind, SearchTables } from './indexer.js';
+import { attrKey, type ObjKind, type SearchTables } from './indexer.js';
 import type { ReturnType } from './request.js';
 import { RETURN_KIND, sourcesSql } from './returns.js';
 import { joinSql, q, raw, type Sql } from './sql.js';
@@ -75,7 +75,7 @@ export function valuesSql(s: SearchScope, v: ValueSource, rt: ReturnType, hits: 
   const parts = reachable(s, v, rt).map((k) => {
     const m = sourcesSql(k, rt, s.archive as SearchTables, 'h.id');
     const steps = m.steps.map((x) => `${join} ${x.table} ${x.alias} ON ${x.on}`).join(' ');
-    return q`SELECT h.id AS dst, a.num AS num, a.str AS str FROM (${hits}) h ${raw(steps)} ${raw(join)} ${raw(v.index.sattr)} a ON a.obj = ${raw(m.src)} AND a.attr = ${v.attribute.path} AND a.kind = ${k}`;
+    return q`SELECT h.id AS dst, a.num AS num, a.str AS str FROM (${hits}) h ${raw(steps)} ${raw(join)} ${raw(v.index.sattr)} a ON a.obj = ${raw(m.src)} AND a.attr = ${attrKey(v.index, v.attribute.path)} AND a.kind = ${k}`;
   });
   return parts.length ? joinSql(parts, ' UNION ALL ') : undefined;
 }
@@ -91,7 +91,7 @@ export function keySql(s: SearchScope, v: ValueSource, rt: ReturnType, dir: 'asc
   const parts = reachable(s, v, rt).map((k) => {
     const m = sourcesSql(k, rt, s.archive as SearchTables, dst);
     const [first, ...rest] = m.steps;
-    const on = q`a.obj = ${raw(m.src)} AND a.attr = ${v.attribute.path} AND a.kind = ${k} AND ${raw(col)} IS NOT NULL`;
+    const on = q`a.obj = ${raw(m.src)} AND a.attr = ${attrKey(v.index, v.attribute.path)} AND a.kind = ${k} AND ${raw(col)} IS NOT NULL`;
     if (!first) return q`SELECT ${raw(col)} AS v FROM ${raw(v.index.sattr)} a WHERE ${on}`;
     const joins = rest.map((x) => `JOIN ${x.table} ${x.alias} ON ${x.on}`).join(' ');
     return q`SELECT ${raw(col)} AS v FROM ${raw(first.table)} ${raw(first.alias)} ${raw(joins)} JOIN ${raw(v.index.sattr)} a ON ${on} WHERE ${raw(first.on)}`;
