@@ -23,7 +23,7 @@ const FORMAT = 'biomirror sequences index v1';
 /** Time a whole build step may take (the k-mer index of a million sequences takes minutes). */
 const BUILD_BUDGET_MS = Number(process.env.BIOMIRROR_PDB_INDEX_BUILD_TIMEOUT_MS ?? 4 * 3600_000);
 const COVERAGE = '0.9';
-/** Sequences below which the levels under 90 % share one prefilter (see SHARED_PREFILTER). */
+/** Sequences below which a clustering level runs one prefilter instead of a cascade of three. */
 const SINGLE_STEP_BELOW = 20_000;
 /**
  * MMseqs2's k-mer index takes about 0.9 GB and seconds to write whatever the size of the
@@ -120,21 +120,10 @@ async function searchDatabases(dir: string, list: readonly IndexedSequence[]): P
 }
 
 /**
- * What the small-set levels (70, 50 and 30 %) share: one prefilter at the sensitivity MMseqs2's
- * `cluster` picks for the lowest cutoff (-s 5 for 30 %), keeping up to 100 candidates per
- * sequence so that each level still has some after it keeps only the representatives of the level
- * above. A prefilter run costs seconds before it reads a sequence (its k-mer tables), which on a
- * small set is most of its time; three levels then cost one run.
- */
-const SHARED_PREFILTER = ['-s', '5', '--max-seqs', '100', '-c', COVERAGE, '--cov-mode', '0', '--comp-bias-corr', '0'];
-
-/**
  * Clusters at every cutoff, each level over the representatives of the one above (as UniRef50 is
  * built from UniRef90): the distinct sequences first, then `linclust` at 95 and 90 % (made for
- * high identity, in linear time), then 70, 50 and 30 %: on a large set `cluster` (its cascade of
- * prefilters); on a small one the steps of `cluster` run by hand (align, then `clust`'s set cover)
- * over one shared prefilter cut down to each level's representatives. An entity's cluster at a
- * level is its representative's.
+ * high identity, in linear time), then `cluster` at 70, 50 and 30 %. An entity's cluster at a level
+ * is its representative's.
  */
 async function clusterProteins(work: string, proteins: readonly IndexedSequence[]): Promise<Record<string, Record<string, number>>> {
   await mkdir(work);
@@ -147,38 +136,22 @@ async function clusterProteins(work: string, proteins: readonly IndexedSequence[
     head.set(e.entity, h);
   }
   await writeFile(join(work, 'unique.fasta'), [...rep].map(([seq, id]) => `>${id}\n${seq}\n`).join(''));
-  const run = (args: string[]) => mmseqs([...args, '-v', '1'], BUILD_BUDGET_MS, work);
-  await run(['createdb', 'unique.fasta', 'l100', '--dbtype', '1']);
+  await mmseqs(['createdb', 'unique.fasta', 'l100', '--dbtype', '1', '-v', '1'], BUILD_BUDGET_MS, work);
   let current = 'l100';
   let count = rep.size;
-  let shared = false;
   // Per level, the representative of each sequence of the level above.
   const parents = new Map<number, Map<string, string>>();
   for (const c of CLUSTER_CUTOFFS) {
     // One sequence left is its own cluster at every level below.
     if (count < 2) break;
-    const identity = ['--min-seq-id', String(c / 100), '-c', COVERAGE, '--cov-mode', '0', '--threads', threads()];
-    if (c >= 90) await run(['linclust', current, `c${c}`, 'tmp', ...identity]);
-    else if (count >= SINGLE_STEP_BELOW && !shared) await run(['cluster', current, `c${c}`, 'tmp', ...identity]);
-    else {
-      let pref = 'pref';
-      if (!shared) {
-        await run(['prefilter', current, current, pref, ...SHARED_PREFILTER, '--threads', threads()]);
-        shared = true;
-      } else {
-        // The shared candidates of this level's sequences, among this level's sequences.
-        const keys = (await readFile(join(work, `${current}.index`), 'utf8')).split('\n').map((l) => l.split('\t')[0]).filter(Boolean);
-        await writeFile(join(work, `${current}.keys`), `${keys.join('\n')}\n`);
-        await run(['createsubdb', current, 'pref', `pref${c}q`]);
-        pref = `pref${c}`;
-        await run(['filterdb', `pref${c}q`, pref, '--filter-file', `${current}.keys`, '--threads', threads()]);
-      }
-      // As `cluster` aligns and clusters (its alignment mode, e-value and set cover).
-      await run(['align', current, current, pref, `aln${c}`, ...identity, '--alignment-mode', '3', '-e', '0.001', '--comp-bias-corr', '0']);
-      await run(['clust', current, `aln${c}`, `c${c}`, '--cluster-mode', '0', '--threads', threads()]);
-    }
-    await run(['createtsv', current, current, `c${c}`, `c${c}.tsv`]);
-    await run(['createsubdb', `c${c}`, current, `l${c}`]);
+    const how = c >= 90 ? 'linclust' : 'cluster';
+    // The cascade of prefilters at rising sensitivity saves time on large sets only; each
+    // prefilter run has a fixed cost of seconds, so a small set is clustered in one step at the
+    // final sensitivity (as thorough as the cascade's last step).
+    const steps = how === 'cluster' && count < SINGLE_STEP_BELOW ? ['--cluster-steps', '1'] : [];
+    await mmseqs([how, current, `c${c}`, 'tmp', '--min-seq-id', String(c / 100), '-c', COVERAGE, '--cov-mode', '0', '--threads', threads(), '-v', '1', ...steps], BUILD_BUDGET_MS, work);
+    await mmseqs(['createtsv', current, current, `c${c}`, `c${c}.tsv`, '-v', '1'], BUILD_BUDGET_MS, work);
+    await mmseqs(['createsubdb', `c${c}`, current, `l${c}`, '-v', '1'], BUILD_BUDGET_MS, work);
     const up = new Map<string, string>();
     for (const line of (await readFile(join(work, `c${c}.tsv`), 'utf8')).split('\n')) {
       const [r, member] = line.split('\t');
