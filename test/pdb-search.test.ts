@@ -214,6 +214,28 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
       r = await post({ query: text('rcsb_accession_info.initial_release_date', 'greater', 'yesterday'), return_type: 'entry' });
       expect(r.status).toBe(400);
     });
+
+    it('takes long in lists up to a bound over the whole request, and answers a 400 past it', async () => {
+      const many = (n: number, last: string) => [...Array.from({ length: n - 1 }, (_, i) => `NO-SUCH-${i}`), last];
+      const methods = (n: number, last: string, extra: Json = {}) => text('exptl.method', 'in', many(n, last), extra);
+      expect(await ids(methods(10_000, 'solution nmr'))).toEqual(['9HB1']);
+      expect(await ids(methods(5_000, 'SOLUTION NMR', { case_sensitive: true }))).toEqual(['9HB1']);
+      // Lists that once made statements past the database's bound on parameters (a 500).
+      for (const query of [
+        { type: 'group', logical_operator: 'or', nodes: [methods(9_000, 'SOLUTION NMR', { case_sensitive: true }), methods(9_000, 'X-RAY DIFFRACTION', { case_sensitive: true })] },
+        { type: 'group', logical_operator: 'or', nodes: [1, 2, 3, 4].map(() => methods(9_000, 'x-ray diffraction')) },
+      ]) {
+        const r = await post({ query, return_type: 'entry' });
+        expect(r.status, r.raw).toBe(400);
+        expect(r.body.message).toMatch(/in conditions hold \d+ values .*at most 10000/);
+      }
+      // Filters of facets count too.
+      const faceted = (n: number) => ({ query: methods(6_000, 'x-ray diffraction'), return_type: 'entry', request_options: { facets: [{ filter: methods(n, 'x-ray diffraction'), facets: [{ name: 'f', aggregation_type: 'terms', attribute: 'exptl.method' }] }] } });
+      expect((await post(faceted(100))).status).toBe(200);
+      const r = await post(faceted(6_000));
+      expect(r.status, r.raw).toBe(400);
+      expect(r.body.message).toMatch(/hold 12000 values/);
+    });
   });
 
   describe('full_text', () => {

@@ -79,6 +79,28 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 /** Nodes deeper than this are refused (the published schema sets no bound; a stack does). */
 const MAX_DEPTH = 32;
 const MAX_TERMINALS = 256;
+/**
+ * Values of `in` conditions over a whole request (query, sort, facet and group filters): each is
+ * one parameter of a statement (a case-sensitive one two), and SQLite takes at most 32,766.
+ */
+const MAX_IN_VALUES = 10_000;
+
+/** The parameters the `in` conditions of a request take; a 400 past MAX_IN_VALUES. */
+function checkInValues(body: Record<string, unknown>): void {
+  let n = 0;
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 2 * MAX_DEPTH || v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, depth + 1);
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    if (o.operator === 'in' && Array.isArray(o.value)) n += o.value.length * (o.case_sensitive === true ? 2 : 1);
+    for (const x of Object.values(o)) walk(x, depth + 1);
+  };
+  walk([body.query, body.request_options], 0);
+  if (n > MAX_IN_VALUES) throw bad(`The request's in conditions hold ${n} values (a case-sensitive one counts twice); at most ${MAX_IN_VALUES} are taken`);
+}
 
 /** Violations in terminals' parameters, each checked against its own service's schema. */
 function parameterViolations(node: unknown, path: string, depth: number, count: { n: number }): Violation[] {
@@ -126,6 +148,7 @@ export function readRequest(body: unknown): SearchRequest {
   if (pv.length) fail(pv);
   const v = validate(requestSchema('json-schema-rcsb_search_query.json'), body);
   if (v.length) fail(v);
+  checkInValues(body);
   const opts = (body.request_options ?? {}) as Record<string, unknown>;
   const info = (body.request_info ?? {}) as Record<string, unknown>;
   const returnAll = opts.return_all_hits === true;
