@@ -1,7 +1,6 @@
 /** What each source asks its upstream for, and two of them end to end (AlphaFold DB, the PDB archive). */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +20,7 @@ import { rcsbData } from '../src/services/pdb/index.js';
 import { tarOf } from '../bench/alphafold-generate.js';
 import { AF_DEMO, loadAf } from './alphafold-fixtures.js';
 import { makeApp } from './helpers/app.js';
-import { fetchRequest } from './helpers/fetch.js';
+import { fetchRequest, upstreamAndMirror } from './helpers/fetch.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { Upstream } from './helpers/upstream.js';
 
@@ -169,43 +168,29 @@ function request(s: OpenedStore, service: string, dataset: string, upstreams: st
 
 for (const target of STORES) {
   describe(`fetching entries on ${target.name}`, { timeout: 300_000 }, () => {
-    it('AlphaFold DB by accession: the prediction API gives the files and the metadata, and the mirror answers as its upstream', async () => {
-      const a = await target.open();
-      const b = await target.open();
-      const appA = await makeApp(a, { services: [alphafold] });
-      const appB = await makeApp(b, { services: [alphafold] });
-      const af = new Upstream();
+    it('AlphaFold DB by accession: the prediction API gives the files and the metadata, and the mirror answers as its upstream', () =>
       // The upstream's links carry the host it was asked on, as the real API's do.
-      af.handler = async (req: IncomingMessage, res: ServerResponse) => {
-        const r = await appA.app.inject({ method: 'GET', url: req.url ?? '/', headers: { host: req.headers.host ?? '' } });
-        res.statusCode = r.statusCode;
-        res.end(r.rawPayload);
-        return true;
-      };
-      await af.start();
-      try {
-        await loadAf(a, appA.generations, AF_DEMO);
-        const load = await fetchAndLoad(b.db, appB.generations, request(b, 'alphafold', 'models', [`alphafold=${af.url}/alphafold`], { ids: ['P69905'] }));
-        expect(load).toMatchObject({ release: 'v4' });
-        expect(af.requests.map((r) => r.path).sort()).toEqual(
-          ['/alphafold/api/prediction/P69905', ...['model_v4.cif', 'confidence_v4.json', 'predicted_aligned_error_v4.json'].map((f) => `/alphafold/files/AF-P69905-F1-${f}`)].sort(),
-        );
-        for (const path of ['/alphafold/api/prediction/P69905', '/alphafold/files/AF-P69905-F1-confidence_v4.json', '/alphafold/api/uniprot/summary/P69905.json']) {
-          const [x, y] = await Promise.all([appA.app.inject(path), appB.app.inject(path)]);
-          expect(y.statusCode, path).toBe(200);
-          expect(y.body, path).toBe(x.body);
-        }
-        expect((await appB.app.inject('/alphafold/api/prediction/P68871')).statusCode).toBe(404);
-        const missing = await fetchAndLoad(b.db, appB.generations, request(b, 'alphafold', 'models', [`alphafold=${af.url}/alphafold`], { ids: ['Q00000'] })).catch((e: unknown) => e);
-        expect((missing as Error).message).toMatch(/^AlphaFold DB has no prediction for Q00000/);
-      } finally {
-        await af.close();
-        await appA.close();
-        await appB.close();
-        await a.cleanup();
-        await b.cleanup();
-      }
-    });
+      upstreamAndMirror(
+        target,
+        (s) => makeApp(s, { services: [alphafold] }),
+        async ({ a, b, appA, appB, up: af }) => {
+          await loadAf(a, appA.generations, AF_DEMO);
+          const load = await fetchAndLoad(b.db, appB.generations, request(b, 'alphafold', 'models', [`alphafold=${af.url}/alphafold`], { ids: ['P69905'] }));
+          expect(load).toMatchObject({ release: 'v4' });
+          expect(af.requests.map((r) => r.path).sort()).toEqual(
+            ['/alphafold/api/prediction/P69905', ...['model_v4.cif', 'confidence_v4.json', 'predicted_aligned_error_v4.json'].map((f) => `/alphafold/files/AF-P69905-F1-${f}`)].sort(),
+          );
+          for (const path of ['/alphafold/api/prediction/P69905', '/alphafold/files/AF-P69905-F1-confidence_v4.json', '/alphafold/api/uniprot/summary/P69905.json']) {
+            const [x, y] = await Promise.all([appA.app.inject(path), appB.app.inject(path)]);
+            expect(y.statusCode, path).toBe(200);
+            expect(y.body, path).toBe(x.body);
+          }
+          expect((await appB.app.inject('/alphafold/api/prediction/P68871')).statusCode).toBe(404);
+          const missing = await fetchAndLoad(b.db, appB.generations, request(b, 'alphafold', 'models', [`alphafold=${af.url}/alphafold`], { ids: ['Q00000'] })).catch((e: unknown) => e);
+          expect((missing as Error).message).toMatch(/^AlphaFold DB has no prediction for Q00000/);
+        },
+        { forwardHost: true },
+      ));
 
     it('the PDB archive: entries by id several at a time, structure factors where they exist, the holdings for --limit, unchanged files kept', async () => {
       const s = await target.open();

@@ -43,6 +43,8 @@ export interface ProxyRules {
   fail?: (n: number, url: string) => boolean;
   /** Paths the stand-in serves itself (`Upstream.put`) instead of the app. */
   own?: (url: string) => boolean;
+  /** Hand the app the host the upstream was asked on (services whose links carry it). */
+  forwardHost?: boolean;
 }
 
 /** An upstream that hands each request to a biomirror app, failing those `rules.fail` picks with a 500. */
@@ -58,7 +60,10 @@ export async function proxyTo(app: FastifyInstance, rules: ProxyRules = {}): Pro
       res.end('{"error":"Internal Server Error","message":"injected"}');
       return true;
     }
-    const r = await app.inject({ method: 'GET', url, headers: req.headers.authorization ? { authorization: req.headers.authorization } : {} });
+    const headers: Record<string, string> = {};
+    if (req.headers.authorization) headers.authorization = req.headers.authorization;
+    if (rules.forwardHost) headers.host = req.headers.host ?? '';
+    const r = await app.inject({ method: 'GET', url, headers });
     res.statusCode = r.statusCode;
     res.setHeader('content-type', String(r.headers['content-type'] ?? 'application/json'));
     res.end(r.rawPayload);
