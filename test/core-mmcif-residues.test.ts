@@ -48,4 +48,46 @@ describe('structure file residues', () => {
     await expect(runCifTask('residues', fixture('4hhb.cif.gz').subarray(0, 500), 60_000)).rejects.toBeInstanceOf(CifFormatError);
     expect((await readResidues(Buffer.from('HEADER    NOTHING\nEND\n'), 'pdb')).n).toBe(0);
   });
+
+  it('keeps ATOM rows of the first model, the first alternate location of each atom, and residues whose atoms come in another order', async () => {
+    const rows = [
+      // group asym seq comp atom x  (model 1 unless given)
+      ['HETATM', 'A', '.', 'HOH', 'O', 9],
+      ['ATOM', 'A', '1', 'GLY', 'N', 1],
+      ['ATOM', 'A', '1', 'GLY', 'CA', 2],
+      ['ATOM', 'A', '1', 'GLY', 'CA', 3],
+      ['ATOM', 'A', '1', 'GLY', 'C', 4],
+      ['ATOM', 'A', '2', 'GLY', 'CA', 5],
+      ['ATOM', 'A', '2', 'GLY', 'N', 6],
+      ['ATOM', 'A', '2', 'GLY', 'O', 7],
+      ['ATOM', '?', '2', 'GLY', 'C', 8],
+      ['ATOM', 'B', '2', 'ALA', 'N', 10],
+      ['ATOM', 'B', '2', 'ALA', 'CA', 11, '2'],
+    ];
+    const cif = [
+      'data_TEST',
+      'loop_',
+      ...['group_PDB', 'label_asym_id', 'auth_asym_id', 'label_seq_id', 'label_comp_id', 'label_atom_id', 'Cartn_x', 'Cartn_y', 'Cartn_z', 'pdbx_PDB_model_num'].map((f) => `_atom_site.${f}`),
+      ...rows.map(([g, asym, seq, comp, atom, x, model]) => `${g} ${asym} ${asym === '?' ? 'A' : asym} ${seq} ${comp} ${atom} ${x} 0 0 ${model ?? '1'}`),
+      '',
+    ].join('\n');
+    const r = await readResidues(Buffer.from(cif), 'cif');
+    const residues = Array.from({ length: r.n }, (_, i) => ({
+      asym: r.asyms[r.asym[i] as number],
+      seq: r.seq[i],
+      comp: r.comps[r.comp[i] as number],
+      atoms: Array.from({ length: (r.atomStart[i + 1] as number) - (r.atomStart[i] as number) }, (_, k) => {
+        const a = (r.atomStart[i] as number) + k;
+        return `${r.names[r.atomName[a] as number]}@${r.xyz[3 * a]}`;
+      }),
+    }));
+    expect(residues).toEqual([
+      { asym: 'A', seq: 1, comp: 'GLY', atoms: ['N@1', 'CA@2', 'C@4'] },
+      // Chain A's second residue goes on where its label chain is unknown (the author's stands in).
+      { asym: 'A', seq: 2, comp: 'GLY', atoms: ['CA@5', 'N@6', 'O@7', 'C@8'] },
+      // The second model's atom is left out.
+      { asym: 'B', seq: 2, comp: 'ALA', atoms: ['N@10'] },
+    ]);
+  });
 });
+

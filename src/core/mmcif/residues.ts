@@ -78,33 +78,56 @@ export function residuesOf(frame: CifFrame): Residues {
   const atomStart: number[] = [];
   const atomName: number[] = [];
   const xyz: number[] = [];
-  const firstModel = rows ? model.str(0) : '';
-  // This loop runs for every atom of every entry a load reads: the residue is told by comparing
-  // chain and number with the previous row's (no key built per atom).
-  let lastAsym: string | undefined;
+  // This loop runs for every atom of every entry a load reads, so it compares the file's tokens
+  // in place (areValuesEqual) rather than taking a string of each: a row is ATOM, of the first
+  // model, of the residue before, or a name seen before, by comparison with an earlier row.
+  const groupF = site?.getField('group_PDB');
+  const modelF = site?.getField('pdbx_PDB_model_num');
+  const asymF = site?.getField('label_asym_id');
+  const atomF = site?.getField('label_atom_id');
+  let atomRow = -1;
+  for (let r = 0; r < rows && atomRow < 0; r++) if (group.str(r) === 'ATOM') atomRow = r;
+  const modelRow = rows && model.has(0) ? 0 : -1;
+  const asymOf = (r: number) => asymCol.str(r) || authAsym.str(r);
+  const sameAsym = (r: number, p: number) => (asymF && asymCol.has(r) && asymCol.has(p) ? asymF.areValuesEqual(r, p) : asymOf(r) === asymOf(p));
+  // Per residue name: the rows and numbers of its atom names in the order of its first residue
+  // (residues of one kind list their atoms alike, so most names are told by one comparison).
+  const namesOfComp: { row: number; id: number }[][] = [];
+  let known: { row: number; id: number }[] = [];
+  let lastRow = -1;
   let lastSeq = 0;
-  const seen = new Set<string>();
+  let first = 0;
   for (let r = 0; r < rows; r++) {
-    if (group.has(r) && group.str(r) !== 'ATOM') continue;
-    if (model.has(r) && model.str(r) !== firstModel) continue;
+    if (group.has(r) && (atomRow < 0 || !(groupF as NonNullable<typeof groupF>).areValuesEqual(r, atomRow))) continue;
+    if (model.has(r) && (modelRow < 0 || !(modelF as NonNullable<typeof modelF>).areValuesEqual(r, modelRow))) continue;
     if (!x.has(r) || !y.has(r) || !z.has(r)) continue;
     if (labelled && !seqCol.has(r)) continue;
-    const asym = asymCol.str(r) || authAsym.str(r);
     const seq = labelled ? seqCol.int(r) : authSeq.int(r);
-    if (asym !== lastAsym || seq !== lastSeq) {
-      lastAsym = asym;
+    if (lastRow < 0 || seq !== lastSeq || !sameAsym(r, lastRow)) {
+      lastRow = r;
       lastSeq = seq;
-      seen.clear();
-      resAsym.push(asyms.id(asym));
+      first = atomName.length;
+      resAsym.push(asyms.id(asymOf(r)));
       resSeq.push(seq);
-      resComp.push(comps.id(compCol.str(r)));
-      atomStart.push(atomName.length);
+      const comp = comps.id(compCol.str(r));
+      resComp.push(comp);
+      known = namesOfComp[comp] ??= [];
+      atomStart.push(first);
     }
-    const name = atomCol.str(r);
+    // The atom's name: where the first residue of this kind had its k-th name, one comparison.
+    const k = atomName.length - first;
+    const slot = known[k];
+    let id: number;
+    if (atomF && slot !== undefined && atomCol.has(r) && atomF.areValuesEqual(r, slot.row)) id = slot.id;
+    else {
+      id = names.id(atomCol.str(r));
+      if (k === known.length && atomCol.has(r)) known.push({ row: r, id });
+    }
     // The first alternate location of an atom stands for it.
-    if (seen.has(name)) continue;
-    seen.add(name);
-    atomName.push(names.id(name));
+    let dup = false;
+    for (let a = first; a < atomName.length && !dup; a++) dup = atomName[a] === id;
+    if (dup) continue;
+    atomName.push(id);
     xyz.push(x.float(r), y.float(r), z.float(r));
   }
   atomStart.push(atomName.length);
