@@ -114,7 +114,7 @@ export async function attributeSql(s: SearchScope, service: Service, list: Attri
       ' UNION ALL ',
     );
   }
-  const mapped = kinds.map((k) => mapSql(k, rt, hits, s.archive)).filter((x): x is HitSql => x !== undefined);
+  const mapped = kinds.map((k) => mapSql(k, rt, hits, s.archive, s.db.dialect)).filter((x): x is HitSql => x !== undefined);
   if (mapped.length === 0) return undefined;
   return { sql: q`SELECT DISTINCT m.dst AS id FROM (${joinSql(mapped, ' UNION ')}) m WHERE m.dst IS NOT NULL` };
 }
@@ -175,10 +175,16 @@ function both(parts: Plan[]): Plan {
     score = q`${score} + ${a}.score`;
   });
   if (constant !== 0) score = q`${score} + ${num(constant)}`;
-  const where = others.length ? q` WHERE ${joinSql(others.map((p) => q`p0.id IN (SELECT x.id FROM (${p.sql}) x)`), ' AND ')}` : raw('');
+  const where = others.length ? q` WHERE ${joinSql(others.map((p) => q`p0.id IN (${membersSql(p)})`), ' AND ')}` : raw('');
   if (!ranked.length) return { sql: q`SELECT p0.id AS id FROM ${from}${where}`, constant };
   return { sql: q`SELECT p0.id AS id, ${score} AS score FROM ${from}${where}`, constant: undefined };
 }
+
+/**
+ * A part's hits as tested by membership (`IN`): an index read without its DISTINCT, which a
+ * membership test does not need and which costs the database a pass over every hit.
+ */
+const membersSql = (p: Plan): Sql => (p.direct ? q`SELECT ${raw(p.direct.id)} FROM ${raw(p.direct.from)} WHERE ${p.direct.where}` : q`SELECT x.id FROM (${p.sql}) x`);
 
 /** `or`: the hits of any part, each scoring the sum of the parts it is in. */
 function either(parts: Plan[]): Plan {
