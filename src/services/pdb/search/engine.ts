@@ -139,7 +139,7 @@ export async function mapIds(s: SearchScope, kind: ObjKind, r: TerminalResult, r
       kind === 'mol_definition'
         ? { sql: `SELECT DISTINCT 'mol_definition' AS kind, id AS obj, 0 AS rec, '' AS entry_id FROM ${n.sobj} WHERE kind = 'comp' AND id IN (${marks})`, params: chunk }
         : { sql: `SELECT kind, id AS obj, 0 AS rec, entry_id FROM ${n.sobj} WHERE kind = ? AND id IN (${marks})`, params: [kind, ...chunk] };
-    const m = mapSql(kind, rt, hits, n);
+    const m = mapSql(kind, rt, hits, n, s.db.dialect);
     if (!m) continue;
     for (const row of await s.db.query<{ src: string; dst: string }>(m.sql, m.params)) {
       if (row.dst === null) continue;
@@ -267,7 +267,7 @@ export async function attributeValues(s: SearchScope, attr: string, rt: ReturnTy
   const hits = { sql: `SELECT a.kind AS kind, a.obj AS obj, 0 AS rec, a.entry_id AS entry_id, a.num AS num, a.str AS str FROM ${v.index.sattr} a WHERE a.attr = ?`, params: [attrKey(v.index, attr)] };
   const out: { dst: string; num: number | null; str: string | null }[] = [];
   for (const k of v.kinds) {
-    const m = mapSql(k, rt, hits, s.archive, ', h.num AS num, h.str AS str');
+    const m = mapSql(k, rt, hits, s.archive, s.db.dialect, ', h.num AS num, h.str AS str');
     if (m) out.push(...(await s.db.query<{ dst: string; num: number | null; str: string | null }>(m.sql, m.params)));
   }
   return out;

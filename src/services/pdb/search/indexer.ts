@@ -146,8 +146,18 @@ async function indexTables(db: Db, t: TableSet): Promise<void> {
     await db.exec(sql);
     await pace();
   }
-  // Index-only scans on PostgreSQL need the visibility map that VACUUM writes.
-  if (db.dialect === 'postgres') for (const table of [n.sobj, n.sattr, n.stok, n.sfts, n.sdf]) await db.exec(`VACUUM ANALYZE ${table}`);
+  if (db.dialect === 'postgres') {
+    // Statistics of attribute and value together: taken apart, PostgreSQL multiplies the share of
+    // an attribute by the share of a value among every attribute's values and expects a handful of
+    // rows where there are thousands, then plans nested loops that take seconds (an and-query
+    // with facets took 15 s, against 0.3 s planned from these).
+    const stats = (name: string, kinds: string, cols: string, table: string) => db.exec(`CREATE STATISTICS ${ident(`${t.name(name)}_st`)} (${kinds}) ON ${cols} FROM ${table}`);
+    await stats('sattr_low', 'mcv, dependencies, ndistinct', 'attr, kind, low', n.sattr);
+    await stats('sattr_num', 'dependencies', 'attr, kind, num', n.sattr);
+    await stats('stok_tok', 'mcv, dependencies, ndistinct', 'attr, kind, tok', n.stok);
+    // Index-only scans on PostgreSQL need the visibility map that VACUUM writes.
+    for (const table of [n.sobj, n.sattr, n.stok, n.sfts, n.sdf]) await db.exec(`VACUUM ANALYZE ${table}`);
+  }
 }
 
 interface Rows {

@@ -4,7 +4,7 @@
  * across through the entry, with chemical components linked to the entities that hold them.
  * Each mapping is SQL over the object table, run on the hits' own query.
  */
-import type { SqlValue } from '../../../core/store/db.js';
+import type { Dialect, SqlValue } from '../../../core/store/db.js';
 import type { HitSql } from './text.js';
 import type { ObjKind, SearchTables } from './indexer.js';
 import type { ReturnType } from './request.js';
@@ -29,33 +29,39 @@ const INSTANCE_OF: Partial<Record<ObjKind, ObjKind>> = {
  * `(src, dst)` pairs: each hit object of kind `from` (rows of `hits`, with columns kind, obj and entry_id)
  * and the return-type identifiers it stands for. `n` is the archive's index (undefined when no
  * archive is loaded: only identity mappings then).
+ *
+ * The hits are always read first and each one's objects looked up by index. SQLite, which has no
+ * statistics of these tables, would otherwise read every object of the target kind and, for
+ * each, every hit of a range (a phrase, a date span): minutes on an archive. Its CROSS JOIN keeps
+ * the order written; PostgreSQL plans from its statistics.
  */
-export function mapSql(from: ObjKind, to: ReturnType, hits: HitSql, n: SearchTables | undefined, extra = ''): HitSql | undefined {
+export function mapSql(from: ObjKind, to: ReturnType, hits: HitSql, n: SearchTables | undefined, dialect: Dialect, extra = ''): HitSql | undefined {
   const target = RETURN_KIND[to];
   const h = `(${hits.sql}) h`;
+  const join = dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
   const k: SqlValue[] = [from];
   const p = hits.params;
   const sel = (dst: string) => `SELECT h.obj AS src, ${dst} AS dst${extra}`;
   if (from === target) return { sql: `${sel('h.obj')} FROM ${h} WHERE h.kind = ?`, params: [...p, from] };
   if (!n) return undefined;
   if (from === 'mol_definition') {
-    if (target === 'nonpolymer_entity') return { sql: `${sel('r.id')} FROM ${h} JOIN ${n.sobj} r ON r.kind = 'nonpolymer_entity' AND r.comp = h.obj WHERE h.kind = ?`, params: [...p, ...k] };
-    const viaComp = `FROM ${h} JOIN ${n.sobj} c ON c.kind = 'comp' AND c.id = h.obj`;
+    if (target === 'nonpolymer_entity') return { sql: `${sel('r.id')} FROM ${h} ${join} ${n.sobj} r ON r.kind = 'nonpolymer_entity' AND r.comp = h.obj WHERE h.kind = ?`, params: [...p, ...k] };
+    const viaComp = `FROM ${h} ${join} ${n.sobj} c ON c.kind = 'comp' AND c.id = h.obj`;
     if (target === 'entry') return { sql: `${sel('c.entry_id')} ${viaComp} WHERE h.kind = ?`, params: [...p, ...k] };
-    return { sql: `${sel('r.id')} ${viaComp} JOIN ${n.sobj} r ON r.kind = ? AND r.entry_id = c.entry_id WHERE h.kind = ?`, params: [...p, target, ...k] };
+    return { sql: `${sel('r.id')} ${viaComp} ${join} ${n.sobj} r ON r.kind = ? AND r.entry_id = c.entry_id WHERE h.kind = ?`, params: [...p, target, ...k] };
   }
-  const own = `FROM ${h} JOIN ${n.sobj} o ON o.kind = h.kind AND o.id = h.obj`;
+  const own = `FROM ${h} ${join} ${n.sobj} o ON o.kind = h.kind AND o.id = h.obj`;
   if (target === 'mol_definition') {
     if (from === 'nonpolymer_entity' || from === 'nonpolymer_instance') return { sql: `${sel('o.comp')} ${own} WHERE h.kind = ? AND o.comp IS NOT NULL`, params: [...p, ...k] };
-    if (from === 'entry') return { sql: `${sel('r.id')} FROM ${h} JOIN ${n.sobj} r ON r.kind = 'comp' AND r.entry_id = h.obj WHERE h.kind = ?`, params: [...p, ...k] };
-    return { sql: `${sel('r.id')} ${own} JOIN ${n.sobj} r ON r.kind = 'comp' AND r.entry_id = o.entry_id WHERE h.kind = ?`, params: [...p, ...k] };
+    return { sql: `${sel('r.id')} FROM ${h} ${join} ${n.sobj} r ON r.kind = 'comp' AND r.entry_id = h.entry_id WHERE h.kind = ?`, params: [...p, ...k] };
   }
-  // Hit rows carry their entry.
+  // Hit rows carry their entry: objects of another kind in the same entry are joined on it (an
+  // entry's own hits too, whose entry is their object: the value indexes hold the entry after the
+  // value, so the database can seek the hits of each entry rather than read them all per entry).
   if (target === 'entry') return { sql: `${sel('h.entry_id')} FROM ${h} WHERE h.kind = ?`, params: [...p, ...k] };
-  if (INSTANCE_OF[target] === from) return { sql: `${sel('r.id')} FROM ${h} JOIN ${n.sobj} r ON r.kind = ? AND r.entity = h.obj WHERE h.kind = ?`, params: [...p, target, ...k] };
+  if (INSTANCE_OF[target] === from) return { sql: `${sel('r.id')} FROM ${h} ${join} ${n.sobj} r ON r.kind = ? AND r.entity = h.obj WHERE h.kind = ?`, params: [...p, target, ...k] };
   if (INSTANCE_OF[from] === target) return { sql: `${sel('o.entity')} ${own} WHERE h.kind = ? AND o.entity IS NOT NULL`, params: [...p, ...k] };
-  if (from === 'entry') return { sql: `${sel('r.id')} FROM ${h} JOIN ${n.sobj} r ON r.kind = ? AND r.entry_id = h.obj WHERE h.kind = ?`, params: [...p, target, ...k] };
-  return { sql: `${sel('r.id')} ${own} JOIN ${n.sobj} r ON r.kind = ? AND r.entry_id = o.entry_id WHERE h.kind = ?`, params: [...p, target, ...k] };
+  return { sql: `${sel('r.id')} FROM ${h} ${join} ${n.sobj} r ON r.kind = ? AND r.entry_id = h.entry_id WHERE h.kind = ?`, params: [...p, target, ...k] };
 }
 
 /**
