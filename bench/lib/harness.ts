@@ -57,7 +57,9 @@ export async function withSchema<T>(url: string, fn: (schemaUrl: string) => Prom
   try {
     return await fn(`${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`);
   } finally {
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    // BENCH_KEEP leaves the data for a look afterwards, as it leaves the work folder.
+    if (process.env.BENCH_KEEP) log(`kept schema ${schema}`);
+    else await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.end();
   }
 }
