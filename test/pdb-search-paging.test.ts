@@ -263,6 +263,13 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
         expect(plan.filter((d) => /sobj_id\S* \(kind=\?\)$/.test(d)), `${rt}: ${plan.join('; ')}`).toEqual([]);
       }
     }
+    // A ranked part with an entry condition: each entry here has one assembly and one polymer
+    // chain, which rank as their entries do.
+    const ranked = { type: 'group', logical_operator: 'and', nodes: [{ type: 'terminal', service: 'full_text', parameters: { value: 'kinase' } }, nmr] };
+    const byEntry = await paged(ranked, 4);
+    expect(new Set(byEntry.map((h) => h.score)).size).toBeGreaterThan(1);
+    expect(await paged(ranked, 4, {}, 'assembly')).toEqual(byEntry.map((h) => ({ ...h, identifier: `${h.identifier as string}-1` })));
+    expect(await paged(ranked, 4, {}, 'polymer_instance')).toEqual(byEntry.map((h) => ({ ...h, identifier: `${h.identifier as string}.A` })));
     if (store.db.dialect === 'postgres') {
       const served = (await scopeOf(store.db, t.generations)).archive;
       if (!served) throw new Error('no archive served');

@@ -122,10 +122,12 @@ async function indexTables(db: Db, t: TableSet): Promise<void> {
   const ix = (s: string) => ident(`${t.name(s)}_ix`);
   const hit = 'entry_id, kind, obj, rec';
   const statements = [
-    `CREATE INDEX ${ix('sobj_id')} ON ${n.sobj} (kind, id)`,
-    `CREATE INDEX ${ix('sobj_entry')} ON ${n.sobj} (entry_id, kind)`,
-    `CREATE INDEX ${ix('sobj_entity')} ON ${n.sobj} (entity, kind)`,
-    `CREATE INDEX ${ix('sobj_comp')} ON ${n.sobj} (comp, kind)`,
+    // Objects by identifier, entry, entity and component, each index holding what hits are mapped
+    // to (identifier and entry), so that PostgreSQL reads the index alone.
+    `CREATE INDEX ${ix('sobj_id')} ON ${n.sobj} (kind, id, entry_id)`,
+    `CREATE INDEX ${ix('sobj_entry')} ON ${n.sobj} (entry_id, kind, id)`,
+    `CREATE INDEX ${ix('sobj_entity')} ON ${n.sobj} (entity, kind, id)`,
+    `CREATE INDEX ${ix('sobj_comp')} ON ${n.sobj} (comp, kind, id)`,
     // Every row, by attribute: case-insensitive values, and `exists` of any attribute. A
     // case-sensitive match narrows by the lower-cased value first (the original is checked on the
     // rows found), so the original values need no index of their own.

@@ -11,7 +11,7 @@ import { bad } from './errors.js';
 import { fullTextSql, fullTextWords, type RankedRead } from './fulltext.js';
 import type { SearchTables } from './indexer.js';
 import type { FilterNode, Group, Node, ReturnType, Service, Terminal } from './request.js';
-import { RETURN_KIND, mapSql } from './returns.js';
+import { RETURN_KIND, mapSql, throughEntry } from './returns.js';
 import { joinSql, num, q, raw, type Sql } from './sql.js';
 import { attributeCondition, condition, conditionSql, readsWords, sameRecordSql, type AttributeCondition, type HitSql } from './text.js';
 import { kindsOf } from './values.js';
@@ -28,6 +28,12 @@ export interface Plan {
   direct?: DirectRead;
   /** The rows already in rank order from an index, and counted without reading them. */
   ranked?: RankedRead;
+  /**
+   * Rows `id` of entries such that the hits are every object of the return type in them (an entry
+   * condition asked for assemblies, say): an and-group then tests an entry rather than mapping
+   * every hit of this part to the return type first.
+   */
+  entries?: Sql;
 }
 
 /** `SELECT [DISTINCT] <id> FROM <from> WHERE <where>`. */
@@ -44,6 +50,7 @@ const directSql = (d: DirectRead): Sql => q`SELECT ${raw(d.distinct ? 'DISTINCT 
 export interface AttributeHits {
   sql: Sql;
   direct?: DirectRead;
+  entries?: Sql;
 }
 
 /** A terminal as planned: its own rows (`id`, and `score` when ranked), for verbose results. */
@@ -116,7 +123,9 @@ export async function attributeSql(s: SearchScope, service: Service, list: Attri
   }
   const mapped = kinds.map((k) => mapSql(k, rt, hits, s.archive, s.db.dialect)).filter((x): x is HitSql => x !== undefined);
   if (mapped.length === 0) return undefined;
-  return { sql: q`SELECT DISTINCT m.dst AS id FROM (${joinSql(mapped, ' UNION ')}) m WHERE m.dst IS NOT NULL` };
+  const sql = q`SELECT DISTINCT m.dst AS id FROM (${joinSql(mapped, ' UNION ')}) m WHERE m.dst IS NOT NULL`;
+  if (!kinds.every((k) => throughEntry(k, rt))) return { sql };
+  return { sql, entries: q`SELECT h.entry_id AS id FROM (${hits}) h WHERE h.kind IN (${joinSql(kinds.map((k) => q`${k}`), ', ')})` };
 }
 
 interface Context {
@@ -157,11 +166,38 @@ async function planNode(c: Context, node: Node, root: boolean): Promise<Plan | u
   const [first] = parts;
   if (!first) return undefined;
   if (parts.length === 1) return first;
-  return node.logical_operator === 'and' ? both(parts) : either(parts);
+  return node.logical_operator === 'and' ? both(c, parts) : either(parts);
 }
 
-/** `and`: the hits of every part, scores summed; parts of one score are tested by membership. */
-function both(parts: Plan[]): Plan {
+/**
+ * `and`: the hits of every part, scores summed. Parts that stand for every object of their
+ * entries are tested on the entry (see Plan.entries): an entry condition asked for assemblies
+ * costs a look-up per hit of the other parts, not a mapping of each of its own hits.
+ */
+function both(c: Context, parts: Plan[]): Plan {
+  const n = c.s.archive;
+  const byEntry = n ? parts.filter((p) => p.constant !== undefined && p.entries) : [];
+  const rest = parts.filter((p) => !byEntry.includes(p));
+  if (!n || byEntry.length === 0 || (rest.length === 0 && byEntry.length === 1)) return joined(parts);
+  // SQLite keeps the order written (the hits first, then their objects by index).
+  const join = raw(c.s.db.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN');
+  const target = RETURN_KIND[c.rt];
+  const constant = byEntry.reduce((a, p) => a + (p.constant as number), 0);
+  if (rest.length === 0) {
+    // The entries of every part, then their objects of the return type.
+    const [first, ...more] = byEntry.map((p) => p.entries as Sql);
+    const where = more.length ? q` WHERE ${joinSql(more.map((e) => q`e0.id IN (${e})`), ' AND ')}` : raw('');
+    return { sql: q`SELECT r.id AS id FROM (SELECT DISTINCT e0.id AS id FROM (${first as Sql}) e0${where}) e ${join} ${raw(n.sobj)} r ON r.kind = ${target} AND r.entry_id = e.id`, constant };
+  }
+  const lead = rest.length === 1 ? (rest[0] as Plan) : joined(rest);
+  const tests = joinSql(byEntry.map((p) => q`o.entry_id IN (${p.entries as Sql})`), ' AND ');
+  const from = q`FROM (${lead.sql}) p ${join} ${raw(n.sobj)} o ON o.kind = ${target} AND o.id = p.id WHERE ${tests}`;
+  if (lead.constant !== undefined) return { sql: q`SELECT p.id AS id ${from}`, constant: lead.constant + constant };
+  return { sql: q`SELECT p.id AS id, p.score${constant !== 0 ? q` + ${num(constant)}` : raw('')} AS score ${from}`, constant: undefined };
+}
+
+/** `and` of parts on the return type: ranked parts joined on the identifier, parts of one score tested by membership. */
+function joined(parts: Plan[]): Plan {
   const ranked = parts.filter((p) => p.constant === undefined);
   const flat = parts.filter((p) => p.constant !== undefined);
   const constant = flat.reduce((a, p) => a + (p.constant as number), 0);

@@ -65,6 +65,16 @@ export function mapSql(from: ObjKind, to: ReturnType, hits: HitSql, n: SearchTab
 }
 
 /**
+ * Whether `mapSql(from, to)` gives, for each hit, every object of the return type in the hit's
+ * entry: the mapped hits then depend on the hits' entries alone.
+ */
+export function throughEntry(from: ObjKind, to: ReturnType): boolean {
+  const target = RETURN_KIND[to];
+  if (from === target || from === 'mol_definition' || target === 'mol_definition' || target === 'entry') return false;
+  return INSTANCE_OF[target] !== from && INSTANCE_OF[from] !== target;
+}
+
+/**
  * The reverse of `mapSql`: the objects of kind `from` that the identifier `dst` (an SQL expression)
  * of the return type stands for: the same pairs, walked from the other end, to read a hit's own
  * values of an attribute (sort keys, facets). Steps of joins over the object table, the first
