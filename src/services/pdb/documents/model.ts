@@ -130,36 +130,66 @@ export function structureModel(entry: Entry, id: string): StructureModel {
   const authSeqCol = col('auth_seq_id');
   const seqCol = col('label_seq_id');
   const present = (f: typeof modelCol, r: number): string | undefined => (f && f.valueKind(r) === 0 ? f.str(r) : undefined);
+  // Most rows repeat the row before in chain and residue, and name one of a few elements: those
+  // are told by comparing the file's tokens in place (areValuesEqual) rather than by a string per
+  // atom, with the same outcome.
+  const same = (f: typeof modelCol, r: number, earlier: number) => earlier >= 0 && f !== undefined && f.valueKind(r) === 0 && f.areValuesEqual(r, earlier);
+  const elements: { row: number; hydrogen: boolean }[] = [];
+  const hydrogen = (r: number): boolean => {
+    if (!typeCol) return false;
+    for (const e of elements) if (same(typeCol, r, e.row)) return e.hydrogen;
+    const el = present(typeCol, r);
+    const h = el === 'H' || el === 'D';
+    if (el !== undefined && elements.length < 8) elements.push({ row: r, hydrogen: h });
+    return h;
+  };
   let current: AsymInfo | undefined;
+  let currentRow = -1;
   let currentSeen: Set<string> | undefined;
+  let lastModel: number | undefined;
+  let seqRow = -1;
+  let seqSet: Set<string> | undefined;
   for (let r = 0; r < atoms.rows; r++) {
     const model = modelCol && modelCol.valueKind(r) === 0 ? modelCol.int(r) : 1;
-    models.add(model);
+    if (model !== lastModel) {
+      models.add(model);
+      lastModel = model;
+    }
     firstModel ??= model;
     if (model !== firstModel) continue;
     atomCount++;
-    const aid = present(asymCol, r);
-    if (!aid) continue;
-    let a = current?.id === aid ? current : asyms.get(aid);
-    if (!a) {
-      // An instance the file does not list in struct_asym: known by its atoms alone.
-      const eid = present(entityCol, r) ?? '';
-      a = { id: aid, entityId: eid, authId: undefined, atoms: 0, hydrogens: 0, modeledResidues: 0, firstAuthSeq: undefined, authSeqMap: [] };
-      asyms.set(aid, a);
-      entities.get(eid)?.asyms.push(aid);
-    }
-    if (a !== current) {
-      current = a;
-      currentSeen = seen.get(aid);
-      if (!currentSeen) seen.set(aid, (currentSeen = new Set()));
+    let a: AsymInfo | undefined;
+    if (current && same(asymCol, r, currentRow)) a = current;
+    else {
+      const aid = present(asymCol, r);
+      if (!aid) continue;
+      a = current?.id === aid ? current : asyms.get(aid);
+      if (!a) {
+        // An instance the file does not list in struct_asym: known by its atoms alone.
+        const eid = present(entityCol, r) ?? '';
+        a = { id: aid, entityId: eid, authId: undefined, atoms: 0, hydrogens: 0, modeledResidues: 0, firstAuthSeq: undefined, authSeqMap: [] };
+        asyms.set(aid, a);
+        entities.get(eid)?.asyms.push(aid);
+      }
+      if (a !== current) {
+        current = a;
+        currentSeen = seen.get(aid);
+        if (!currentSeen) seen.set(aid, (currentSeen = new Set()));
+      }
+      currentRow = r;
     }
     a.atoms++;
-    const el = present(typeCol, r);
-    if (el === 'H' || el === 'D') a.hydrogens++;
+    if (hydrogen(r)) a.hydrogens++;
     a.authId ??= present(authAsymCol, r);
     a.firstAuthSeq ??= present(authSeqCol, r);
+    // A residue number already added to this chain's set is not added again.
+    if (seqSet === currentSeen && same(seqCol, r, seqRow)) continue;
     const sid = present(seqCol, r);
-    if (sid) currentSeen?.add(sid);
+    if (sid) {
+      currentSeen?.add(sid);
+      seqRow = r;
+      seqSet = currentSeen;
+    }
   }
   for (const [aid, s] of seen) {
     const a = asyms.get(aid);
