@@ -263,6 +263,17 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
         expect(plan.filter((d) => /sobj_id\S* \(kind=\?\)$/.test(d)), `${rt}: ${plan.join('; ')}`).toEqual([]);
       }
     }
+    // Entity hits sorted by an entry value: each hit's own value is read, not every value of it.
+    const sorted = { query: rna, return_type: 'polymer_entity', request_options: { paginate: { start: 0, rows: 5 }, sort: [{ sort_by: 'rcsb_entry_info.resolution_combined', direction: 'asc' }] } };
+    const byResolution = [...entries].sort((a, b) => a.resolution - b.resolution || byId(a, b)).map((e) => `${e.id}_1`);
+    expect(((await post(sorted)).result_set as Json[]).map((h) => h.identifier)).toEqual(byResolution.slice(0, 5));
+    if (store.db.dialect === 'sqlite') {
+      const st = await statements(await scopeOf(store.db, t.generations), readRequest(sorted));
+      const sql = st?.list;
+      if (!sql) throw new Error('no statement for the sorted request');
+      const plan = (await store.db.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql.sql}`, sql.params)).map((r) => r.detail);
+      expect(plan.filter((d) => /sattr_num\S* \(attr=\? AND num>\?\)$/.test(d)), plan.join('; ')).toEqual([]);
+    }
     // A ranked part with an entry condition: each entry here has one assembly and one polymer
     // chain, which rank as their entries do.
     const ranked = { type: 'group', logical_operator: 'and', nodes: [{ type: 'terminal', service: 'full_text', parameters: { value: 'kinase' } }, nmr] };
