@@ -6,7 +6,9 @@
  * - attribute (`text`) and `full_text` queries: latency percentiles with 10 clients, and the
  *   service's mean time per query beside the same SQL statements (count and page) run directly
  *   on the database, for a mix of queries asked again and again (their counts kept by the
- *   service) and for queries each asked once; beside them, a bare request (the health route);
+ *   service) and for queries each asked once; beside them, a bare request (the health route),
+ *   and the server's own time for the same requests (its request log: without the HTTP client's
+ *   round trip);
  * - `seqmotif`: the service (count and first page) beside the same regular expression tested on
  *   each of the same sequences;
  * - the engine indexes the load builds (MMseqs2 databases, k-mer index and clusters), timed;
@@ -176,8 +178,9 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const overhead = (service: number[], engine: number[]) => ({ serviceMeanMs: round(mean(service)), engineMeanMs: round(mean(engine)), overheadPercent: round(((mean(service) - mean(engine)) / mean(engine)) * 100) });
 
-async function fetchJson(base: string, body: unknown): Promise<Any> {
-  const r = await fetch(base + Q, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+/** POSTs a query; `id` names the request in the server's log (x-request-id), where its time is read. */
+async function fetchJson(base: string, body: unknown, id?: string): Promise<Any> {
+  const r = await fetch(base + Q, { method: 'POST', headers: { 'content-type': 'application/json', ...(id ? { 'x-request-id': id } : {}) }, body: JSON.stringify(body) });
   if (r.status !== 200 && r.status !== 204) throw new Error(`${r.status} ${await r.text()}`);
   return r.status === 204 ? undefined : r.json();
 }
@@ -206,10 +209,30 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, BIOMIRROR_LIMITS: 'off', PORT: '0' };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const { child, match } = await startAndWait(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);
+  const { child, match } = await startAndWait(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/, { stdout: true });
+  // The server's own time for each named request (its request log's \`ms\`: from the request's
+  // arrival to the end of the response), by phase: the service without the HTTP client's round trip.
+  const serverMs = new Map<string, number[]>();
+  let pending = '';
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  child.stdout?.on('data', (d: Buffer) => {
+    const lines = (pending + d.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /"reqId":"bench-([a-z-]+)-\d+".*"ms":([\d.]+)/.exec(line);
+      if (m) serverMs.set(m[1] as string, [...(serverMs.get(m[1] as string) ?? []), Number(m[2])]);
+    }
+  });
+  /** A phase's figures with the server's side beside them. */
+  const atServer = (phase: string, o: ReturnType<typeof overhead>) => {
+    const ms = serverMs.get(phase) ?? [];
+    if (ms.length === 0) return { ...o, serverSide: 'not logged' };
+    return { ...o, serverSideMeanMs: round(mean(ms)), serverSideOverheadPercent: round(((mean(ms) - o.engineMeanMs) / o.engineMeanMs) * 100) };
+  };
   const base = `${match[1] as string}`;
   // The server's last words, shown if the run fails.
   let serverLog = '';
+  let result: Any;
   child.stderr?.on('data', (d: Buffer) => {
     serverLog = (serverLog + d.toString()).slice(-4000);
   });
@@ -233,11 +256,11 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
       return (await db.query(st.list.sql, st.list.params)).length;
     };
     const attrSql = await Promise.all(attrBodies.map(sqlOf));
-    const attrService = await timeEach(reps * attrBodies.length, (k) => fetchJson(base, attrBodies[k % attrBodies.length]));
+    const attrService = await timeEach(reps * attrBodies.length, (k) => fetchJson(base, attrBodies[k % attrBodies.length], `bench-attr-again-${k}`));
     const attrEngine = await timeEach(reps * attrBodies.length, (k) => runSql(attrSql[k % attrSql.length]));
     const ftBodies = FULL_TEXT.map((value) => page({ type: 'terminal', service: 'full_text', parameters: { value } }));
     const ftSql = await Promise.all(ftBodies.map(sqlOf));
-    const ftService = await timeEach(reps * ftBodies.length, (k) => fetchJson(base, ftBodies[k % ftBodies.length]));
+    const ftService = await timeEach(reps * ftBodies.length, (k) => fetchJson(base, ftBodies[k % ftBodies.length], `bench-ft-again-${k}`));
     const ftEngine = await timeEach(reps * ftBodies.length, (k) => runSql(ftSql[k % ftSql.length]));
     // The same, each query asked once (the service keeps the counts of queries it has answered):
     // ranges with bounds of their own, pairs of words.
@@ -246,11 +269,11 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
       page(k % 2 ? term('rcsb_entry_info.resolution_combined', 'range', { from: 1.5 + k / 1000, to: 1.6 + k / 1000 }) : term('rcsb_accession_info.initial_release_date', 'range', { from: day(k), to: day(k + 2) })),
     );
     const freshAttrSql = await Promise.all(freshAttr.map(sqlOf));
-    const freshAttrService = await timeEach(freshAttr.length, (k) => fetchJson(base, freshAttr[k]));
+    const freshAttrService = await timeEach(freshAttr.length, (k) => fetchJson(base, freshAttr[k], `bench-attr-once-${k}`));
     const freshAttrEngine = await timeEach(freshAttr.length, (k) => runSql(freshAttrSql[k]));
     const freshFt = Array.from({ length: 60 }, (_, k) => page({ type: 'terminal', service: 'full_text', parameters: { value: `${ADJ[k % ADJ.length]} ${NOUNS[k % NOUNS.length]}` } }));
     const freshFtSql = await Promise.all(freshFt.map(sqlOf));
-    const freshFtService = await timeEach(freshFt.length, (k) => fetchJson(base, freshFt[k]));
+    const freshFtService = await timeEach(freshFt.length, (k) => fetchJson(base, freshFt[k], `bench-ft-once-${k}`));
     const freshFtEngine = await timeEach(freshFt.length, (k) => runSql(freshFtSql[k]));
     // What any request costs here: the server's health route (no body, no database), same client.
     const bare = await timeEach(reps * 3, async () => (await fetch(`${base}/_biomirror/health`)).text());
@@ -259,7 +282,7 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
     const motifs = ['C-x(2,4)-C-x(3)-[LIVMFYWC]', 'W-x(2)-[FY]-x-H', '<M-[KR]-x(3)-L', 'H-x(3)-H-x(2)-C'];
     const seqs = (await db.query(`SELECT seq FROM ${n.sseq}`)).map((r: Any) => r.seq as string);
     await fetchJson(base, { query: { type: 'terminal', service: 'seqmotif', parameters: { value: motifs[0], pattern_type: 'prosite' } }, return_type: 'polymer_entity' });
-    const motifService = await timeEach(5 * motifs.length, (k) => fetchJson(base, { query: { type: 'terminal', service: 'seqmotif', parameters: { value: motifs[k % motifs.length], pattern_type: 'prosite' } }, return_type: 'polymer_entity' }));
+    const motifService = await timeEach(5 * motifs.length, (k) => fetchJson(base, { query: { type: 'terminal', service: 'seqmotif', parameters: { value: motifs[k % motifs.length], pattern_type: 'prosite' } }, return_type: 'polymer_entity' }, `bench-motif-${k}`));
     const motifEngine = await timeEach(5 * motifs.length, async (k) => {
       const re = new RegExp(prositeToRegex(motifs[k % motifs.length]), 'g');
       let hits = 0;
@@ -278,7 +301,7 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
       const tb = performance.now();
       await fetchJson(base, body(queries[0] as string));
       const firstQuerySeconds = round((performance.now() - tb) / 1000);
-      const seqService = await timeEach(queries.length * 2, (k) => fetchJson(base, body(queries[k % queries.length] as string)));
+      const seqService = await timeEach(queries.length * 2, (k) => fetchJson(base, body(queries[k % queries.length] as string), `bench-sequence-${k}`));
       // The engine alone on the database the load built (with its k-mer index).
       const dir = join(work, `mmseqs-${dialect}`);
       mkdirSync(dir, { recursive: true });
@@ -290,7 +313,7 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
       sequence = { firstQuerySecondsAfterLoad: firstQuerySeconds, ...overhead(seqService, seqEngine) };
     }
     const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-    return {
+    result = {
       load,
       attributeQueries10Clients: attrLoad,
       fullTextQueries10Clients: ftLoad,
@@ -309,6 +332,15 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
     await stop(child);
     await db.close();
   }
+  // Every log line is read once the server has ended.
+  await closed;
+  result.attributeOneClient = atServer('attr-again', result.attributeOneClient);
+  result.fullTextOneClient = atServer('ft-again', result.fullTextOneClient);
+  result.attributeOneClientEachOnce = atServer('attr-once', result.attributeOneClientEachOnce);
+  result.fullTextOneClientEachOnce = atServer('ft-once', result.fullTextOneClientEachOnce);
+  result.seqmotif = atServer('motif', result.seqmotif);
+  if (result.sequence.engineMeanMs !== undefined) result.sequence = atServer('sequence', result.sequence);
+  return result;
 }
 
 /** The queries over the generated documents, then the coordinate engines over generated mmCIF entries (another generation of the same archive). */

@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** Starts a process and resolves with the first match of `ready` in its stderr. */
-export function startAndWait(cmd: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+export function startAndWait(cmd: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, opts: { stdout?: boolean } = {}): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    // Standard output (the server's request log) is dropped unless the caller reads it.
+    const child = spawn(cmd, args, { env, stdio: ['ignore', opts.stdout ? 'pipe' : 'ignore', 'pipe'] });
     let seen = '';
     child.stderr?.on('data', (d: Buffer) => {
       seen += d.toString();
