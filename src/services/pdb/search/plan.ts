@@ -179,19 +179,17 @@ function both(c: Context, parts: Plan[]): Plan {
   const byEntry = n ? parts.filter((p) => p.constant !== undefined && p.entries) : [];
   const rest = parts.filter((p) => !byEntry.includes(p));
   if (!n || byEntry.length === 0 || (rest.length === 0 && byEntry.length === 1)) return joined(parts);
-  // SQLite keeps the order written (the hits first, then their objects by index).
-  const join = raw(c.s.db.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN');
   const target = RETURN_KIND[c.rt];
   const constant = byEntry.reduce((a, p) => a + (p.constant as number), 0);
   if (rest.length === 0) {
     // The entries of every part, then their objects of the return type.
     const [first, ...more] = byEntry.map((p) => p.entries as Sql);
     const where = more.length ? q` WHERE ${joinSql(more.map((e) => q`e0.id IN (${e})`), ' AND ')}` : raw('');
-    return { sql: q`SELECT r.id AS id FROM (SELECT DISTINCT e0.id AS id FROM (${first as Sql}) e0${where}) e ${join} ${raw(n.sobj)} r ON r.kind = ${target} AND r.entry_id = e.id`, constant };
+    return { sql: q`SELECT r.id AS id FROM (SELECT DISTINCT e0.id AS id FROM (${first as Sql}) e0${where}) e JOIN ${raw(n.sobj)} r ON r.kind = ${target} AND r.entry_id = e.id`, constant };
   }
   const lead = rest.length === 1 ? (rest[0] as Plan) : joined(rest);
   const tests = joinSql(byEntry.map((p) => q`o.entry_id IN (${p.entries as Sql})`), ' AND ');
-  const from = q`FROM (${lead.sql}) p ${join} ${raw(n.sobj)} o ON o.kind = ${target} AND o.id = p.id WHERE ${tests}`;
+  const from = q`FROM (${lead.sql}) p JOIN ${raw(n.sobj)} o ON o.kind = ${target} AND o.id = p.id WHERE ${tests}`;
   if (lead.constant !== undefined) return { sql: q`SELECT p.id AS id ${from}`, constant: lead.constant + constant };
   return { sql: q`SELECT p.id AS id, p.score${constant !== 0 ? q` + ${num(constant)}` : raw('')} AS score ${from}`, constant: undefined };
 }

@@ -5,6 +5,7 @@
  * Each mapping is SQL over the object table, run on the hits' own query.
  */
 import type { Dialect, SqlValue } from '../../../core/store/db.js';
+import { joinInOrder } from './sql.js';
 import type { HitSql } from './text.js';
 import type { ObjKind, SearchTables } from './indexer.js';
 import type { ReturnType } from './request.js';
@@ -29,16 +30,12 @@ const INSTANCE_OF: Partial<Record<ObjKind, ObjKind>> = {
  * `(src, dst)` pairs: each hit object of kind `from` (rows of `hits`, with columns kind, obj and entry_id)
  * and the return-type identifiers it stands for. `n` is the archive's index (undefined when no
  * archive is loaded: only identity mappings then).
- *
- * The hits are always read first and each one's objects looked up by index. SQLite, which has no
- * statistics of these tables, would otherwise read every object of the target kind and, for
- * each, every hit of a range (a phrase, a date span): minutes on an archive. Its CROSS JOIN keeps
- * the order written; PostgreSQL plans from its statistics.
+ * The hits are always read first and each one's objects looked up by index (see joinInOrder).
  */
 export function mapSql(from: ObjKind, to: ReturnType, hits: HitSql, n: SearchTables | undefined, dialect: Dialect, extra = ''): HitSql | undefined {
   const target = RETURN_KIND[to];
   const h = `(${hits.sql}) h`;
-  const join = dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
+  const join = joinInOrder(dialect);
   const k: SqlValue[] = [from];
   const p = hits.params;
   const sel = (dst: string) => `SELECT h.obj AS src, ${dst} AS dst${extra}`;

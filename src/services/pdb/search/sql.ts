@@ -3,7 +3,7 @@
  * the n-th parameter on both databases, so a fragment moved into another query must carry its
  * own parameters along, in place.
  */
-import type { SqlValue } from '../../../core/store/db.js';
+import type { Dialect, SqlValue } from '../../../core/store/db.js';
 
 export interface Sql {
   sql: string;
@@ -41,3 +41,10 @@ export function num(x: number): Sql {
 export function joinSql(list: readonly Sql[], sep: string): Sql {
   return { sql: list.map((x) => x.sql).join(sep), params: list.flatMap((x) => x.params) };
 }
+
+/**
+ * The join keyword that keeps the left side as the outer loop: SQLite keeps no statistics of the
+ * search tables and, left to choose, reads a whole value index or object kind for each hit (minutes
+ * on an archive); its CROSS JOIN keeps the order written. PostgreSQL plans from its statistics.
+ */
+export const joinInOrder = (dialect: Dialect): string => (dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN');

@@ -12,7 +12,7 @@ import { perGeneration } from './generation-cache.js';
 import { attrKey, type ObjKind, type SearchTables } from './indexer.js';
 import type { ReturnType } from './request.js';
 import { RETURN_KIND, sourcesSql } from './returns.js';
-import { joinSql, q, raw, type Sql } from './sql.js';
+import { joinInOrder, joinSql, q, raw, type Sql } from './sql.js';
 
 /** The kinds of object holding an attribute, and those of them where an object holds several values. */
 export interface AttributeKinds {
@@ -68,10 +68,10 @@ function reachable(s: SearchScope, v: ValueSource, rt: ReturnType): ObjKind[] {
 
 /**
  * Rows `(dst, num, str)`: the values of each hit (rows `id` of `hits`). The hits drive the join
- * (SQLite is told so: its planner would otherwise start from the value table).
+ * (see joinInOrder).
  */
 export function valuesSql(s: SearchScope, v: ValueSource, rt: ReturnType, hits: Sql): Sql | undefined {
-  const join = s.db.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
+  const join = joinInOrder(s.db.dialect);
   const parts = reachable(s, v, rt).map((k) => {
     const m = sourcesSql(k, rt, s.archive as SearchTables, 'h.id');
     const steps = m.steps.map((x) => `${join} ${x.table} ${x.alias} ON ${x.on}`).join(' ');
@@ -85,11 +85,11 @@ export const isNumeric = (a: Attribute): boolean => a.kind === 'integer' || a.ki
 /**
  * One hit's sort key, a scalar subquery on the identifier expression `dst`: its smallest value
  * ascending, its largest descending; null when it has none. The hit's own objects come first
- * (SQLite is told so: it would otherwise read every value of the attribute for each hit).
+ * (see joinInOrder).
  */
 export function keySql(s: SearchScope, v: ValueSource, rt: ReturnType, dir: 'asc' | 'desc', dst: string): Sql | undefined {
   const col = isNumeric(v.attribute) ? 'a.num' : 'a.str';
-  const join = s.db.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
+  const join = joinInOrder(s.db.dialect);
   const parts = reachable(s, v, rt).map((k) => {
     const m = sourcesSql(k, rt, s.archive as SearchTables, dst);
     const [first, ...rest] = m.steps;
