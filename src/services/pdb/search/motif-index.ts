@@ -25,7 +25,8 @@ export const binAngle = (a: number) => Math.floor(a / 20);
 
 /** The descriptor as one number (types 5 bits each, distances 5 bits, angle 4 bits); -1 when out of range. */
 export function pairKey(c1: number, c2: number, dca: number, dcb: number, ang: number): number {
-  if (dca < 0 || dca > 31 || dcb < 0 || dcb > 31 || ang < 0 || ang > 15) return -1;
+  // Written to be false for NaN too (coordinates that are not numbers give no descriptor).
+  if (!(dca >= 0 && dca <= 31 && dcb >= 0 && dcb <= 31 && ang >= 0 && ang <= 15)) return -1;
   return (((c1 * 32 + c2) * 32 + dca) * 32 + dcb) * 16 + ang;
 }
 
@@ -92,6 +93,64 @@ const PART_BUFFER = 1 << 16;
 const MAX_PART_PAIRS = 2 ** 27;
 /** The largest descriptor pairKey() gives. */
 const MAX_KEY = pairKey(AMINO.length - 1, AMINO.length - 1, 31, 31, 15);
+/** Cells of one entry's grid at most (a sparse spread of residues gets larger cells). */
+const MAX_CELLS = 1 << 20;
+
+/**
+ * The 20 Å cells of an entry's residues (Cα in `v`, six numbers a residue): each residue's cell
+ * and, per cell, its residues in ascending order (`order` from `start[c]` to `start[c + 1]`).
+ * An entry spread so wide that its grid would not fit in memory gets coarser cells (never finer
+ * than 20 Å, so the 27 neighbours still cover); a residue without numeric coordinates is put in
+ * the first cell.
+ */
+function cellsOf(n: number, v: Float64Array): { x: Int32Array; y: Int32Array; z: Int32Array; nx: number; ny: number; nz: number; start: Uint32Array; order: Uint32Array } {
+  let lo = [Infinity, Infinity, Infinity];
+  let hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < n; i++) {
+    for (let d = 0; d < 3; d++) {
+      const c = v[6 * i + d] as number;
+      if (c < (lo[d] as number)) lo[d] = c;
+      if (c > (hi[d] as number)) hi[d] = c;
+    }
+  }
+  if (!lo.every(Number.isFinite) || !hi.every(Number.isFinite)) {
+    // Coordinates that are not numbers: one cell, every pair tested (and none within 20 Å).
+    lo = [0, 0, 0];
+    hi = [0, 0, 0];
+  }
+  // Cell boundaries at multiples of the cell size (as `floor(c / 20)`), numbered from the lowest.
+  let size = MAX_PAIR;
+  let first = lo.map((l) => Math.floor(l / size));
+  const dims = () => hi.map((h, d) => Math.floor(h / size) - (first[d] as number) + 1) as [number, number, number];
+  let [nx, ny, nz] = dims();
+  while (nx * ny * nz > MAX_CELLS) {
+    size *= 2;
+    first = lo.map((l) => Math.floor(l / size));
+    [nx, ny, nz] = dims();
+  }
+  const x = new Int32Array(n);
+  const y = new Int32Array(n);
+  const z = new Int32Array(n);
+  const start = new Uint32Array(nx * ny * nz + 1);
+  const of = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = (d: number) => {
+      const c = Math.floor((v[6 * i + d] as number) / size) - (first[d] as number);
+      return Number.isFinite(c) ? c : 0;
+    };
+    x[i] = at(0);
+    y[i] = at(1);
+    z[i] = at(2);
+    const c = ((x[i] as number) * ny + (y[i] as number)) * nz + (z[i] as number);
+    of[i] = c;
+    (start[c + 1] as number)++;
+  }
+  for (let c = 1; c < start.length; c++) start[c] = (start[c] as number) + (start[c - 1] as number);
+  const fill = start.slice(0, -1);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[(fill[of[i] as number] as number)++] = i;
+  return { x, y, z, nx, ny, nz, start, order };
+}
 
 export class MotifIndexWriter {
   private readonly entries: string[] = [];
@@ -210,50 +269,53 @@ export class MotifIndexWriter {
     await this.files.cacb.write(res.cacb);
     await this.files.name.write(Uint16Array.from(names));
     await this.files.xyz.write(Float32Array.from(xyz));
-    this.pairsOf(base, n, pos, codes);
+    this.pairsOf(base, n, Float64Array.from(pos), codes);
     for (const part of this.parts) for (const b of part.full.splice(0)) await part.file.write(b);
   }
 
-  /** Pairs within 20 Å (Cα), found through a grid of 20 Å cells; `v` holds Cα and Cβ of each residue. */
-  private pairsOf(base: number, n: number, v: number[], codes: Uint8Array): void {
-    const cellKey = (x: number, y: number, z: number) => ((x + 4096) * 8192 + (y + 4096)) * 8192 + (z + 4096);
-    const cx = new Int32Array(n);
-    const cy = new Int32Array(n);
-    const cz = new Int32Array(n);
-    const grid = new Map<number, number[]>();
+  /**
+   * Pairs within 20 Å (Cα), found through a grid of 20 Å cells; `v` holds Cα and Cβ of each
+   * residue. Pairs come out in the order of the first residue, then of the 27 neighbouring cells
+   * (x, then y, then z), then of the second residue: the order the pairs file keeps per key.
+   */
+  private pairsOf(base: number, n: number, v: Float64Array, codes: Uint8Array): void {
+    if (n < 2) return;
+    const cell = cellsOf(n, v);
+    // Below this squared Cα distance the exact test runs (square root, then > 20 Å); above it
+    // the pair is far apart whatever the rounding, and most candidates of 27 cells are.
+    const reject = MAX_PAIR * MAX_PAIR + 1;
+    const { nx, ny, nz, start, order } = cell;
     for (let i = 0; i < n; i++) {
-      cx[i] = Math.floor((v[6 * i] as number) / MAX_PAIR);
-      cy[i] = Math.floor((v[6 * i + 1] as number) / MAX_PAIR);
-      cz[i] = Math.floor((v[6 * i + 2] as number) / MAX_PAIR);
-      const k = cellKey(cx[i] as number, cy[i] as number, cz[i] as number);
-      const cell = grid.get(k);
-      if (cell) cell.push(i);
-      else grid.set(k, [i]);
-    }
-    const a: Vec3 = [0, 0, 0];
-    const acb: Vec3 = [0, 0, 0];
-    const b: Vec3 = [0, 0, 0];
-    const bcb: Vec3 = [0, 0, 0];
-    const load = (into: Vec3, o: number) => {
-      into[0] = v[o] as number;
-      into[1] = v[o + 1] as number;
-      into[2] = v[o + 2] as number;
-    };
-    for (let i = 0; i < n; i++) {
-      load(a, 6 * i);
-      load(acb, 6 * i + 3);
+      const o = 6 * i;
+      const ax = v[o] as number;
+      const ay = v[o + 1] as number;
+      const az = v[o + 2] as number;
+      const a: Vec3 = [ax, ay, az];
+      const acb: Vec3 = [v[o + 3] as number, v[o + 4] as number, v[o + 5] as number];
       const ci = codes[i] as number;
-      for (let dx = -1; dx <= 1; dx++)
-        for (let dy = -1; dy <= 1; dy++)
-          for (let dz = -1; dz <= 1; dz++) {
-            const cell = grid.get(cellKey((cx[i] as number) + dx, (cy[i] as number) + dy, (cz[i] as number) + dz));
-            if (!cell) continue;
-            for (const j of cell) {
+      const x = cell.x[i] as number;
+      const y = cell.y[i] as number;
+      const z = cell.z[i] as number;
+      for (let gx = x - 1; gx <= x + 1; gx++) {
+        if (gx < 0 || gx >= nx) continue;
+        for (let gy = y - 1; gy <= y + 1; gy++) {
+          if (gy < 0 || gy >= ny) continue;
+          for (let gz = z - 1; gz <= z + 1; gz++) {
+            if (gz < 0 || gz >= nz) continue;
+            const c = (gx * ny + gy) * nz + gz;
+            for (let k = start[c] as number, end = start[c + 1] as number; k < end; k++) {
+              const j = order[k] as number;
               if (j <= i) continue;
-              load(b, 6 * j);
-              const d = dist(a, b);
+              const p = 6 * j;
+              const dx = (v[p] as number) - ax;
+              const dy = (v[p + 1] as number) - ay;
+              const dz = (v[p + 2] as number) - az;
+              const d2 = dx * dx + dy * dy + dz * dz;
+              if (!(d2 <= reject)) continue;
+              const d = Math.sqrt(d2);
               if (d > MAX_PAIR) continue;
-              load(bcb, 6 * j + 3);
+              const b: Vec3 = [v[p] as number, v[p + 1] as number, v[p + 2] as number];
+              const bcb: Vec3 = [v[p + 3] as number, v[p + 4] as number, v[p + 5] as number];
               // Both measures are symmetric; the residue of the lower type goes first (of equal
               // types, the earlier).
               const cj = codes[j] as number;
@@ -263,6 +325,8 @@ export class MotifIndexWriter {
               else this.pair(key, base + j, base + i);
             }
           }
+        }
+      }
     }
   }
 
