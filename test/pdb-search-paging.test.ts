@@ -301,6 +301,15 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
       const plan = await sqlitePlan({ query: ranked, return_type: 'assembly', request_options: { paginate: { start: 0, rows: 4 } } });
       expect(plan.filter((d) => /sobj_id\S* \(kind=\?\)$/.test(d)), plan.join('; ')).toEqual([]);
     }
+    // Two entity conditions asked for chains: each chain of the first part's hits is tested for
+    // membership in the second's (read as a key of the chain look-up, the member list was read
+    // whole for each hit: minutes on an archive).
+    const twoEntity = { type: 'group', logical_operator: 'and', nodes: [rna, text('entity_poly.type', 'exact_match', 'polyribonucleotide')] };
+    expect((await paged(twoEntity, 3, {}, 'polymer_instance')).map((h) => h.identifier)).toEqual(ids([...entries].sort(byId)).map((id) => `${id}.A`));
+    if (store.db.dialect === 'sqlite') {
+      const plan = await sqlitePlan({ query: twoEntity, return_type: 'polymer_instance', request_options: { paginate: { start: 0, rows: 3 } } });
+      expect(plan.filter((d) => /\(entity=\? AND kind=\? AND id=\?\)$/.test(d)), plan.join('; ')).toEqual([]);
+    }
     if (store.db.dialect === 'postgres') {
       const served = (await scopeOf(store.db, t.generations)).archive;
       if (!served) throw new Error('no archive served');

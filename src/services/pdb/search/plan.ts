@@ -178,7 +178,7 @@ function both(c: Context, parts: Plan[]): Plan {
   const n = c.s.archive;
   const byEntry = n ? parts.filter((p) => p.constant !== undefined && p.entries) : [];
   const rest = parts.filter((p) => !byEntry.includes(p));
-  if (!n || byEntry.length === 0 || (rest.length === 0 && byEntry.length === 1)) return joined(parts);
+  if (!n || byEntry.length === 0 || (rest.length === 0 && byEntry.length === 1)) return joined(c, parts);
   const target = RETURN_KIND[c.rt];
   const constant = byEntry.reduce((a, p) => a + (p.constant as number), 0);
   // The hits first, then their objects: when the count is known, the page is asked alone, and
@@ -191,7 +191,7 @@ function both(c: Context, parts: Plan[]): Plan {
     const where = more.length ? q` WHERE ${joinSql(more.map((e) => q`e0.id IN (${e})`), ' AND ')}` : raw('');
     return { sql: q`SELECT r.id AS id FROM (SELECT DISTINCT e0.id AS id FROM (${first as Sql}) e0${where}) e ${raw(join)} ${raw(n.sobj)} r ON r.kind = ${target} AND r.entry_id = e.id`, constant };
   }
-  const lead = rest.length === 1 ? (rest[0] as Plan) : joined(rest);
+  const lead = rest.length === 1 ? (rest[0] as Plan) : joined(c, rest);
   // Each object is found by its identifier and its entry then tested: on SQLite the unary plus
   // keeps the entry list from being read as a key (it was read whole for each hit: 20 s for an
   // entity phrase within the NMR entries of 50,000).
@@ -203,7 +203,7 @@ function both(c: Context, parts: Plan[]): Plan {
 }
 
 /** `and` of parts on the return type: ranked parts joined on the identifier, parts of one score tested by membership. */
-function joined(parts: Plan[]): Plan {
+function joined(c: Context, parts: Plan[]): Plan {
   const ranked = parts.filter((p) => p.constant === undefined);
   const flat = parts.filter((p) => p.constant !== undefined);
   const constant = flat.reduce((a, p) => a + (p.constant as number), 0);
@@ -217,7 +217,12 @@ function joined(parts: Plan[]): Plan {
     score = q`${score} + ${a}.score`;
   });
   if (constant !== 0) score = q`${score} + ${num(constant)}`;
-  const where = others.length ? q` WHERE ${joinSql(others.map((p) => q`p0.id IN (${membersSql(p)})`), ' AND ')}` : raw('');
+  // Membership tested on each row of the lead: SQLite moves the test into the lead's statement,
+  // and there read the member list as a key of the lead's own object look-up, the whole list for
+  // each of its rows (minutes for two entity conditions asked for chains); the unary plus keeps
+  // it a test.
+  const id = raw(c.s.db.dialect === 'sqlite' ? '+p0.id' : 'p0.id');
+  const where = others.length ? q` WHERE ${joinSql(others.map((p) => q`${id} IN (${membersSql(p)})`), ' AND ')}` : raw('');
   if (!ranked.length) return { sql: q`SELECT p0.id AS id FROM ${from}${where}`, constant };
   return { sql: q`SELECT p0.id AS id, ${score} AS score FROM ${from}${where}`, constant: undefined };
 }
