@@ -158,12 +158,12 @@ const ATTRIBUTE_QUERIES = [
   term('struct.title', 'contains_words', 'thermostable'),
   { type: 'group', logical_operator: 'and', nodes: [term('exptl.method', 'exact_match', 'SOLUTION NMR'), term('rcsb_polymer_entity.pdbx_description', 'contains_phrase', 'kinase subunit alpha')] },
 ];
-/** The same and-group asked for assemblies: entry and entity hits mapped to another level. */
+/** The same and-group asked for assemblies and for entities: entry and entity hits mapped to another level. */
 const ACROSS = ATTRIBUTE_QUERIES.length - 1;
 const FULL_TEXT = ['kinase', 'thermostable protease', 'cryo-em receptor', 'engineered ligase alpha'];
 const page = (query: unknown, return_type = 'entry') => ({ query, return_type, request_options: { paginate: { start: 0, rows: 10 } } });
-/** The attribute mix: each query for entries, and the last one for assemblies too. */
-const attributeBodies = () => [...ATTRIBUTE_QUERIES.map((q) => page(q)), page(ATTRIBUTE_QUERIES[ACROSS], 'assembly')];
+/** The attribute mix: each query for entries, and the last one for assemblies and entities too. */
+const attributeBodies = () => [...ATTRIBUTE_QUERIES.map((q) => page(q)), page(ATTRIBUTE_QUERIES[ACROSS], 'assembly'), page(ATTRIBUTE_QUERIES[ACROSS], 'polymer_entity')];
 const url = (body: unknown) => `${Q}?json=${encodeURIComponent(JSON.stringify(body))}`;
 
 async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
