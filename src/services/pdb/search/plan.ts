@@ -192,11 +192,21 @@ function both(c: Context, parts: Plan[]): Plan {
     return { sql: q`SELECT r.id AS id FROM (SELECT DISTINCT e0.id AS id FROM (${first as Sql}) e0${where}) e ${raw(join)} ${raw(n.sobj)} r ON r.kind = ${target} AND r.entry_id = e.id`, constant };
   }
   const lead = rest.length === 1 ? (rest[0] as Plan) : joined(c, rest);
-  // Each object is found by its identifier and its entry then tested: on SQLite the unary plus
-  // keeps the entry list from being read as a key (it was read whole for each hit: 20 s for an
-  // entity phrase within the NMR entries of 50,000).
-  const entry = raw(c.s.db.dialect === 'sqlite' ? '+o.entry_id' : 'o.entry_id');
-  const tests = joinSql(byEntry.map((p) => q`${entry} IN (${p.entries as Sql})`), ' AND ');
+  // On SQLite the unary plus keeps an entry list a test: read as a key, it was read whole for each
+  // hit (20 s for an entity phrase within the NMR entries of 50,000).
+  const entryTests = (col: string) => {
+    const entry = raw(c.s.db.dialect === 'sqlite' ? `+${col}` : col);
+    return joinSql(byEntry.map((p) => q`${entry} IN (${p.entries as Sql})`), ' AND ');
+  };
+  const d = rest.length === 1 ? lead.direct : undefined;
+  if (d && d.id === 'a.obj' && lead.constant !== undefined) {
+    // The other part's hits are one read of a value index whose rows are objects of the return
+    // type with their entry: the entries are tested on those rows, and the read stays direct.
+    const direct: DirectRead = { ...d, where: q`${d.where} AND ${entryTests('a.entry_id')}` };
+    return { sql: directSql(direct), direct, constant: lead.constant + constant };
+  }
+  // Otherwise each hit's object is found by its identifier and its entry tested.
+  const tests = entryTests('o.entry_id');
   const from = q`FROM (${lead.sql}) p ${raw(join)} ${raw(n.sobj)} o ON o.kind = ${target} AND o.id = p.id WHERE ${tests}`;
   if (lead.constant !== undefined) return { sql: q`SELECT p.id AS id ${from}`, constant: lead.constant + constant };
   return { sql: q`SELECT p.id AS id, p.score${constant !== 0 ? q` + ${num(constant)}` : raw('')} AS score ${from}`, constant: undefined };
