@@ -75,6 +75,15 @@ function merged(a: Residues, b: Residues): Residues {
   };
 }
 
+/** The set with three residues' atoms made NaN, +Infinity and -Infinity (one residue each, every atom). */
+function unreadable(r: Residues): Residues {
+  const xyz = Float32Array.from(r.xyz);
+  for (const [i, value] of [[5, Number.NaN], [40, Number.POSITIVE_INFINITY], [41, Number.NEGATIVE_INFINITY]] as const) {
+    for (let a = r.atomStart[i] as number; a < (r.atomStart[i + 1] as number); a++) xyz.fill(value, 3 * a, 3 * a + 3);
+  }
+  return { ...r, xyz };
+}
+
 describe('structure-motif index pairs', () => {
   it('holds exactly the pairs of amino acids within 20 Å, whatever the spread and sign of the coordinates', async () => {
     const sets = [
@@ -84,6 +93,9 @@ describe('structure-motif index pairs', () => {
       residues(1, 10, 0, 4),
       // Two groups 50,000 Å apart: a grid of 20 Å cells would not fit, and coarser cells are used.
       merged(residues(200, 60, 0, 5), residues(200, 60, 50_000, 6)),
+      // Residues whose coordinates are not numbers (NaN, an overflow to infinity) among others:
+      // they pair with nothing, and the others' pairs are all found.
+      unreadable(residues(300, 70, 10, 7)),
     ];
     const dir = join(work, 'index');
     mkdirSync(dir);

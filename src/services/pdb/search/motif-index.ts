@@ -100,23 +100,26 @@ const MAX_CELLS = 1 << 20;
  * The 20 Å cells of an entry's residues (Cα in `v`, six numbers a residue): each residue's cell
  * and, per cell, its residues in ascending order (`order` from `start[c]` to `start[c + 1]`).
  * An entry spread so wide that its grid would not fit in memory gets coarser cells (never finer
- * than 20 Å, so the 27 neighbours still cover); a residue without numeric coordinates is put in
- * the first cell.
+ * than 20 Å, so the 27 neighbours still cover).
  */
 function cellsOf(n: number, v: Float64Array): { x: Int32Array; y: Int32Array; z: Int32Array; nx: number; ny: number; nz: number; start: Uint32Array; order: Uint32Array } {
-  let lo = [Infinity, Infinity, Infinity];
-  let hi = [-Infinity, -Infinity, -Infinity];
+  // The bounds of the coordinates that are numbers; a residue with any other (NaN, ±Infinity)
+  // goes in the first cell, and its distances, not numbers either, pair it with nothing.
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < n; i++) {
     for (let d = 0; d < 3; d++) {
       const c = v[6 * i + d] as number;
+      if (!Number.isFinite(c)) continue;
       if (c < (lo[d] as number)) lo[d] = c;
       if (c > (hi[d] as number)) hi[d] = c;
     }
   }
-  if (!lo.every(Number.isFinite) || !hi.every(Number.isFinite)) {
-    // Coordinates that are not numbers: one cell, every pair tested (and none within 20 Å).
-    lo = [0, 0, 0];
-    hi = [0, 0, 0];
+  for (let d = 0; d < 3; d++) {
+    if (!Number.isFinite(lo[d])) {
+      lo[d] = 0;
+      hi[d] = 0;
+    }
   }
   // Cell boundaries at multiples of the cell size (as `floor(c / 20)`), numbered from the lowest.
   let size = MAX_PAIR;
@@ -285,13 +288,23 @@ export class MotifIndexWriter {
     // the pair is far apart whatever the rounding, and most candidates of 27 cells are.
     const reject = MAX_PAIR * MAX_PAIR + 1;
     const { nx, ny, nz, start, order } = cell;
+    // Filled in place for each residue and pair (the pair loop runs millions of times a load).
+    const a: Vec3 = [0, 0, 0];
+    const acb: Vec3 = [0, 0, 0];
+    const b: Vec3 = [0, 0, 0];
+    const bcb: Vec3 = [0, 0, 0];
+    const load = (into: Vec3, o: number) => {
+      into[0] = v[o] as number;
+      into[1] = v[o + 1] as number;
+      into[2] = v[o + 2] as number;
+    };
     for (let i = 0; i < n; i++) {
       const o = 6 * i;
       const ax = v[o] as number;
       const ay = v[o + 1] as number;
       const az = v[o + 2] as number;
-      const a: Vec3 = [ax, ay, az];
-      const acb: Vec3 = [v[o + 3] as number, v[o + 4] as number, v[o + 5] as number];
+      load(a, o);
+      load(acb, o + 3);
       const ci = codes[i] as number;
       const x = cell.x[i] as number;
       const y = cell.y[i] as number;
@@ -314,8 +327,8 @@ export class MotifIndexWriter {
               if (!(d2 <= reject)) continue;
               const d = Math.sqrt(d2);
               if (d > MAX_PAIR) continue;
-              const b: Vec3 = [v[p] as number, v[p + 1] as number, v[p + 2] as number];
-              const bcb: Vec3 = [v[p + 3] as number, v[p + 4] as number, v[p + 5] as number];
+              load(b, p);
+              load(bcb, p + 3);
               // Both measures are symmetric; the residue of the lower type goes first (of equal
               // types, the earlier).
               const cj = codes[j] as number;

@@ -12,7 +12,7 @@ import { fullTextSql, fullTextWords, type RankedRead } from './fulltext.js';
 import type { SearchTables } from './indexer.js';
 import type { FilterNode, Group, Node, ReturnType, Service, Terminal } from './request.js';
 import { RETURN_KIND, mapSql, throughEntry } from './returns.js';
-import { joinInOrder, joinSql, num, q, raw, type Sql } from './sql.js';
+import { joinInOrder, joinSql, num, q, raw, testedColumn, type Sql } from './sql.js';
 import { attributeCondition, condition, conditionSql, readsWords, sameRecordSql, type AttributeCondition, type HitSql } from './text.js';
 import { kindsOf } from './values.js';
 
@@ -192,10 +192,10 @@ function both(c: Context, parts: Plan[]): Plan {
     return { sql: q`SELECT r.id AS id FROM (SELECT DISTINCT e0.id AS id FROM (${first as Sql}) e0${where}) e ${raw(join)} ${raw(n.sobj)} r ON r.kind = ${target} AND r.entry_id = e.id`, constant };
   }
   const lead = rest.length === 1 ? (rest[0] as Plan) : joined(c, rest);
-  // On SQLite the unary plus keeps an entry list a test: read as a key, it was read whole for each
-  // hit (20 s for an entity phrase within the NMR entries of 50,000).
+  // An entry list is a test of each hit (read as a key, it was read whole for each hit: 20 s for an
+  // entity phrase within the NMR entries of 50,000).
   const entryTests = (col: string) => {
-    const entry = raw(c.s.db.dialect === 'sqlite' ? `+${col}` : col);
+    const entry = raw(testedColumn(c.s.db.dialect, col));
     return joinSql(byEntry.map((p) => q`${entry} IN (${p.entries as Sql})`), ' AND ');
   };
   const d = rest.length === 1 ? lead.direct : undefined;
@@ -228,10 +228,9 @@ function joined(c: Context, parts: Plan[]): Plan {
   });
   if (constant !== 0) score = q`${score} + ${num(constant)}`;
   // Membership tested on each row of the lead: SQLite moves the test into the lead's statement,
-  // and there read the member list as a key of the lead's own object look-up, the whole list for
-  // each of its rows (minutes for two entity conditions asked for chains); the unary plus keeps
-  // it a test.
-  const id = raw(c.s.db.dialect === 'sqlite' ? '+p0.id' : 'p0.id');
+  // where it read the member list as a key of the lead's own object look-up, the whole list for
+  // each of its rows (minutes for two entity conditions asked for chains).
+  const id = raw(testedColumn(c.s.db.dialect, 'p0.id'));
   const where = others.length ? q` WHERE ${joinSql(others.map((p) => q`${id} IN (${membersSql(p)})`), ' AND ')}` : raw('');
   if (!ranked.length) return { sql: q`SELECT p0.id AS id FROM ${from}${where}`, constant };
   return { sql: q`SELECT p0.id AS id, ${score} AS score FROM ${from}${where}`, constant: undefined };

@@ -48,3 +48,10 @@ export function joinSql(list: readonly Sql[], sep: string): Sql {
  * on an archive); its CROSS JOIN keeps the order written. PostgreSQL plans from its statistics.
  */
 export const joinInOrder = (dialect: Dialect): string => (dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN');
+
+/**
+ * A column tested with `IN (...)` on each row, never read as a key: SQLite, left to choose, may
+ * look the row up by each member of the list instead, the whole list for each row of the outer
+ * loop (minutes on an archive); its unary plus keeps the condition a test.
+ */
+export const testedColumn = (dialect: Dialect, col: string): string => (dialect === 'sqlite' ? `+${col}` : col);
