@@ -12,6 +12,7 @@
  * read in order without sorting the rest. A token row also holds the run of words it starts (up
  * to PHRASE_WORDS), so that a phrase is one range of an index rather than an intersection of words.
  */
+import { createHash } from 'node:crypto';
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
@@ -42,6 +43,27 @@ export type SearchTables = Record<(typeof SEARCH_TABLES)[number], string> & {
 export function attrKey(n: SearchTables, path: string): SqlValue {
   if (!n.attrNumbers) return path;
   return n.attrNumbers.get(path) ?? -1;
+}
+
+/**
+ * Lower-cased values longer than this many UTF-16 units are indexed by a key of their own (see
+ * lowKey). PostgreSQL refuses a B-tree row over 2,704 bytes, and real values reach that: a
+ * polymer's sequence (`entity_poly.pdbx_seq_one_letter_code_can`) of a ribosomal RNA or a large
+ * protein runs to thousands of letters.
+ */
+export const LOW_KEY_UNITS = 512;
+const LOW_PREFIX_UNITS = 448;
+
+/**
+ * What the `low` column holds of a lower-cased value: the value itself when short; else its first
+ * 448 units, a \u0001 and 32 hex digits of the whole value's SHA-256, so that equality on the
+ * column still tells values apart (no natural value holds that control character).
+ */
+export function lowKey(low: string): string {
+  if (low.length <= LOW_KEY_UNITS) return low;
+  // A prefix never ends inside a surrogate pair.
+  const cut = (low.charCodeAt(LOW_PREFIX_UNITS - 1) & 0xfc00) === 0xd800 ? LOW_PREFIX_UNITS - 1 : LOW_PREFIX_UNITS;
+  return `${low.slice(0, cut)}\u0001${createHash('sha256').update(low).digest('hex').slice(0, 32)}`;
 }
 
 export function searchTables(t: TableSet): SearchTables {
@@ -202,7 +224,7 @@ export function indexDocument(kind: ObjKind, obj: string, entry: string, doc: un
         num = value.trim() !== '' && Number.isFinite(v) ? v : null;
       }
     } else return;
-    into.attr.push([kind, obj, entry, aid, rec, num, str, str === null ? null : str.toLowerCase()]);
+    into.attr.push([kind, obj, entry, aid, rec, num, str, str === null ? null : lowKey(str.toLowerCase())]);
     if (str !== null && isFullText(a)) {
       tokens(str).forEach((tok, pos, all) => {
         into.tok.push([kind, obj, entry, aid, rec, pos, tok, wordRun(all.slice(pos, pos + PHRASE_WORDS))]);

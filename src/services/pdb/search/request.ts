@@ -81,7 +81,8 @@ const MAX_DEPTH = 32;
 const MAX_TERMINALS = 256;
 /**
  * Values of `in` conditions over a whole request (query, sort, facet and group filters): each is
- * one parameter of a statement (a case-sensitive one two), and SQLite takes at most 32,766.
+ * one parameter of a statement (a case-sensitive one two; a value over 512 characters one more,
+ * so at most twice the count), and SQLite takes at most 32,766.
  */
 const MAX_IN_VALUES = 10_000;
 

@@ -6,7 +6,7 @@
 import type { SqlValue } from '../../../core/store/db.js';
 import { PHRASE_WORDS, attributes, dateMs, operatorsOf, tokens, wordRun, type Attribute, type Catalogue, type Operator } from './attributes.js';
 import { bad } from './errors.js';
-import { attrKey, type SearchTables } from './indexer.js';
+import { LOW_KEY_UNITS, attrKey, lowKey, type SearchTables } from './indexer.js';
 
 export interface HitSql {
   sql: string;
@@ -77,12 +77,16 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
   // Numeric rows only (the index of numbers holds no others).
   const numeric = { ...base, where: `${base.where} AND a.num IS NOT NULL` };
   // Strings by their lower-cased form (indexed); a case-sensitive match also checks the original
-  // on the rows that form finds.
+  // on the rows that form finds. A long value is looked up by its key and, for tables of an
+  // earlier version (which hold it whole), by itself.
   const strings = (list: unknown[]): { where: string; params: SqlValue[] } => {
-    const marks = list.length === 1 ? '= ?' : `IN (${list.map(() => '?').join(',')})`;
-    const low = list.map((v) => String(v).toLowerCase());
-    if (!c.caseSensitive) return { where: `${base.where} AND a.low ${marks}`, params: [...params, ...low] };
-    return { where: `${base.where} AND a.low ${marks} AND a.str ${marks}`, params: [...params, ...low, ...list.map(String)] };
+    const low = list.flatMap((v) => {
+      const l = String(v).toLowerCase();
+      return l.length > LOW_KEY_UNITS ? [lowKey(l), l] : [l];
+    });
+    const marks = (n: number) => (n === 1 ? '= ?' : `IN (${Array.from({ length: n }, () => '?').join(',')})`);
+    if (!c.caseSensitive) return { where: `${base.where} AND a.low ${marks(low.length)}`, params: [...params, ...low] };
+    return { where: `${base.where} AND a.low ${marks(low.length)} AND a.str ${marks(list.length)}`, params: [...params, ...low, ...list.map(String)] };
   };
   const point = (v: unknown) => (a.kind === 'date' ? dateValue(v, a.path).ms : numberValue(v, a));
   switch (c.operator) {
