@@ -13,6 +13,8 @@ import { rcsbSearch } from '../src/services/pdb/search/index.js';
 import { scopeOf } from '../src/services/pdb/search/engine.js';
 import { statements } from '../src/services/pdb/search/paging.js';
 import { readRequest } from '../src/services/pdb/search/request.js';
+import { q } from '../src/services/pdb/search/sql.js';
+import { valueSource, valuesSql } from '../src/services/pdb/search/values.js';
 import type { TestApp } from './helpers/app.js';
 import { DEMO_DIR, loadArchive, pdbApp, writeFile, type Json } from './helpers/pdb.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
@@ -239,7 +241,6 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
     }
   });
 
-  /** SQLite's plan (EXPLAIN QUERY PLAN lines) of the statement listing a request's hits. */
   /**
    * SQLite's plan of a request's page: the statement asked first (the page with its count) and,
    * where there is one, the page alone (asked once the count is known: a query asked again).
@@ -323,6 +324,38 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
       if (!served) throw new Error('no archive served');
       const stats = await store.db.query<{ stxname: string }>(`SELECT stxname FROM pg_statistic_ext WHERE stxrelid IN (CAST(? AS regclass), CAST(? AS regclass))`, [served.sattr, served.stok]);
       expect(stats.length).toBe(3);
+    }
+  });
+
+  it('reads the values a facet counts by hit, not every value of the attribute for each hit', async () => {
+    // A numeric terms facet and a range facet's members filter the hits' numbers: on a bare column
+    // SQLite took the filter as leave to read the partial index of numbers, every entry's value
+    // for each hit (a terms facet of 10,000 NMR entries took 30 s on an archive).
+    const scope = await scopeOf(store.db, t.generations);
+    const hits = (await statements(scope, readRequest({ query: nmr, return_type: 'entry' })))?.hits;
+    const source = await valueSource(scope, 'rcsb_entry_info.resolution_combined', 'entry');
+    const values = hits && source && valuesSql(scope, source, 'entry', hits);
+    if (!values) throw new Error('no values statement');
+    const terms = q`SELECT v.num AS k, COUNT(DISTINCT v.dst) AS n FROM (${values}) v WHERE v.num IS NOT NULL GROUP BY v.num`;
+    const members = q`SELECT DISTINCT v.dst AS id FROM (${values}) v WHERE v.num IS NOT NULL AND v.num >= ${1.8} AND v.num < ${2.4}`;
+    const nmrs = entries.filter((e) => e.method === 'SOLUTION NMR');
+    const counts = await store.db.query<{ k: number; n: number | string }>(terms.sql, terms.params);
+    expect(Object.fromEntries(counts.map((r) => [Number(r.k).toFixed(1), Number(r.n)]))).toEqual(
+      Object.fromEntries(RESOLUTIONS.map((r) => [r.toFixed(1), nmrs.filter((e) => e.resolution === r).length]).filter(([, n]) => n !== 0)),
+    );
+    const inRange = await store.db.query<{ id: string }>(members.sql, members.params);
+    expect(inRange.map((r) => r.id).sort()).toEqual(ids(nmrs.filter((e) => e.resolution >= 1.8 && e.resolution < 2.4).sort(byId)));
+    if (store.db.dialect === 'sqlite') {
+      for (const sql of [terms, members]) {
+        const plan = (await store.db.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql.sql}`, sql.params)).map((r) => r.detail);
+        expect(plan.filter((d) => d.includes('sattr_num')), plan.join('; ')).toEqual([]);
+      }
+    } else {
+      // PostgreSQL reads each hit's kind and number from the index of values by object alone.
+      const served = scope.archive;
+      if (!served) throw new Error('no archive served');
+      const def = await store.db.query<{ d: string }>(`SELECT pg_get_indexdef(indexrelid) AS d FROM pg_index WHERE indrelid = CAST(? AS regclass)`, [served.sattr]);
+      expect(def.map((r) => r.d).filter((d) => /\(obj, attr\) INCLUDE \(kind, num\)$/.test(d))).toHaveLength(1);
     }
   });
 

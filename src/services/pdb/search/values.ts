@@ -72,10 +72,14 @@ function reachable(s: SearchScope, v: ValueSource, rt: ReturnType): ObjKind[] {
  */
 export function valuesSql(s: SearchScope, v: ValueSource, rt: ReturnType, hits: Sql): Sql | undefined {
   const join = joinInOrder(s.db.dialect);
+  // On SQLite the number is read through a CAST (the same value): a facet's `num IS NOT NULL` or
+  // `num = ?` on a bare column lets SQLite pick the partial index of numbers and read every value
+  // of the attribute for each hit (a terms facet of 10,000 entries took 30 s).
+  const number = s.db.dialect === 'sqlite' ? 'CAST(a.num AS REAL)' : 'a.num';
   const parts = reachable(s, v, rt).map((k) => {
     const m = sourcesSql(k, rt, s.archive as SearchTables, 'h.id');
     const steps = m.steps.map((x) => `${join} ${x.table} ${x.alias} ON ${x.on}`).join(' ');
-    return q`SELECT h.id AS dst, a.num AS num, a.str AS str FROM (${hits}) h ${raw(steps)} ${raw(join)} ${raw(v.index.sattr)} a ON a.obj = ${raw(m.src)} AND a.attr = ${attrKey(v.index, v.attribute.path)} AND a.kind = ${k}`;
+    return q`SELECT h.id AS dst, ${raw(number)} AS num, a.str AS str FROM (${hits}) h ${raw(steps)} ${raw(join)} ${raw(v.index.sattr)} a ON a.obj = ${raw(m.src)} AND a.attr = ${attrKey(v.index, v.attribute.path)} AND a.kind = ${k}`;
   });
   return parts.length ? joinSql(parts, ' UNION ALL ') : undefined;
 }
