@@ -11,7 +11,7 @@ import type { SearchScope } from './engine.js';
 import { bad } from './errors.js';
 import { filterSql } from './plan.js';
 import type { FacetSpec, ReturnType } from './request.js';
-import { joinSql, num, q, raw, type Sql } from './sql.js';
+import { joinSql, num, q, raw, testedColumn, type Sql } from './sql.js';
 import { dateValue } from './text.js';
 import { isNumeric, valueSource, valuesSql } from './values.js';
 
@@ -38,7 +38,9 @@ const nothing = (hits: Sql) => q`SELECT h.id AS id FROM (${hits}) h WHERE 1 = 0`
 async function facet(s: SearchScope, f: FacetSpec, hits: Sql, rt: ReturnType): Promise<Record<string, unknown>[]> {
   if (f.filter) {
     const keep = await filterSql(s, f.filter, rt);
-    const sub = keep ? q`SELECT h.id AS id FROM (${hits}) h WHERE h.id IN (${keep})` : nothing(hits);
+    // A test of each hit: read as a key of the hits' own look-ups, SQLite walked the whole filter
+    // list for each hit (an organism filter of 20,000 entities took 84 s).
+    const sub = keep ? q`SELECT h.id AS id FROM (${hits}) h WHERE ${raw(testedColumn(s.db.dialect, 'h.id'))} IN (${keep})` : nothing(hits);
     const out: Record<string, unknown>[] = [];
     for (const g of f.facets ?? []) out.push(...(await facet(s, g, sub, rt)));
     return out;
