@@ -11,10 +11,9 @@ import { rcsbData } from '../src/services/pdb/index.js';
 import { LOW_KEY_UNITS, lowKey } from '../src/services/pdb/search/indexer.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
 import type { TestApp } from './helpers/app.js';
-import { DEMO_DIR, globinVariant, loadArchive, pdbApp, writeFile, type Json } from './helpers/pdb.js';
+import { DEMO_DIR, globinVariant, loadArchive, pdbApp, search, writeFile, type Json } from './helpers/pdb.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 
-const Q = '/rcsb/search/rcsbsearch/v2/query';
 
 /**
  * Letters drawn by a fixed linear congruential generator, from its high bits (its low bits repeat
@@ -66,13 +65,9 @@ describe('the index key of a long value', () => {
 describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API over long values on %s', (_name, target) => {
   let store: OpenedStore;
   let t: TestApp;
-  const post = async (body: Json) => {
-    const r = await t.app.inject({ method: 'POST', url: Q, payload: body });
-    expect([200, 204], r.body).toContain(r.statusCode);
-    return (r.statusCode === 204 ? { result_set: [] } : r.json()) as Json;
-  };
+  const post = (body: Json) => search(t.app, body);
   const seq = (operator: string, value: unknown, extra: Json = {}) => ({ type: 'terminal', service: 'text', parameters: { attribute: 'entity_poly.pdbx_seq_one_letter_code_can', operator, value, ...extra } });
-  const ids = async (query: unknown) => ((await post({ query, return_type: 'polymer_entity', request_options: { return_all_hits: true } })).result_set as Json[]).map((h) => h.identifier as string);
+  const ids = async (query: unknown) => (((await post({ query, return_type: 'polymer_entity', request_options: { return_all_hits: true } })).result_set ?? []) as Json[]).map((h) => h.identifier as string);
 
   beforeAll(async () => {
     store = await target.open();

@@ -14,10 +14,9 @@ import { scopeOf } from '../src/services/pdb/search/engine.js';
 import { statements } from '../src/services/pdb/search/paging.js';
 import { readRequest } from '../src/services/pdb/search/request.js';
 import type { TestApp } from './helpers/app.js';
-import { DEMO_DIR, loadArchive, pdbApp, writeFile, type Json } from './helpers/pdb.js';
+import { DEMO_DIR, SEARCH_QUERY, loadArchive, pdbApp, search, writeFile, type Json } from './helpers/pdb.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 
-const Q = '/rcsb/search/rcsbsearch/v2/query';
 const N = 24;
 const RESOLUTIONS = [1.5, 1.8, 2.1, 2.4];
 const TITLES = ['KINASE KINASE', 'KINASE', 'PROTEASE', 'PROTEASE KINASE'];
@@ -66,11 +65,7 @@ const ids = (list: Entry[]) => list.map((e) => e.id);
 describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages and ranks many hits on %s', (_name, target) => {
   let store: OpenedStore;
   let t: TestApp;
-  const post = async (body: Json) => {
-    const r = await t.app.inject({ method: 'POST', url: Q, payload: body });
-    expect([200, 204], r.body).toContain(r.statusCode);
-    return (r.statusCode === 204 ? {} : r.json()) as Json;
-  };
+  const post = (body: Json) => search(t.app, body);
   /** Every page of `rows` in turn, concatenated. */
   const paged = async (query: unknown, rows: number, options: Json = {}, return_type = 'entry') => {
     const out: Json[] = [];
@@ -205,7 +200,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
     const all = await post({ query: word, return_type: 'entry', request_options: { return_all_hits: true } });
     expect(all.total_count).toBe(entries.filter((e) => e.kinases > 0).length);
     // A word no entry holds: no hits (204).
-    const r = await t.app.inject({ method: 'POST', url: Q, payload: { query: { type: 'terminal', service: 'full_text', parameters: { value: 'nonesuchword' } }, return_type: 'entry' } });
+    const r = await t.app.inject({ method: 'POST', url: SEARCH_QUERY, payload: { query: { type: 'terminal', service: 'full_text', parameters: { value: 'nonesuchword' } }, return_type: 'entry' } });
     expect(r.statusCode).toBe(204);
   });
 

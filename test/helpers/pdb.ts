@@ -79,6 +79,16 @@ export async function get(app: FastifyInstance, url: string): Promise<{ status: 
   return { status: r.statusCode, body, type: r.headers['content-type'] as string | undefined, raw: r.body };
 }
 
+/** The Search API's query path on the shared port. */
+export const SEARCH_QUERY = '/rcsb/search/rcsbsearch/v2/query';
+
+/** A search request that must succeed: its body, or {} for 204 (no hits). */
+export async function search(app: FastifyInstance, body: Json): Promise<Json> {
+  const r = await app.inject({ method: 'POST', url: SEARCH_QUERY, payload: body });
+  if (r.statusCode !== 200 && r.statusCode !== 204) throw new Error(`search answered ${r.statusCode}: ${r.body}`);
+  return (r.statusCode === 204 ? {} : r.json()) as Json;
+}
+
 export async function graphql(app: FastifyInstance, query: string, variables?: Json): Promise<{ status: number; body: Json }> {
   const r = await app.inject({ method: 'POST', url: `${DATA}/graphql`, payload: { query, variables } });
   return { status: r.statusCode, body: r.json() };
