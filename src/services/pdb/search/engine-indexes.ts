@@ -19,7 +19,7 @@ import { ARCHIVE, ARCHIVE_PREFIX, SERVICE, archiveTables } from '../store.js';
 import { structuresHash, writeCoordIndexes } from './coord-index.js';
 import { perGeneration, type SearchScope } from './engine.js';
 import { indexNotReady } from './errors.js';
-import { indexStore, type IndexKind, type IndexMaker } from './index-store.js';
+import { indexStore, type IndexKind, type IndexMaker, type IndexStore } from './index-store.js';
 import { searchTables } from './indexer.js';
 import { mmseqsAvailable, notInstalled } from './mmseqs.js';
 import { openMotifIndex, type MotifIndex } from './motif-index.js';
@@ -61,11 +61,12 @@ export async function buildEngineIndexes(db: Db, t: TableSet, parsed?: (id: stri
   const entries = archiveTables(t).entries;
   const h = await hashesOf(db, t);
   const seqHash = h.sequences;
+  const previous = await servedStructures(db, t, store);
   const [sequences, structures] = await settleBoth(
     seqHash ? timed(() => store.build('sequences', seqHash, (dir) => writeSequenceIndex(dir, h.seqs.list))) : undefined,
     settleBoth(
       also?.(),
-      timed(() => store.build('structures', h.structures, (dir) => writeCoordIndexes(db, entries, dir, parsed).then(() => undefined))),
+      timed(() => store.build('structures', h.structures, (dir) => writeCoordIndexes(db, entries, dir, parsed, previous).then(() => undefined))),
     ).then(([, seconds]) => seconds),
   );
   const out: EngineBuild = {
@@ -87,6 +88,21 @@ export async function buildEngineIndexes(db: Db, t: TableSet, parsed?: (id: stri
   await store.sweep('sequences', keep.sequences);
   await store.sweep('structures', keep.structures);
   return out;
+}
+
+/**
+ * The structure indexes' folder of the generation served while `t` loads, if built: the entries the
+ * load carries over are taken from it rather than read from their files again.
+ */
+async function servedStructures(db: Db, t: TableSet, store: IndexStore): Promise<string | undefined> {
+  try {
+    const gen = await new Generations(db).active(SERVICE, ARCHIVE);
+    if (gen === undefined || gen === t.gen) return undefined;
+    return await store.ready('structures', await structuresHash(db, archiveTables(tableSet(ARCHIVE_PREFIX, gen)).entries));
+  } catch {
+    // Its tables gone or unreadable: every file is read.
+    return undefined;
+  }
 }
 
 /** Both results once both have ended (neither is left running), or the first failure. */

@@ -102,6 +102,11 @@ export class StructureIndexWriter {
     await this.traces.write(coords);
   }
 
+  /** Records written so far (an entry's are the ones its add() or copy() wrote). */
+  get count(): number {
+    return this.ids.length;
+  }
+
   async add(entryId: string, r: Residues): Promise<void> {
     const chains = caTraces(r);
     for (const [asym, coords] of chains) await this.put(`${entryId}.${asym}`, false, coords);
@@ -109,6 +114,11 @@ export class StructureIndexWriter {
       const t = assemblyTrace(chains, a.asyms);
       if (t) await this.put(`${entryId}-${a.id}`, true, t);
     }
+  }
+
+  /** Records as an earlier index wrote them for an entry (the same records its residues give). */
+  async copy(records: readonly { id: string; assembly: boolean; coords: Float32Array }[]): Promise<void> {
+    for (const r of records) await this.put(r.id, r.assembly, r.coords);
   }
 
   async finish(): Promise<void> {
