@@ -53,6 +53,10 @@ for (const target of STORES) {
       await s.db.insertMany('big', ['id', 'name', 'x', 'flag', 'blob'], bytes);
       const blobs = await s.db.query<{ blob: Buffer }>('SELECT blob FROM big WHERE id >= 100000 ORDER BY id');
       expect(blobs.map((r) => Buffer.from(r.blob))).toEqual(bytes.map((r) => r[4]));
+      // A row of another width fails the batch rather than shifting its neighbours' values.
+      const ragged = Array.from({ length: 20 }, (_, i) => (i === 5 ? [200_000 + i, 'short'] : [200_000 + i, 'r', 1, 0]));
+      await expect(s.db.insertMany('big', ['id', 'name', 'x', 'flag'], ragged)).rejects.toThrow();
+      expect(await s.db.query('SELECT id FROM big WHERE id >= 200000')).toEqual([]);
     });
 
     it('keeps its hot statements prepared through a burst of one-off ones', async () => {
