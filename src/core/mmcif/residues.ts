@@ -5,8 +5,6 @@
  * threads in a compact binary form (a JSON header, then typed arrays).
  */
 import type { CifCategory, CifFrame } from 'molstar/lib/mol-io/reader/cif.js';
-import { parsePDB } from 'molstar/lib/mol-io/reader/pdb/parser.js';
-import { pdbToMmCif } from 'molstar/lib/mol-model-formats/structure/pdb/to-cif.js';
 import { CifFormatError } from './errors.js';
 import { firstBlock, inflate, parseCif } from './parse.js';
 import { col } from './table.js';
@@ -149,6 +147,9 @@ export function residuesOf(frame: CifFrame): Residues {
 /** The residues of a structure file: mmCIF or BinaryCIF (`cif`), or legacy PDB (`pdb`), plain or gzipped. */
 export async function readResidues(bytes: Uint8Array, format: 'cif' | 'pdb'): Promise<Residues> {
   if (format === 'cif') return residuesOf(firstBlock(await parseCif(bytes)));
+  // Loaded here, not with the module: the converter pulls in Mol*'s structure model (a third of a
+  // second per thread), and the threads that parse archive entries never read legacy files.
+  const [{ parsePDB }, { pdbToMmCif }] = await Promise.all([import('molstar/lib/mol-io/reader/pdb/parser.js'), import('molstar/lib/mol-model-formats/structure/pdb/to-cif.js')]);
   const plain = inflate(bytes);
   const text = Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength).toString('latin1');
   const parsed = await parsePDB(text, 'query').run();
