@@ -36,7 +36,7 @@ for (const target of STORES) {
       expect(await s.db.one<{ c: number }>('SELECT COUNT(*) AS c FROM t')).toEqual({ c: 2 });
     });
 
-    it('inserts large batches with every kind of value intact (PostgreSQL sends them as column arrays)', async () => {
+    it('inserts large batches with every kind of value intact (PostgreSQL through COPY)', async () => {
       await s.db.exec(`CREATE TABLE big (id INTEGER NOT NULL, name TEXT, x DOUBLE PRECISION, flag INTEGER, blob ${s.db.dialect === 'postgres' ? 'BYTEA' : 'BLOB'})`);
       const awkward = ['', 'NULL', '"quoted"', 'back\\slash', '{braces}', 'a,b', "it's", 'ünïcødé ✓', ' spaced ', 'tab\tnew\nline', '\\x41'];
       const rows = Array.from({ length: 25_000 }, (_, i) => [i, i % 7 === 0 ? null : (awkward[i % awkward.length] as string), i % 5 === 0 ? null : i / 3 + 1e-12, i % 2]);

@@ -60,9 +60,6 @@ function config(sql: string, params: readonly SqlValue[] | undefined, hint: Quer
   return { name, text, values: values(params) };
 }
 
-// Multi-row INSERT is bounded by PostgreSQL's 65535 parameters per statement.
-const MAX_PARAMS = 60000;
-
 class PgHandle implements Db {
   readonly dialect = 'postgres' as const;
   /** The last query sent: a connection runs one at a time, so callers' concurrent queries wait their turn here. */
@@ -95,7 +92,6 @@ class PgHandle implements Db {
   }
 
   async exec(sql: string): Promise<void> {
-    forgetColumnTypes(sql);
     await this.send(sql);
   }
 
@@ -105,76 +101,126 @@ class PgHandle implements Db {
 
   async insertMany(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[]): Promise<void> {
     if (rows.length === 0) return;
-    const types = rows.length >= UNNEST_FROM && narrow(rows) ? await this.columnTypes(table, columns) : undefined;
-    if (types) {
-      // One array per column, unnested into rows: PostgreSQL parses a few arrays instead of tens of
-      // thousands of parameters (several times faster for a load's large batches).
-      const head = `INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
-      for (let start = 0; start < rows.length; start += UNNEST_ROWS) {
-        const chunk = rows.slice(start, start + UNNEST_ROWS);
-        await this.send(head, columns.map((_, c) => chunk.map((row) => row[c] ?? null)));
+    // COPY: PostgreSQL reads the rows as a stream of text lines, several times quicker than an
+    // INSERT of parameters or of arrays (900,000 search rows: 0.8 s against 5.7 s as arrays).
+    const head = `COPY ${ident(table)} (${columns.map(ident).join(', ')}) FROM STDIN`;
+    let chunks: Buffer[] = [];
+    let lines: string[] = [];
+    let chars = 0;
+    let size = 0;
+    const cut = () => {
+      if (lines.length) chunks.push(Buffer.from(lines.join(''), 'utf8'));
+      size += chars;
+      lines = [];
+      chars = 0;
+    };
+    for (const row of rows) {
+      if (row.length !== columns.length) throw new RangeError(`a row of ${row.length} values for ${columns.length} columns of ${table}`);
+      const line = copyLine(row);
+      lines.push(line);
+      chars += line.length;
+      if (chars >= COPY_CHUNK_CHARS) cut();
+      if (size >= COPY_STATEMENT_CHARS) {
+        await this.copyIn(head, chunks);
+        chunks = [];
+        size = 0;
       }
-      return;
     }
-    const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
-    const head = `INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES `;
-    for (let start = 0; start < rows.length; start += per) {
-      const chunk = rows.slice(start, start + per);
-      const params: unknown[] = [];
-      const tuples: string[] = [];
-      for (const row of chunk) {
-        const marks: string[] = [];
-        for (const v of row) {
-          params.push(v);
-          marks.push(`$${params.length}`);
-        }
-        tuples.push(`(${marks.join(', ')})`);
-      }
-      await this.send(head + tuples.join(', '), params);
-    }
+    cut();
+    if (chunks.length) await this.copyIn(head, chunks);
+  }
+
+  /** One COPY ... FROM STDIN with its data, in turn with the other queries of this connection. */
+  private copyIn(text: string, chunks: Buffer[]): Promise<void> {
+    const run = () =>
+      new Promise<void>((resolve, reject) => {
+        this.client.query(new CopyIn(text, chunks, (err) => (err ? reject(err) : resolve())) as unknown as pg.QueryConfig);
+      });
+    const next = this.last.then(run, run);
+    this.last = next.catch(() => undefined);
+    return next;
   }
 
   close(): Promise<void> {
     return Promise.resolve();
   }
+}
 
-  /**
-   * The SQL types of a table's columns (cached per table name), or undefined where one cannot be
-   * sent as an array (byte strings: the rows then go as parameters).
-   */
-  private async columnTypes(table: string, columns: readonly string[]): Promise<string[] | undefined> {
-    let known = columnTypeCache.get(table);
-    if (!known) {
-      const rows = (await this.send('SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped', [ident(table)])).rows as { name: string; type: string }[];
-      known = new Map(rows.map((r) => [r.name, r.type]));
-      // A table not found (yet) is asked again next time; the insert then fails or succeeds as sent.
-      if (known.size === 0) return undefined;
-      if (columnTypeCache.size > 500) columnTypeCache.clear();
-      columnTypeCache.set(table, known);
-    }
-    const types = columns.map((c) => known.get(c));
-    return types.every((t): t is string => t !== undefined && t !== 'bytea') ? types : undefined;
+/** Text a COPY data message carries at most, and a COPY statement (larger inserts are several statements). */
+const COPY_CHUNK_CHARS = 1 << 20;
+const COPY_STATEMENT_CHARS = 64 << 20;
+
+/** A row as a line of COPY's text format: tab-separated, \N for null, backslash escapes (byte strings as bytea's hex). */
+function copyLine(row: readonly SqlValue[]): string {
+  let line = '';
+  for (let i = 0; i < row.length; i++) {
+    if (i > 0) line += '\t';
+    const v = row[i];
+    if (v === null || v === undefined) line += '\\N';
+    else if (typeof v === 'string') line += copyText(v);
+    else if (typeof v === 'number' || typeof v === 'bigint') line += String(v);
+    else if (typeof v === 'boolean') line += v ? 'true' : 'false';
+    else line += `\\\\x${Buffer.from(v).toString('hex')}`;
   }
+  return `${line}\n`;
 }
 
-/** Rows from which insertMany sends arrays, and rows per statement then. */
-const UNNEST_FROM = 50;
-/**
- * Arrays pay off for many small values; long texts (documents) are cheaper as parameters, which
- * are sent as they are, than escaped into an array literal. Judged on the first rows.
- */
-const NARROW_ROW_CHARS = 400;
-function narrow(rows: readonly (readonly SqlValue[])[]): boolean {
-  const sample = rows.slice(0, 32);
-  let chars = 0;
-  for (const row of sample) for (const v of row) if (typeof v === 'string') chars += v.length;
-  return chars / sample.length <= NARROW_ROW_CHARS;
+const COPY_SPECIAL = /[\\\t\n\r]/;
+function copyText(s: string): string {
+  if (!COPY_SPECIAL.test(s)) return s;
+  return s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 }
-const UNNEST_ROWS = 20_000;
-const columnTypeCache = new Map<string, Map<string, string>>();
-/** Schema statements (a table made again under a name may have other types) empty the cache; BEGIN or COMMIT do not. */
-function forgetColumnTypes(sql: string): void {
-  if (/\b(create|alter|drop)\s/i.test(sql)) columnTypeCache.clear();
+
+/**
+ * COPY ... FROM STDIN as a query of a pg client (its custom-query interface, as pg-copy-streams
+ * uses): the statement goes out, and once the server asks for the data every chunk follows, then
+ * the end of the data. `done` is called once, with the server's error if it refused the rows.
+ */
+class CopyIn {
+  private finished = false;
+  constructor(
+    readonly text: string,
+    private readonly chunks: readonly Buffer[],
+    private readonly done: (err?: Error) => void,
+  ) {}
+
+  private end(err?: Error): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.done(err);
+  }
+
+  submit(connection: PgConnection): void {
+    connection.query(this.text);
+  }
+
+  handleCopyInResponse(connection: PgConnection): void {
+    for (const c of this.chunks) connection.sendCopyFromChunk(c);
+    connection.endCopyFrom();
+  }
+
+  handleError(err: Error): void {
+    this.end(err);
+  }
+
+  handleReadyForQuery(): void {
+    this.end();
+  }
+
+  // The other messages a query may receive; COPY FROM gets none of them.
+  handleCommandComplete(): void {}
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handlePortalSuspended(): void {}
+  handleEmptyQuery(): void {}
+  handleCopyData(): void {}
+}
+
+/** What CopyIn uses of pg's connection (not in its typings). */
+interface PgConnection {
+  query(text: string): void;
+  sendCopyFromChunk(chunk: Buffer): void;
+  endCopyFrom(): void;
 }
 
 export interface PgOptions {
@@ -248,7 +294,6 @@ export class PostgresDb implements Db {
   }
 
   async exec(sql: string): Promise<void> {
-    forgetColumnTypes(sql);
     await this.pool.query(sql);
   }
 
