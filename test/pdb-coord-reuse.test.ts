@@ -56,18 +56,29 @@ for (const target of STORES) {
       await s.cleanup();
     });
 
-    /** The served generation's structure folder, and the same built here from every stored file. */
-    async function servedAndRebuilt(): Promise<{ served: Record<string, Buffer>; rebuilt: Record<string, Buffer> }> {
+    /** The folder of the structure indexes of the generation served. */
+    async function servedFolder(): Promise<string> {
       t.generations.invalidate();
       const gen = await t.generations.active(SERVICE, ARCHIVE_NAME);
       if (gen === undefined) throw new Error('nothing served');
       const entries = archiveTables(tableSet(ARCHIVE_PREFIX, gen)).entries;
       const dir = await indexStore(derivedDirOf(s.db)).ready('structures', await structuresHash(s.db, entries));
       if (!dir) throw new Error('the served generation has no structure folder');
+      return dir;
+    }
+
+    /** The served folder holds what a build from every stored file writes, byte for byte; its files. */
+    async function expectSameAsRebuilt(): Promise<Record<string, Buffer>> {
+      const served = contents(await servedFolder());
+      t.generations.invalidate();
+      const gen = (await t.generations.active(SERVICE, ARCHIVE_NAME)) as number;
       const scratch = tempDir();
-      const built = await writeCoordIndexes(s.db, entries, scratch);
+      const built = await writeCoordIndexes(s.db, archiveTables(tableSet(ARCHIVE_PREFIX, gen)).entries, scratch);
       expect(built.reused).toBe(0);
-      return { served: contents(dir), rebuilt: contents(scratch) };
+      const rebuilt = contents(scratch);
+      expect(Object.keys(served)).toEqual(Object.keys(rebuilt));
+      for (const f of Object.keys(rebuilt)) expect(served[f]?.equals(rebuilt[f] as Buffer), f).toBe(true);
+      return served;
     }
 
     /**
@@ -102,33 +113,30 @@ for (const target of STORES) {
       // The changed and added entries come from the load's own parse, the others from the old folder.
       expect(await filesReadDuring(async () => (second = await loadArchive(s, t.generations, dir)))).toBe(0);
       expect(second?.skipped).toBe(0);
-      const { served, rebuilt } = await servedAndRebuilt();
-      expect(Object.keys(served)).toContain('sources.json');
-      expect(Object.keys(served)).toEqual(Object.keys(rebuilt));
-      for (const f of Object.keys(rebuilt)) expect(served[f]?.equals(rebuilt[f] as Buffer), f).toBe(true);
+      const served = await expectSameAsRebuilt();
       const sources = JSON.parse((served['sources.json'] as Buffer).toString('utf8')) as { entries: [string, string, number, number][] };
       expect(sources.entries.map(([id]) => id)).toEqual(['0BG1', '0GL1', '0NA1', '4HHB', '9HB1', '9HB2']);
     });
 
-    it('reads the files again where the served folder is damaged, and an update names its entries alone', async () => {
+    it('reads the files again where the served folder is damaged or its record unreadable, and an update names its entries alone', async () => {
       const dir = archive();
       await loadArchive(s, t.generations, dir);
-      t.generations.invalidate();
-      const gen = (await t.generations.active(SERVICE, ARCHIVE_NAME)) as number;
-      const old = await indexStore(derivedDirOf(s.db)).ready('structures', await structuresHash(s.db, archiveTables(tableSet(ARCHIVE_PREFIX, gen)).entries));
-      truncateSync(join(old as string, 'atom-xyz.f32'), 16);
+      truncateSync(join(await servedFolder(), 'atom-xyz.f32'), 16);
       moved(join(dir, 'na', '0na1.cif.gz'));
       // Every entry with amino acids is read from its file again (0NA1, the changed one, is the load's own).
-      const reads = await filesReadDuring(() => loadArchive(s, t.generations, dir));
-      expect(reads).toBeGreaterThanOrEqual(4);
-      const a = await servedAndRebuilt();
-      for (const f of Object.keys(a.rebuilt)) expect(a.served[f]?.equals(a.rebuilt[f] as Buffer), f).toBe(true);
+      expect(await filesReadDuring(() => loadArchive(s, t.generations, dir))).toBeGreaterThanOrEqual(4);
+      await expectSameAsRebuilt();
+
+      // A record of the sources that is not one: the load reads the files, it does not fail.
+      writeFileSync(join(await servedFolder(), 'sources.json'), '{"entries": 7}');
+      moved(join(dir, 'gl', '0gl1.cif.gz'));
+      expect(await filesReadDuring(() => loadArchive(s, t.generations, dir))).toBeGreaterThanOrEqual(3);
+      await expectSameAsRebuilt();
 
       // A weekly update (the changed file alone): the rest comes from the folder just built.
       const week = folderOf({ 'added-modified/hh/4hhb.cif.gz': shifted(readFileSync(join(dir, 'hh', '4hhb.cif.gz'))) });
       expect(await filesReadDuring(() => loadArchive(s, t.generations, week, { update: true }))).toBe(0);
-      const b = await servedAndRebuilt();
-      for (const f of Object.keys(b.rebuilt)) expect(b.served[f]?.equals(b.rebuilt[f] as Buffer), f).toBe(true);
+      await expectSameAsRebuilt();
     });
   });
 }

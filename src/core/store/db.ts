@@ -32,6 +32,14 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/**
+ * Refuses a batch-insert row of another width than its columns: drivers that send several rows in
+ * one statement (or one stream) would otherwise shift the neighbours' values into its place.
+ */
+export function checkRowWidth(table: string, columns: readonly string[], row: readonly SqlValue[]): void {
+  if (row.length !== columns.length) throw new RangeError(`a row of ${row.length} values for ${columns.length} columns of ${table}`);
+}
+
 /** Quotes an identifier built by the project (table names carry a generation number). */
 export function ident(name: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe SQL identifier: ${name}`);

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import type { Db, QueryHint, SqlValue } from './db.js';
-import { ident } from './db.js';
+import { checkRowWidth, ident } from './db.js';
 import { Mutex } from './mutex.js';
 
 const INT8 = 20;
@@ -115,7 +115,7 @@ class PgHandle implements Db {
       chars = 0;
     };
     for (const row of rows) {
-      if (row.length !== columns.length) throw new RangeError(`a row of ${row.length} values for ${columns.length} columns of ${table}`);
+      checkRowWidth(table, columns, row);
       const line = copyLine(row);
       lines.push(line);
       chars += line.length;
@@ -160,7 +160,7 @@ function copyLine(row: readonly SqlValue[]): string {
     else if (typeof v === 'string') line += copyText(v);
     else if (typeof v === 'number' || typeof v === 'bigint') line += String(v);
     else if (typeof v === 'boolean') line += v ? 'true' : 'false';
-    else line += `\\\\x${Buffer.from(v).toString('hex')}`;
+    else line += `\\\\x${v.toString('hex')}`;
   }
   return `${line}\n`;
 }

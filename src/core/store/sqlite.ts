@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db, SqlValue } from './db.js';
-import { ident } from './db.js';
+import { checkRowWidth, ident } from './db.js';
 import { Mutex } from './mutex.js';
 
 type Statement = Database.Statement<unknown[]>;
@@ -116,8 +116,7 @@ class SqliteHandle implements Db {
         let k = 0;
         for (let r = i; r < i + per; r++) {
           const row = rows[r] as readonly SqlValue[];
-          // A row of another width would shift its neighbours' values rather than fail.
-          if (row.length !== columns.length) throw new RangeError(`a row of ${row.length} values for ${columns.length} columns of ${table}`);
+          checkRowWidth(table, columns, row);
           for (const v of row) args[k++] = typeof v === 'boolean' ? (v ? 1 : 0) : v;
         }
         many.run(...args);

@@ -53,28 +53,32 @@ export class PreviousCoords {
 
   /** The folder's indexes, or undefined when it has no record of its sources (built by an earlier version) or cannot be read. */
   static async open(dir: string): Promise<PreviousCoords | undefined> {
-    let sources: CoordSources;
-    let meta: { ids: string[] };
+    let at: Map<string, { file: string; row: number; from: number; to: number }>;
+    let ids: string[];
     let motif: { entries: string[]; asyms: string[]; names: string[] };
     try {
-      sources = JSON.parse(await readFile(join(dir, SOURCES), 'utf8')) as CoordSources;
-      meta = JSON.parse(await readFile(join(dir, 'structures.json'), 'utf8')) as { ids: string[] };
+      const sources = JSON.parse(await readFile(join(dir, SOURCES), 'utf8')) as CoordSources;
+      ids = (JSON.parse(await readFile(join(dir, 'structures.json'), 'utf8')) as { ids: string[] }).ids;
       motif = JSON.parse(await readFile(join(dir, 'motif.json'), 'utf8')) as { entries: string[]; asyms: string[]; names: string[] };
+      if (!Array.isArray(sources.entries) || !Array.isArray(ids) || !Array.isArray(motif.entries) || !Array.isArray(motif.asyms) || !Array.isArray(motif.names)) return undefined;
+      at = new Map();
+      sources.entries.forEach((row, i) => {
+        const [id, file, from, to] = Array.isArray(row) ? row : [];
+        // A row that disagrees with the motif index's own list, or is not whole, is not trusted.
+        if (typeof id === 'string' && motif.entries[i] === id && typeof file === 'string' && typeof from === 'number' && typeof to === 'number' && Number.isInteger(from) && Number.isInteger(to)) {
+          at.set(id, { file, row: i, from, to });
+        }
+      });
     } catch {
       return undefined;
     }
-    const at = new Map<string, { file: string; row: number; from: number; to: number }>();
-    sources.entries.forEach(([id, file, from, to], row) => {
-      // A row that disagrees with the motif index's own list is not trusted.
-      if (motif.entries[row] === id) at.set(id, { file, row, from, to });
-    });
     const opened: Partial<Handles> = {};
     try {
       const files: Record<keyof Handles, string> = { asym: 'res-asym.u32', seq: 'res-seq.i32', comp: 'res-comp.u8', atom: 'res-atom.u32', name: 'atom-name.u16', xyz: 'atom-xyz.f32', traces: 'traces.f32' };
       for (const [k, f] of Object.entries(files) as [keyof Handles, string][]) opened[k] = await open(join(dir, f), 'r');
       return new PreviousCoords(
         at,
-        meta.ids,
+        ids,
         await readArray(dir, 'assembly.u8', Uint8Array),
         await readArray(dir, 'length.u32', Uint32Array),
         await readArray(dir, 'start.f64', Float64Array),
@@ -96,8 +100,10 @@ export class PreviousCoords {
     const structures: StructureRecord[] = [];
     for (let i = e.from; i < e.to; i++) {
       const sid = this.ids[i];
-      if (sid === undefined) throw new Error('the structure records end before the entry');
-      structures.push({ id: sid, assembly: this.assembly[i] === 1, coords: await readAt(this.fh.traces, Float32Array, this.start[i] as number, 3 * (this.length[i] as number)) });
+      const start = this.start[i];
+      const length = this.length[i];
+      if (sid === undefined || start === undefined || length === undefined) throw new Error('the structure records end before the entry');
+      structures.push({ id: sid, assembly: this.assembly[i] === 1, coords: await readAt(this.fh.traces, Float32Array, start, 3 * length) });
     }
     return { structures, residues: await this.residuesOf(e.row) };
   }
