@@ -11,9 +11,10 @@ import { DEFAULT_CONFIG } from '../src/server/config.js';
 import { startServer } from '../src/server/serve.js';
 import type { TestApp } from './helpers/app.js';
 import { silent } from './helpers/app.js';
-import { execApp, execute, FIXTURE_SKILLS, missingSandbox, TEST_SETTINGS } from './helpers/exec.js';
+import { execApp, execute, FIXTURE_SKILLS, missingSandbox, TEST_SETTINGS, TEST_TOKEN } from './helpers/exec.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 
+const AUTH = { authorization: `Bearer ${TEST_TOKEN}` };
 const skip = missingSandbox();
 
 /** A skills folder with one good skill and several that break the format. */
@@ -123,7 +124,7 @@ describe('the script-execution interface', () => {
     ['escapes', 'leak'],
     ['good', '..%2f..%2fprobe%2fscripts%2fecho_args'],
   ])('refuses to run %s/%s (unknown or odd names) with 404', async (skill, script) => {
-    const res = await t.app.inject({ method: 'POST', url: `/exec/api/execute/${skill}/${script}`, payload: { args: [] } });
+    const res = await t.app.inject({ method: 'POST', url: `/exec/api/execute/${skill}/${script}`, payload: { args: [] }, headers: AUTH });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ success: false, returncode: -1 });
   });
@@ -137,14 +138,14 @@ describe('the script-execution interface', () => {
     ['70 kB of arguments', { args: ['x'.repeat(70_000)] }, 'more than 65536'],
     ['an array body', [1, 2], 'must be a JSON object'],
   ])('refuses a body with %s with 400', async (_label, payload, message) => {
-    const res = await t.app.inject({ method: 'POST', url: '/exec/api/execute/probe/echo_args', payload: payload as object });
+    const res = await t.app.inject({ method: 'POST', url: '/exec/api/execute/probe/echo_args', payload: payload as object, headers: AUTH });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ success: false, command: 'python3 scripts/echo_args.py' });
     expect((res.json() as { stderr: string }).stderr).toContain(message);
   });
 
   it('refuses malformed JSON and unknown endpoints in its own error shape', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/exec/api/execute/probe/echo_args', payload: '{"args": [', headers: { 'content-type': 'application/json' } });
+    const bad = await t.app.inject({ method: 'POST', url: '/exec/api/execute/probe/echo_args', payload: '{"args": [', headers: { ...AUTH, 'content-type': 'application/json' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ success: false, returncode: -1 });
     const nowhere = await t.app.inject('/exec/api/nothing');
@@ -154,7 +155,7 @@ describe('the script-execution interface', () => {
 
   it.skipIf(skip !== '')(`runs a script by its name or its file name, with no body or an empty one${skip}`, async () => {
     for (const payload of [undefined, {}, { args: [] }]) {
-      const res = await t.app.inject({ method: 'POST', url: '/exec/api/execute/good/run.py', ...(payload ? { payload } : {}) });
+      const res = await t.app.inject({ method: 'POST', url: '/exec/api/execute/good/run.py', headers: AUTH, ...(payload ? { payload } : {}) });
       expect(res.json()).toMatchObject({ success: true, returncode: 0, stdout: 'ok\n', stderr: '', command: 'python3 scripts/run.py' });
     }
   });
@@ -179,9 +180,22 @@ describe('the bearer token', () => {
     }
   });
 
+  it('is needed by a server that is not listening, which cannot see where a request came from', async () => {
+    const store = await (STORES[0] as (typeof STORES)[number]).open();
+    const t = await execApp(store, { auth: 'auto', token: 'secret-token-2' });
+    try {
+      expect(t.app.server.address()).toBeNull();
+      expect((await execute(t.app, 'probe', 'echo_args', [], { authorization: '' })).status).toBe(401);
+      expect((await execute(t.app, 'probe', 'nope', [], { authorization: 'Bearer secret-token-2' })).status).toBe(404);
+    } finally {
+      await t.close();
+      await store.cleanup();
+    }
+  });
+
   it('is needed when the server listens beyond loopback, not on loopback; made once and kept in the database', async () => {
     const dataDir = tempDir();
-    const exec = createExecService({ ...TEST_SETTINGS });
+    const exec = createExecService({ ...TEST_SETTINGS, token: undefined });
     const run = async (host: string) => {
       const server = await startServer({ ...DEFAULT_CONFIG, host, port: 0, dataDir, demo: false }, [exec], silent);
       try {

@@ -31,6 +31,16 @@ describe('routes of the public hosts', () => {
     expect(resolveRoute('biomirror', '/eutils/entrez/eutils/einfo.fcgi', mounts)).toEqual({ target: '/eutils/entrez/eutils/einfo.fcgi' });
     expect(resolveRoute('biomirror', '/exec/api/execute/a/b', mounts)).toMatchObject({ status: 404 });
   });
+  it('refuses targets that URL parsing would resolve elsewhere: dot segments in any spelling, backslashes', () => {
+    for (const target of ['/../exec/api/health', '/%2e%2e/exec', '/.%2E/exec', '/%2E./status', '/..\\exec', '/entrez/./x', '/entrez/..', '/datasets/../../exec']) {
+      expect(resolveRoute('eutils.ncbi.nlm.nih.gov', target, mounts), target).toMatchObject({ status: 400 });
+      expect(resolveRoute('biomirror', `/eutils${target}`, mounts), target).toMatchObject({ status: 400 });
+    }
+    expect(resolveRoute('api.ncbi.nlm.nih.gov', '/datasets/%2e%2e/%2e%2e/exec/api/health', mounts)).toMatchObject({ status: 400 });
+    // Dots within a name and an encoded backslash are ordinary characters.
+    expect(resolveRoute('pubchem.ncbi.nlm.nih.gov', '/rest/pug/compound/smiles/F%2FC%3DC%5CF/cids/JSON', mounts)).toEqual({ target: '/pubchem/rest/pug/compound/smiles/F%2FC%3DC%5CF/cids/JSON' });
+    expect(resolveRoute('eutils.ncbi.nlm.nih.gov', '/entrez/eutils/efetch.fcgi?term=a..b/../c', mounts)).toEqual({ target: '/eutils/entrez/eutils/efetch.fcgi?term=a..b/../c' });
+  });
 });
 
 const FORWARDERS = ([['socat', '/usr/bin/socat'], ['python', '/usr/bin/python3'], ['node', process.execPath]] as const).map(([kind, program]) => ({
@@ -69,5 +79,34 @@ describe.skipIf(skipRequests !== '').each(FORWARDERS)(`a script written against 
     expect(out.esummary?.json).toEqual(await direct('/eutils/entrez/eutils/esummary.fcgi?db=gene&id=672&retmode=json'));
     expect(out.esummary_post?.json).toEqual(await direct('/eutils/entrez/eutils/esummary.fcgi', { method: 'POST', payload: 'db=gene&id=672%2C7157&retmode=json' }));
     expect(out.self?.status).toBe(200);
+  });
+});
+
+describe.skipIf(skip !== '')(`a script that tries to reach the server's own routes through the proxy${skip}`, () => {
+  let store: OpenedStore;
+  let t: TestApp;
+  beforeAll(async () => {
+    store = await (STORES[0] as (typeof STORES)[number]).open();
+    t = await mirrorApp(store, [eutils, datasets]);
+  });
+  afterAll(async () => {
+    await t.close();
+    await store.cleanup();
+  });
+
+  it('gets a refusal for every spelling of a dot segment or backslash, in tunnels and plain requests, and never starts a run', async () => {
+    const r = await execute(t.app, 'probe', 'escape_proxy');
+    expect(r.json.stderr).toBe('');
+    const tries = JSON.parse(r.json.stdout) as { via: string; target: string; status: number; body: string }[];
+    expect(tries.length).toBe(42);
+    for (const x of tries) {
+      const what = `${x.via} ${x.target} -> ${x.status} ${x.body}`;
+      // A path with a dot segment or a backslash is refused as malformed, whatever it points at.
+      const malformed = /(^|\/)(\.|%2e){1,2}(\/|\\|$)|\\/i.test(x.target.replace(/^http:\/\/[^/]+/, ''));
+      if (malformed) expect(x.status, what).toBe(400);
+      else expect([403, 404], what).toContain(x.status);
+      // Nothing of the execution service, the server's status or its landing page answers.
+      expect(x.body, what).not.toMatch(/escaped|returncode|"database"|"services"|<html/i);
+    }
   });
 });

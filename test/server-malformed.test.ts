@@ -63,6 +63,23 @@ describe('requests the HTTP parser refuses', () => {
     }
   });
 
+  it('refuses dot segments and backslashes, raw or percent-encoded, before routing, in the service’s own body', async () => {
+    for (const path of ['/clinicaltrials/../exec/api/health', '/clinicaltrials/%2e%2e/status', '/clinicaltrials/.%2E/health', '/clinicaltrials/api/v2/..\\studies', '/clinicaltrials/./api/v2/studies']) {
+      const r = await raw(base, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(r.status, path).toBe(400);
+      expect(r.headers['x-request-id'], path).toBeTruthy();
+      expect(JSON.parse(r.body), path).toEqual({ error: { code: 400, message: expect.stringMatching(/^Malformed request: the path contains a (backslash|"[.%2eE]+" segment)/) } });
+    }
+    const mine = await raw(own, 'GET /entrez/eutils/../../status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(mine.status).toBe(400);
+    expect(JSON.parse(mine.body)).toEqual({ error: expect.stringMatching(/^Malformed request: the path contains a "\.\." segment/) });
+    // A dot inside a name, an encoded backslash (a SMILES trans bond) and dots in the query are not dot segments.
+    for (const path of ['/clinicaltrials/api/v2/studies/NCT.1%5C', '/clinicaltrials/api/v2/studies?query.term=../x\\y', '/clinicaltrials/api/v2/..studies']) {
+      const fine = await raw(base, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(fine.body, path).not.toMatch(/Malformed request/);
+    }
+  });
+
   it('answers an unknown method', async () => {
     const r = await raw(base, 'FROB /clinicaltrials/api/v2/studies HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(r.status).toBe(400);

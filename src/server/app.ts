@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { Logger } from 'pino';
 import { ServiceError } from '../core/http/errors.js';
 import { MAX_JSON_DEPTH, jsonDepth } from '../core/http/json-depth.js';
+import { pathPart, unsafePathReason } from '../core/http/paths.js';
 import { redactUrl } from '../core/http/redact.js';
 import { Limiter, configureRules, type Lease } from '../core/limits/limiter.js';
 import type { Draw, LimitRule, LimitStore } from '../core/limits/policy.js';
@@ -220,6 +221,15 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
   // and no per-request child logger: this runs on every request.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    // A path with dot segments or backslashes is refused before any service sees it (see paths.ts).
+    const unsafe = unsafePathReason(req.url);
+    if (unsafe) {
+      const path = pathPart(req.url);
+      const service = serviceAt(path);
+      const message = `Malformed request: ${unsafe}`;
+      sendServiceError(reply, service ? service.errors.badRequest(message, 400, path) : new ServiceError(400, { error: 'bad request', message }));
+      return;
+    }
     done();
   });
   app.addHook('onResponse', (req, reply, done) => {

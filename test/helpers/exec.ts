@@ -27,12 +27,15 @@ export function missingPythonRequests(): string {
   return ' (skipped: needs python3-requests)';
 }
 
+export const TEST_TOKEN = 'bmx_test-token-of-the-fixture-app';
+
 export const TEST_SETTINGS: ExecSettings = {
   skillDirs: [FIXTURE_SKILLS],
   sandbox: 'auto',
   bwrap: '/usr/bin/bwrap',
   auth: 'auto',
-  token: undefined,
+  // Requests in tests are dispatched in-process, where the server cannot see a loopback address.
+  token: TEST_TOKEN,
   concurrency: 2,
   maxQueued: 8,
   queueWaitMs: 30_000,
@@ -54,7 +57,7 @@ export interface Execution {
 }
 
 export async function execute(app: FastifyInstance, skill: string, script: string, args: unknown[] = [], headers: Record<string, string> = {}): Promise<Execution> {
-  const res = await app.inject({ method: 'POST', url: `/exec/api/execute/${skill}/${script}`, payload: { args }, headers });
+  const res = await app.inject({ method: 'POST', url: `/exec/api/execute/${skill}/${script}`, payload: { args }, headers: { authorization: `Bearer ${TEST_TOKEN}`, ...headers } });
   return { status: res.statusCode, json: res.json(), headers: res.headers };
 }
 

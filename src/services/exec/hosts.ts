@@ -4,6 +4,8 @@
  * repeats a prefix the mount already stands for). A host whose mount no service of this build
  * serves is refused with a reason, as is every other host.
  */
+import { unsafePathReason } from '../../core/http/paths.js';
+
 export interface HostRoute {
   host: string;
   mount: string;
@@ -51,6 +53,9 @@ export function isProxiedHost(host: string): boolean {
 export function resolveRoute(host: string, pathAndQuery: string, mounts: readonly string[]): Resolution {
   const served = (target: string) => mounts.some((m) => target === m || target.startsWith(`${m}/`) || target.startsWith(`${m}?`));
   if (!pathAndQuery.startsWith('/')) return { status: 400, reason: `malformed request target "${pathAndQuery.slice(0, 100)}"` };
+  // In-process dispatch parses the target as a URL, which would resolve `..` past the mount.
+  const unsafe = unsafePathReason(pathAndQuery);
+  if (unsafe) return { status: 400, reason: `malformed request target: ${unsafe}` };
   if (host === SELF_HOST) {
     return served(pathAndQuery) ? { target: pathAndQuery } : { status: 404, reason: `no service of this biomirror answers ${pathAndQuery.split('?')[0]}` };
   }

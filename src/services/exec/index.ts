@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { pathPart, unsafePathReason } from '../../core/http/paths.js';
 import type { ServiceContext, ServiceModule } from '../types.js';
 import { ExecEngine } from './engine.js';
 import { execCatalogue } from './errors.js';
@@ -66,6 +67,13 @@ export function createExecService(settings?: Partial<ExecSettings>): ServiceModu
         own = {
           mounts: () => mounts,
           async forward(r) {
+            // The proxy resolved the target; this is the last check before the app parses it as
+            // a URL: a mirrored service's path, spelled so that parsing cannot change it.
+            const path = pathPart(r.url);
+            if (unsafePathReason(r.url) || !mounts.some((m) => path === m || path.startsWith(`${m}/`))) {
+              const body = Buffer.from(`biomirror sandbox proxy: ${path.slice(0, 200)} is not a mirrored service's path\n`);
+              return { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' }, body };
+            }
             const res = await app.inject({ method: r.method as 'GET', url: r.url, headers: r.headers, ...(r.body.length > 0 ? { payload: r.body } : {}) });
             return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
           },

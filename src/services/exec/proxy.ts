@@ -11,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
 import type { Logger } from 'pino';
 import type { CertificateIssuer } from './ca.js';
+import { rawPathOfAbsolute } from '../../core/http/paths.js';
 import { isProxiedHost, resolveRoute, SELF_HOST } from './hosts.js';
 
 export interface ForwardedRequest {
@@ -153,7 +154,8 @@ export class MirrorProxy {
       }
       if (url.protocol !== 'http:') return this.refuse(res, 400, `unsupported scheme ${url.protocol}`);
       host = url.hostname.toLowerCase();
-      target = url.pathname + url.search;
+      // The path as written, not as URL parsing normalised it: dot segments are refused, not resolved.
+      target = rawPathOfAbsolute(target) ?? url.pathname + url.search;
     }
     const gateway = this.gateway();
     if (!gateway) return this.refuse(res, 503, 'biomirror is starting');

@@ -31,11 +31,16 @@ function isLoopback(address: string): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
-/** A token is needed unless every address the server listens on is loopback (or a Unix socket). */
+/**
+ * A token is needed unless every address the server listens on is loopback (or a Unix socket). A
+ * server that is not listening (a request dispatched in-process) cannot tell where a request came
+ * from, so it needs one too.
+ */
 function tokenNeeded(app: FastifyInstance, engine: ExecEngine): boolean {
   if (engine.settings.auth !== 'auto') return engine.settings.auth === 'always';
   const a = app.server.address();
-  if (a === null || typeof a === 'string') return false;
+  if (a === null) return true;
+  if (typeof a === 'string') return false;
   return !isLoopback(a.address);
 }
 
