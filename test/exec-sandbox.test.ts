@@ -9,8 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './helpers/app.js';
 import { execApp, execute, FIXTURE_SKILLS, missingSandbox } from './helpers/exec.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
+import { RunCgroups } from '../src/services/exec/sandbox/cgroup.js';
 
 const skip = missingSandbox();
+
+/** '' when runs can be grouped here (control groups writable); otherwise why not (or a throw in CI). */
+function missingCgroups(): string {
+  const c = RunCgroups.open();
+  c.close();
+  if (c.state.kind !== 'none') return '';
+  if (process.env.BIOMIRROR_REQUIRE_TOOLS === '1') throw new Error(`BIOMIRROR_REQUIRE_TOOLS is set but runs cannot be grouped: ${c.state.detail}`);
+  return ` (skipped: needs writable control groups, as a server running as root has: ${c.state.detail})`;
+}
+const skipGroups = skip || missingCgroups();
 
 /** Processes on this machine whose command line contains `needle`. */
 function processesWith(needle: string): string[] {
@@ -44,7 +55,7 @@ describe.skipIf(skip !== '')(`the sandbox${skip}`, () => {
 
   beforeAll(async () => {
     store = await (STORES[0] as (typeof STORES)[number]).open();
-    t = await execApp(store, { limits: { wallMs: 4000, outputBytes: 64 * 1024, processes: 64, memoryBytes: 512 * 1024 * 1024 } as never });
+    t = await execApp(store, { limits: { wallMs: 4000, outputBytes: 64 * 1024, processes: 64, memoryBytes: 512 * 1024 * 1024, runMemoryBytes: 512 * 1024 * 1024 } as never });
     // A port on the host's loopback, which a run must not reach.
     listener = createServer((s) => s.end('hello from the host\n'));
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', () => r()));
@@ -132,6 +143,56 @@ describe.skipIf(skip !== '')(`the sandbox${skip}`, () => {
     expect(out.allocated_mib).toBeLessThan(512);
     const small = JSON.parse((await execute(t.app, 'probe', 'memory_hog', [128])).json.stdout) as { allocated_mib: number; error: string | null };
     expect(small).toEqual({ allocated_mib: 128, error: null });
+  });
+
+  it('bounds /dev: /dev/shm holds at most the file-size limit, and /dev itself is read-only', async () => {
+    const r = await execute(t.app, 'probe', 'fill_dev', [256]);
+    const out = JSON.parse(r.json.stdout) as Record<string, unknown>;
+    expect(out.shm_written_mib).toBeLessThanOrEqual(64);
+    expect(out.shm_error).toMatch(/No space left|File too large/);
+    for (const path of ['/dev/planted', '/dev/pts/planted', '/dev/mqueue/planted']) expect(out[path], path).toMatch(/^refused/);
+    // Nothing of it is left for the next run.
+    const next = JSON.parse((await execute(t.app, 'probe', 'fill_dev', [8])).json.stdout) as Record<string, unknown>;
+    expect(next.shm_written_mib).toBe(8);
+  });
+
+  it.skipIf(skipGroups !== '')(`bounds the memory of the run as a whole, not only of each process${skipGroups}`, async () => {
+    // Four children of 300 MiB, each under the 512 MiB per-process limit, 1.2 GiB together.
+    const r = await execute(t.app, 'probe', 'fork_hog', [4, 300]);
+    const ends = JSON.parse(r.json.stdout) as { filled: boolean; exit: number }[];
+    expect(ends).toHaveLength(4);
+    expect(ends.filter((e) => e.exit === 0).length, JSON.stringify(ends)).toBeLessThanOrEqual(1);
+    expect(ends.some((e) => e.exit === -9)).toBe(true);
+    expect(r.json.stderr).toContain(`together used more than ${512 * 1024 * 1024} bytes of memory`);
+    // Within the bound, the same children run to the end.
+    const small = await execute(t.app, 'probe', 'fork_hog', [4, 64]);
+    expect(JSON.parse(small.json.stdout)).toEqual(Array.from({ length: 4 }, () => ({ filled: true, exit: 0 })));
+    expect(small.json.stderr).toBe('');
+  }, 30_000);
+
+  it('keeps declared secrets off every command line of the machine while the run lasts', async () => {
+    const secret = `probe-secret-${Math.random().toString(36).slice(2)}`;
+    process.env.PROBE_DECLARED = secret;
+    try {
+      const run = execute(t.app, 'probe', 'slow', [2]);
+      let seenRun = false;
+      let leaked: string[] = [];
+      const end = Date.now() + 1500;
+      while (Date.now() < end) {
+        if (processesWith('slow.py').length > 0) seenRun = true;
+        leaked = leaked.concat(processesWith(secret));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const r = await run;
+      expect(r.json.stdout).toBe('done\n');
+      expect(seenRun).toBe(true);
+      expect(leaked).toEqual([]);
+      // The run still gets it, from its environment.
+      const env = (JSON.parse((await execute(t.app, 'probe', 'echo_args')).json.stdout) as { env: Record<string, string> }).env;
+      expect(env.PROBE_DECLARED).toBe(secret);
+    } finally {
+      delete process.env.PROBE_DECLARED;
+    }
   });
 
   it('kills the whole run, grandchildren too, at the wall-time limit', async () => {

@@ -13,6 +13,7 @@ import { MirrorProxy, type Gateway } from './proxy.js';
 import { RunQueue } from './queue.js';
 import { Runner } from './runner.js';
 import { probeBubblewrap, runningAsRoot, type SandboxState } from './sandbox/bwrap.js';
+import { RunCgroups } from './sandbox/cgroup.js';
 import { newToken, secret } from './secrets.js';
 import type { ExecSettings } from './settings.js';
 import { loadSkills, type SkillSet } from './skills.js';
@@ -37,6 +38,8 @@ export class ExecEngine {
   readonly runner: Runner;
   readonly runtimeDir: string;
   readonly token: string;
+  /** What bounds a run as a whole (a control group per run), or why only its processes are. */
+  readonly cgroups: RunCgroups | undefined;
   private readonly proxy: MirrorProxy;
   private loopbackPort: number | undefined;
 
@@ -62,6 +65,8 @@ export class ExecEngine {
     chmodSync(this.runtimeDir, 0o755);
     const compiled = transpileScripts(this.skills.skills.values(), this.runtimeDir);
     this.proxy = new MirrorProxy(gateway, log);
+    this.cgroups = this.sandbox.state === 'unavailable' ? undefined : RunCgroups.open();
+    if (this.cgroups?.state.kind === 'none') log.warn({ reason: this.cgroups.state.detail }, 'script runs are bounded per process only');
     this.queue = new RunQueue(settings.concurrency, settings.maxQueued, settings.queueWaitMs);
     this.runner = new Runner({
       bwrap: settings.bwrap,
@@ -71,6 +76,7 @@ export class ExecEngine {
       runtimeDir: this.runtimeDir,
       loopbackPort: () => this.loopbackPort,
       baseEnv,
+      cgroups: this.cgroups,
       transpiled: (_skill, script) => compiled.get(script),
       log,
     });
@@ -108,6 +114,7 @@ export class ExecEngine {
 
   async close(): Promise<void> {
     await this.proxy.close();
+    this.cgroups?.close();
     rmSync(this.runtimeDir, { recursive: true, force: true });
   }
 }

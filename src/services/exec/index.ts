@@ -44,6 +44,8 @@ export function createExecService(settings?: Partial<ExecSettings>): ServiceModu
     sandbox: engine.sandbox,
     runs: { in_flight: engine.queue.running, queued: engine.queue.queued, concurrency: engine.queue.concurrency, max_queued: engine.settings.maxQueued },
     limits: engine.settings.limits,
+    // Whether the run-wide bounds (runMemoryBytes, cpus, processes) hold, and through what.
+    run_bounds: engine.cgroups?.state ?? { kind: 'none', detail: 'no runs: no sandbox' },
     skills: { count: engine.skills.skills.size, invalid: engine.skills.problems },
     mirrored_hosts: MIRRORED_HOSTS.map((h) => h.host),
   });

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Logger } from 'pino';
+import type { RunCgroups, RunGroup } from './sandbox/cgroup.js';
 import { bwrapArgv, type Forwarder, IN, limitArgs, NODE, nodeInside, PROXY_PORT, PYTHON, type SandboxState } from './sandbox/bwrap.js';
 import type { RunLimits } from './settings.js';
 import type { Script, Skill } from './skills.js';
@@ -36,6 +37,8 @@ export interface RunnerOptions {
   loopbackPort: () => number | undefined;
   /** Variables every run gets (the services' base URLs). */
   baseEnv: Record<string, string>;
+  /** Control groups that bound each run as a whole, where the machine allows them. */
+  cgroups?: RunCgroups | undefined;
   /** A transpiled copy of a TypeScript script. */
   transpiled: (skill: Skill, script: Script) => string | undefined;
   log: Logger;
@@ -53,9 +56,21 @@ export function displayCommand(skill: Skill, script: Script, args: readonly stri
 /** V8 reserves far more address space than it uses: Node gets this much on top, and a heap bound instead. */
 const NODE_RESERVE = 1024 * 1024 * 1024;
 
+/** What V8 keeps resident beside its heap (code, stacks, the heap's own bookkeeping). */
+const NODE_RESIDENT = 256 * 1024 * 1024;
+
 function limitsFor(script: Script, limits: RunLimits): RunLimits {
   const node = script.language === 'javascript' || script.language === 'typescript';
-  return node ? { ...limits, memoryBytes: limits.memoryBytes + NODE_RESERVE } : limits;
+  return node ? { ...limits, memoryBytes: limits.memoryBytes + NODE_RESERVE, runMemoryBytes: limits.runMemoryBytes + NODE_RESIDENT } : limits;
+}
+
+/**
+ * The command that puts its own process into the run's groups, then becomes the run: the host's
+ * sh, started as the server's user, before any privilege is dropped.
+ */
+function joinGroups(procs: readonly string[]): string[] {
+  const script = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"';
+  return ['/bin/sh', '-c', script, 'biomirror-run', String(procs.length), ...procs];
 }
 
 function programFor(script: Script, path: string, node: string, transpiled: string | undefined, limits: RunLimits): string[] {
@@ -121,6 +136,7 @@ export class Runner {
     }
     const common = { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1', ...this.o.baseEnv, ...declared };
     let argv: string[];
+    let env: Record<string, string>;
     let cwd: string | undefined;
     let scratch: string | undefined;
     const transpiled = script.language === 'typescript' ? this.o.transpiled(skill, script) : undefined;
@@ -137,29 +153,35 @@ export class Runner {
         runtimeDir: this.o.runtimeDir,
         extraScript: transpiled,
         limits: limitsFor(script, this.o.limits),
-        env: { PATH: '/usr/bin:/bin', HOME: '/tmp', TMPDIR: '/tmp', ...common, ...proxyEnv(`http://127.0.0.1:${PROXY_PORT}`), ...caEnv(IN.ca) },
         argv: [...programFor(script, inside, nodeInside(), transpiled ? IN.script : undefined, this.o.limits), ...args],
       });
+      // bubblewrap's own environment, which it hands on: never its command line, which every user
+      // of the machine can read in /proc, while a declared secret is among these variables.
+      env = { PATH: '/usr/bin:/bin', HOME: '/tmp', TMPDIR: '/tmp', ...common, ...proxyEnv(`http://127.0.0.1:${PROXY_PORT}`), ...caEnv(IN.ca) };
     } else if (this.o.sandbox.state === 'unsandboxed') {
       scratch = mkdtempSync(join(this.o.runtimeDir, 'run-'));
       cwd = scratch;
       const port = this.o.loopbackPort();
       argv = [...limitArgs(limitsFor(script, this.o.limits)), ...programFor(script, script.path, NODE, transpiled, this.o.limits), ...args];
-      Object.assign(common, { PATH: '/usr/bin:/bin', HOME: scratch, TMPDIR: scratch }, port ? proxyEnv(`http://127.0.0.1:${port}`) : {}, caEnv(join(this.o.runtimeDir, 'ca.pem')));
+      env = { ...common, PATH: '/usr/bin:/bin', HOME: scratch, TMPDIR: scratch, ...(port ? proxyEnv(`http://127.0.0.1:${port}`) : {}), ...caEnv(join(this.o.runtimeDir, 'ca.pem')) };
     } else {
       return {
         status: 503,
         body: { success: false, returncode: -1, stdout: '', stderr: `scripts are not run: no sandbox is available (${this.o.sandbox.reason ?? 'unknown reason'})`, command },
       };
     }
+    const bounds = limitsFor(script, this.o.limits);
+    const group = this.o.cgroups?.create({ memoryBytes: bounds.runMemoryBytes, processes: bounds.processes, cpus: bounds.cpus });
+    if (group) argv = [...joinGroups(group.procs), ...argv];
     try {
-      return await this.spawnRun(argv, cwd, cwd ? common : {}, command, this.o.sandbox.state === 'ok');
+      return await this.spawnRun(argv, cwd, env, command, this.o.sandbox.state === 'ok', group, bounds.runMemoryBytes);
     } finally {
+      group?.release();
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     }
   }
 
-  private spawnRun(argv: string[], cwd: string | undefined, env: Record<string, string>, command: string, sandboxed: boolean): Promise<RunOutcome> {
+  private spawnRun(argv: string[], cwd: string | undefined, env: Record<string, string>, command: string, sandboxed: boolean, group: RunGroup | undefined, runMemory: number): Promise<RunOutcome> {
     const limits = this.o.limits;
     return new Promise<RunOutcome>((resolve) => {
       const [program, ...rest] = argv as [string, ...string[]];
@@ -232,6 +254,8 @@ export class Runner {
         } else if (cut) {
           httpStatus = 413;
           err = `${err}${err && !err.endsWith('\n') ? '\n' : ''}killed: the run wrote more than ${limits.outputBytes} bytes to ${stdout.overflowed ? 'stdout' : 'stderr'}`;
+        } else if (group?.oomKilled()) {
+          err = `${err}${err && !err.endsWith('\n') ? '\n' : ''}killed: the run's processes together used more than ${runMemory} bytes of memory`;
         } else if (!started) {
           httpStatus = 503;
           returncode = -1;

@@ -34,6 +34,10 @@ export interface RunLimits {
   cpuSeconds: number;
   /** Address space of each process, bytes. */
   memoryBytes: number;
+  /** Resident memory of the whole run (every process, its /tmp and /dev/shm files), bytes; needs cgroups. */
+  runMemoryBytes: number;
+  /** CPU time of the whole run per period, in cores; needs cgroups. */
+  cpus: number;
   /** Processes (threads count too) the run's user may have. */
   processes: number;
   /** Largest file a run may write, and the size of its temp folder, bytes. */
@@ -49,6 +53,8 @@ export const DEFAULT_LIMITS: RunLimits = {
   wallMs: 30_000,
   cpuSeconds: 20,
   memoryBytes: 1024 * 1024 * 1024,
+  runMemoryBytes: 1024 * 1024 * 1024,
+  cpus: 1,
   processes: 128,
   fileBytes: 64 * 1024 * 1024,
   outputBytes: 1024 * 1024,
@@ -86,6 +92,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ExecSetti
       ...DEFAULT_LIMITS,
       wallMs: int(env.BIOMIRROR_EXEC_TIMEOUT_MS, DEFAULT_LIMITS.wallMs, 'BIOMIRROR_EXEC_TIMEOUT_MS'),
       memoryBytes: int(env.BIOMIRROR_EXEC_MEMORY_MB, DEFAULT_LIMITS.memoryBytes / 1048576, 'BIOMIRROR_EXEC_MEMORY_MB') * 1048576,
+      runMemoryBytes: int(env.BIOMIRROR_EXEC_RUN_MEMORY_MB, DEFAULT_LIMITS.runMemoryBytes / 1048576, 'BIOMIRROR_EXEC_RUN_MEMORY_MB') * 1048576,
       outputBytes: int(env.BIOMIRROR_EXEC_OUTPUT_KB, DEFAULT_LIMITS.outputBytes / 1024, 'BIOMIRROR_EXEC_OUTPUT_KB') * 1024,
     },
   };

@@ -1,7 +1,8 @@
 /**
  * The bubblewrap command line of a run. Every namespace is new (so no network but the sandbox's own
- * loopback), the system is read-only, /tmp is a fresh size-bound tmpfs, the user is 65534, the
- * environment is only what is set here. prlimit adds CPU, memory, process, file-size and
+ * loopback), the system is read-only, /tmp and /dev/shm are fresh size-bound tmpfs, the user is
+ * 65534. The environment is not set here but handed to bubblewrap as its own (see Runner): a command
+ * line is readable by every user of the machine, and the environment carries the skills' secrets. prlimit adds CPU, memory, process, file-size and
  * open-file limits. When the server runs as root, setpriv first drops to an unprivileged uid of
  * the run's slot: root's process count is never limited, and each slot then has its own.
  */
@@ -90,7 +91,6 @@ export interface BwrapRun {
   runtimeDir: string;
   /** A file to show at IN.script (a transpiled TypeScript script), if any. */
   extraScript?: string | undefined;
-  env: Record<string, string>;
   limits: RunLimits;
   /** The program and its arguments, as seen inside the sandbox. */
   argv: string[];
@@ -112,9 +112,7 @@ export function bwrapArgv(r: BwrapRun): string[] {
     '--gid', '65534',
     '--hostname', 'sandbox',
     '--json-status-fd', '3',
-    '--clearenv',
   ];
-  for (const [k, v] of Object.entries(r.env)) a.push('--setenv', k, v);
   a.push(
     '--ro-bind', '/usr', '/usr',
     '--symlink', 'usr/bin', '/bin',
@@ -132,8 +130,10 @@ export function bwrapArgv(r: BwrapRun): string[] {
   if (!NODE.startsWith('/usr/')) a.push('--ro-bind', NODE, IN.node);
   if (r.extraScript) a.push('--ro-bind', r.extraScript, IN.script);
   a.push('--proc', '/proc', '--dev', '/dev', '--size', String(r.limits.fileBytes), '--tmpfs', '/tmp', '--chdir', '/tmp');
+  // /dev is a tmpfs without a size: only its shm folder stays writable, as a sized tmpfs of its own.
+  a.push('--size', String(r.limits.fileBytes), '--tmpfs', '/dev/shm');
   // The folders bubblewrap made for the binds (/etc, /opt) would otherwise be writable.
-  a.push('--remount-ro', '/');
+  a.push('--remount-ro', '/', '--remount-ro', '/dev');
   // The limits bind the script and what it starts, not the forwarder before it (Node alone needs
   // more address space than a script's budget may allow).
   a.push(...entry.argv, IN.socket, String(PROXY_PORT), ...limitArgs(r.limits), ...r.argv);
