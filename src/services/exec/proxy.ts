@@ -12,6 +12,7 @@ import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
 import type { Logger } from 'pino';
 import type { CertificateIssuer } from './ca.js';
 import { rawPathOfAbsolute } from '../../core/http/paths.js';
+import { ByteBudget } from '../../core/limits/byte-budget.js';
 import { isProxiedHost, resolveRoute, SELF_HOST } from './hosts.js';
 
 export interface ForwardedRequest {
@@ -34,6 +35,12 @@ export interface Gateway {
 }
 
 const MAX_BODY = 16 * 1024 * 1024;
+/** Request bodies held at once across every run's connections; beyond it requests wait unread. */
+export const MAX_BUFFERED = 64 * 1024 * 1024;
+/** How long a request waits for room before it is refused. */
+const BODY_WAIT_MS = 30_000;
+/** Connections open at once to the proxy, every run together. */
+const MAX_CONNECTIONS = 256;
 const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length']);
 
 export class MirrorProxy {
@@ -42,6 +49,7 @@ export class MirrorProxy {
   private readonly tunnelHost = new WeakMap<Socket, string>();
   private readonly contexts = new Map<string, SecureContext>();
   private socketPath: string | undefined;
+  private readonly bodies = new ByteBudget(MAX_BUFFERED);
 
   /** Set once the CA is ready (before the first run); tunnels wait for nothing else. */
   issuer: CertificateIssuer | undefined;
@@ -63,6 +71,13 @@ export class MirrorProxy {
     this.tcp = createServer({ keepAliveTimeout: 5000 }, handler);
     this.tcp.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => this.tunnel(req, socket, head));
     this.tcp.on('clientError', (_err, socket: Socket) => socket.destroy());
+    this.server.maxConnections = MAX_CONNECTIONS;
+    this.tcp.maxConnections = MAX_CONNECTIONS;
+  }
+
+  /** Bytes of request bodies held now (for health and tests). */
+  get bufferedBytes(): number {
+    return this.bodies.inUse;
   }
 
   async listen(socketPath: string): Promise<void> {
@@ -162,18 +177,53 @@ export class MirrorProxy {
     const route = resolveRoute(host, target, gateway.mounts());
     if ('status' in route) return this.refuse(res, route.status, route.reason);
 
+    // The body is held in memory until the app has answered: its bytes come out of a budget shared
+    // by every connection. A declared length waits for room before a byte is read.
+    const declared = Number(req.headers['content-length'] ?? Number.NaN);
+    if (declared > MAX_BODY) return this.refuseAndClose(req, res, 413, `request body larger than ${MAX_BODY} bytes`);
+    let held = 0;
+    if (declared > 0) {
+      if (!(await this.bodies.acquire(declared, BODY_WAIT_MS))) return this.refuseAndClose(req, res, 503, 'too many request bodies in flight; retry later');
+      held = declared;
+    }
+    try {
+      return await this.forwardBody(req, res, gateway, route.target, (size) => {
+        if (size <= held) return true;
+        if (!this.bodies.tryTake(size - held)) return false;
+        held = size;
+        return true;
+      });
+    } finally {
+      this.bodies.release(held);
+    }
+  }
+
+  /** A refusal that also ends the connection, whose unread body would otherwise be read on. */
+  private refuseAndClose(req: IncomingMessage, res: ServerResponse, status: number, reason: string): void {
+    res.setHeader('connection', 'close');
+    res.on('finish', () => req.socket.destroy());
+    this.refuse(res, status, reason);
+  }
+
+  private async forwardBody(req: IncomingMessage, res: ServerResponse, gateway: Gateway, target: string, room: (size: number) => boolean): Promise<void> {
+    // A declared length is read straight into one buffer of that size (no second copy at the end).
+    const declared = Number(req.headers['content-length'] ?? 0);
+    const whole = declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY) return this.refuse(res, 413, `request body larger than ${MAX_BODY} bytes`);
-      chunks.push(chunk as Buffer);
+      const c = chunk as Buffer;
+      if (size + c.length > MAX_BODY) return this.refuseAndClose(req, res, 413, `request body larger than ${MAX_BODY} bytes`);
+      if (!room(size + c.length)) return this.refuseAndClose(req, res, 503, 'too many request bodies in flight; retry later');
+      if (whole) c.copy(whole, size);
+      else chunks.push(c);
+      size += c.length;
     }
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP.has(k)) headers[k] = v;
     // Links the services build point back through this proxy.
     headers.host = SELF_HOST;
-    const answer = await gateway.forward({ method: req.method ?? 'GET', url: route.target, headers, body: Buffer.concat(chunks) });
+    const answer = await gateway.forward({ method: req.method ?? 'GET', url: target, headers, body: whole ? whole.subarray(0, size) : Buffer.concat(chunks) });
     const out: Record<string, string | string[] | number> = {};
     for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP.has(k.toLowerCase())) out[k] = v;
     out['content-length'] = answer.body.length;
