@@ -10,7 +10,7 @@ import { checkLogin, findClient, userById } from './accounts.js';
 import { checkAuthorize, deny, grant, tokenRequest, type AuthorizeRequest, type Params } from './oauth.js';
 import { accountPage, callbackPage, consentPage, errorPage, loginPage } from './pages.js';
 import { SESSION_COOKIE, csrfToken, csrfValid, endSession, loadSession, newSession, sessionMaxAge, type Session } from './sessions.js';
-import { MemoryFailures, RedisFailures, SigninThrottle } from './signin-throttle.js';
+import { MemoryAttempts, RedisAttempts, SigninThrottle } from './signin-throttle.js';
 import { authorizationsOf, revokeAuthorization } from './tokens.js';
 
 const HTML = 'text/html; charset=utf-8';
@@ -57,13 +57,13 @@ function text(p: Params, name: string): string {
   return typeof v === 'string' ? v : '';
 }
 
-// Sign-in failures counted in memory are shared by the apps of one process over one database.
-const memoryFailures = new WeakMap<object, MemoryFailures>();
+// Sign-in attempts counted in memory are shared by the apps of one process over one database.
+const memoryAttempts = new WeakMap<object, MemoryAttempts>();
 
 function throttleFor(ctx: ServiceContext): SigninThrottle {
-  if (ctx.redisUrl) return new SigninThrottle(new RedisFailures(ctx.redisUrl));
-  let m = memoryFailures.get(ctx.db);
-  if (!m) memoryFailures.set(ctx.db, (m = new MemoryFailures()));
+  if (ctx.redisUrl) return new SigninThrottle(new RedisAttempts(ctx.redisUrl));
+  let m = memoryAttempts.get(ctx.db);
+  if (!m) memoryAttempts.set(ctx.db, (m = new MemoryAttempts()));
   return new SigninThrottle(m);
 }
 
@@ -157,19 +157,18 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): 
     if (!csrfValid(s, p.csrf_token)) throw csrfFailed();
     const next = safeNext(text(p, 'next'));
     const username = text(p, 'username').trim();
-    // While a delay is owed, the password is not even checked: guessing cannot go on meanwhile.
-    const wait = await throttle.wait(username, req.ip);
-    if (wait > 0) {
-      const seconds = Math.ceil(wait / 1000);
+    // The attempt is counted before the password is checked; while a delay is owed, the password is
+    // not even checked: guessing cannot go on meanwhile, nor race the count.
+    const attempt = await throttle.attempt(username, req.ip);
+    if (!attempt.allowed) {
+      const seconds = Math.ceil(attempt.waitMs / 1000);
       reply.header('Retry-After', String(seconds));
       return showLogin(req, reply, next, { error: `Too many failed sign-ins for this account or from this address. Try again in ${seconds} s.`, username }, 429);
     }
+    // A wrong password (or an error) leaves the attempt counted as a failure.
     const user = await checkLogin(ctx.db, username, text(p, 'password'));
-    if (!user) {
-      await throttle.failed(username, req.ip);
-      return showLogin(req, reply, next, { error: 'Wrong username or password.', username }, 401);
-    }
-    await throttle.succeeded(username);
+    if (!user) return showLogin(req, reply, next, { error: 'Wrong username or password.', username }, 401);
+    await attempt.succeeded();
     if (s) await endSession(ctx.db, s);
     setSession(req, reply, await newSession(ctx.db, user.id));
     return reply.headers(PAGE_HEADERS).redirect(next, 303);
