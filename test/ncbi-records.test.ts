@@ -171,6 +171,17 @@ for (const target of STORES) {
       expect(tags(docsumXml.body, 'Name')).toEqual(['BRCA1']);
     });
 
+    it('efetch writes the UIDs found with rettype=uilist, as text by default and as an IdList in XML, for both databases', async () => {
+      const text = await get(t.app, `${E}/efetch.fcgi?db=gene&id=7157,672,999999999&rettype=uilist`);
+      expect(text.status).toBe(200);
+      expect(text.body).toBe('7157\n672\n');
+      const xml = await get(t.app, `${E}/efetch.fcgi?db=gene&id=672&rettype=uilist&retmode=xml`);
+      expect(xml.body).toContain('<!DOCTYPE eSearchResult');
+      expect(tags(xml.body, 'Id')).toEqual(['672']);
+      const clinvar = await get(t.app, `${E}/efetch.fcgi?db=clinvar&id=9&rettype=uilist`);
+      expect(clinvar.body).toBe('9\n');
+    });
+
     it('efetch writes ClinVar VCV and RCV records', async () => {
       const loaded = await get(t.app, `${E}/efetch.fcgi?db=clinvar&id=12397&rettype=vcv&is_variationid=true`);
       expect(loaded.body.startsWith('<?xml version="1.0" encoding="UTF-8" ?>\n')).toBe(true);

@@ -12,6 +12,7 @@ import { entrezgeneAsn, entrezgeneSet } from '../render/entrezgene.js';
 import { geneSummaryText, geneTableText } from '../render/gene-text.js';
 import { JSON_TYPE } from '../errors.js';
 import { errorReply, errorThrow, textReply, xmlReply, type Reply } from '../replies.js';
+import { DOCTYPE, XML_DECL } from '../xml.js';
 import { asMode, inputIds, readDb } from './common.js';
 import { docsumSetJson, docsumSetXml, docsums } from './esummary.js';
 
@@ -39,6 +40,18 @@ async function docsumWriter(ctx: ServiceContext, b: Backend, ids: number[], json
   if (!found.size) return undefined;
   const uids = ids.map(String);
   return json ? { status: 200, type: JSON_TYPE, body: docsumSetJson(b.db, uids, found) } : xmlReply(docsumSetXml(b.db, b, uids, found));
+}
+
+/**
+ * rettype=uilist: the UIDs of the records found, in the order asked, one a line (text) or as an
+ * esearch IdList (xml), as NCBI writes it for every database.
+ */
+async function uilist(ctx: ServiceContext, b: Backend, ids: number[], xml: boolean): Promise<Reply | undefined> {
+  const found = await docsums(ctx, b.db, b, ids);
+  const uids = ids.filter((id) => found.has(id));
+  if (!uids.length) return undefined;
+  if (!xml) return textReply(uids.map((id) => `${id}\n`).join(''));
+  return xmlReply(`${XML_DECL}${DOCTYPE.esearch}\n<eSearchResult>\n<IdList>\n${uids.map((id) => `<Id>${id}</Id>\n`).join('')}</IdList>\n</eSearchResult>\n`);
 }
 
 /** `db/rettype/retmode` -> writer; an empty rettype is the database's default record. */
@@ -79,10 +92,16 @@ const WRITERS: Record<string, Writer> = {
   },
   'clinvar/docsum/xml': (ctx, b, ids) => docsumWriter(ctx, b, ids, false),
   'clinvar/docsum/json': (ctx, b, ids) => docsumWriter(ctx, b, ids, true),
+  'gene/uilist/text': (ctx, b, ids) => uilist(ctx, b, ids, false),
+  'gene/uilist/xml': (ctx, b, ids) => uilist(ctx, b, ids, true),
+  'clinvar/uilist/text': (ctx, b, ids) => uilist(ctx, b, ids, false),
+  'clinvar/uilist/xml': (ctx, b, ids) => uilist(ctx, b, ids, true),
 };
 
 /** rettypes whose only form is text, whatever retmode says (as on the real service). */
 const TEXT_ONLY: Record<string, true> = { 'gene/gene_table': true };
+/** rettypes written as text unless retmode asks for another form. */
+const TEXT_DEFAULT: Record<string, true> = { 'gene/uilist': true, 'clinvar/uilist': true };
 
 function supported(db: DbName): string {
   return Object.keys(WRITERS)
@@ -99,7 +118,7 @@ export async function efetch(ctx: ServiceContext, p: Params): Promise<Reply> {
   if (typeof db !== 'string') return db;
   let rettype = p.lower('rettype') ?? '';
   if (db === 'clinvar' && rettype === 'clinvarset') rettype = 'rcv';
-  const retmode = p.lower('retmode') || (TEXT_ONLY[`${db}/${rettype}`] ? 'text' : 'xml');
+  const retmode = p.lower('retmode') || (TEXT_ONLY[`${db}/${rettype}`] || TEXT_DEFAULT[`${db}/${rettype}`] ? 'text' : 'xml');
   const key = TEXT_ONLY[`${db}/${rettype}`] ? `${db}/${rettype}/text` : `${db}/${rettype}/${retmode}`;
   const writer = WRITERS[key];
   if (!writer) {
