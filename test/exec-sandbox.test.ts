@@ -10,6 +10,7 @@ import type { TestApp } from './helpers/app.js';
 import { execApp, execute, FIXTURE_SKILLS, missingSandbox } from './helpers/exec.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
 import { RunCgroups } from '../src/services/exec/sandbox/cgroup.js';
+import { AUDIT_ARCH, DENIED_SYSCALLS, type SeccompArch } from '../src/services/exec/sandbox/seccomp.js';
 
 const skip = missingSandbox();
 
@@ -169,6 +170,20 @@ describe.skipIf(skip !== '')(`the sandbox${skip}`, () => {
     expect(JSON.parse(small.json.stdout)).toEqual(Array.from({ length: 4 }, () => ({ filled: true, exit: 0 })));
     expect(small.json.stderr).toBe('');
   }, 30_000);
+
+  it.skipIf(!(process.arch in AUDIT_ARCH))('refuses io_uring, bpf and the other filtered system calls with EPERM, and allows ordinary ones', async () => {
+    const arch = process.arch as SeccompArch;
+    const denied = (['io_uring_setup', 'bpf', 'perf_event_open', 'unshare', 'keyctl', 'userfaultfd'] as const).map((n) => DENIED_SYSCALLS[n][arch]);
+    // getpid and sched_yield: allowed, they succeed.
+    const allowed = arch === 'x64' ? [39, 24] : [172, 124];
+    const r = await execute(t.app, 'probe', 'syscalls', [...denied, ...allowed]);
+    expect(r.json.stderr).toBe('');
+    const errnos = JSON.parse(r.json.stdout) as Record<string, number>;
+    for (const n of denied) expect(errnos[String(n)], `system call ${n}`).toBe(1);
+    for (const n of allowed) expect(errnos[String(n)], `system call ${n}`).toBe(0);
+    const health = (await t.app.inject('/exec/api/health')).json() as { seccomp_denied: string[] };
+    expect(health.seccomp_denied).toContain('io_uring_setup');
+  });
 
   it('keeps declared secrets off every command line of the machine while the run lasts', async () => {
     const secret = `probe-secret-${Math.random().toString(36).slice(2)}`;

@@ -5,6 +5,7 @@ import type { ServiceContext, ServiceModule } from '../types.js';
 import { ExecEngine } from './engine.js';
 import { execCatalogue } from './errors.js';
 import { MIRRORED_HOSTS } from './hosts.js';
+import { DENIED_SYSCALLS } from './sandbox/seccomp.js';
 import type { Gateway } from './proxy.js';
 import { registerRoutes } from './routes.js';
 import { SECRETS_MIGRATIONS, newToken, secret } from './secrets.js';
@@ -46,6 +47,8 @@ export function createExecService(settings?: Partial<ExecSettings>): ServiceModu
     limits: engine.settings.limits,
     // Whether the run-wide bounds (runMemoryBytes, cpus, processes) hold, and through what.
     run_bounds: engine.cgroups?.state ?? { kind: 'none', detail: 'no runs: no sandbox' },
+    // System calls refused inside the sandbox (empty on architectures the filter has no numbers for).
+    seccomp_denied: engine.sandbox.state === 'ok' && engine.runner.filtered ? Object.keys(DENIED_SYSCALLS) : [],
     skills: { count: engine.skills.skills.size, invalid: engine.skills.problems },
     mirrored_hosts: MIRRORED_HOSTS.map((h) => h.host),
   });

@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import type { Logger } from 'pino';
 import type { RunCgroups, RunGroup } from './sandbox/cgroup.js';
 import { bwrapArgv, type Forwarder, IN, limitArgs, NODE, nodeInside, PROXY_PORT, PYTHON, type SandboxState } from './sandbox/bwrap.js';
+import { seccompProgram } from './sandbox/seccomp.js';
 import type { RunLimits } from './settings.js';
 import type { Script, Skill } from './skills.js';
 
@@ -124,7 +125,15 @@ class Capped {
 }
 
 export class Runner {
+  /** The seccomp filter of every sandboxed run; none on architectures it has no numbers for. */
+  private readonly seccomp = seccompProgram();
+
   constructor(private readonly o: RunnerOptions) {}
+
+  /** Whether sandboxed runs get the seccomp filter (false on architectures it has no numbers for). */
+  get filtered(): boolean {
+    return this.seccomp !== undefined;
+  }
 
   /** Runs the script in the given slot; never throws for anything the script does. */
   async run(slot: number, skill: Skill, script: Script, args: readonly string[]): Promise<RunOutcome> {
@@ -153,6 +162,7 @@ export class Runner {
         runtimeDir: this.o.runtimeDir,
         extraScript: transpiled,
         limits: limitsFor(script, this.o.limits),
+        seccomp: this.seccomp !== undefined,
         argv: [...programFor(script, inside, nodeInside(), transpiled ? IN.script : undefined, this.o.limits), ...args],
       });
       // bubblewrap's own environment, which it hands on: never its command line, which every user
@@ -188,10 +198,17 @@ export class Runner {
       const child = spawn(program, rest, {
         // A process group of its own, so that one signal reaches everything the run started.
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe', sandboxed ? 'pipe' : 'ignore'],
+        stdio: ['ignore', 'pipe', 'pipe', sandboxed ? 'pipe' : 'ignore', sandboxed && this.seccomp ? 'pipe' : 'ignore'],
         env,
         cwd,
       });
+      // bubblewrap reads the filter to its end once the sandbox is made (and closes it: the script
+      // never inherits it); a bubblewrap that failed before reading breaks the pipe, harmlessly.
+      const filter = child.stdio[4];
+      if (filter && 'end' in filter && this.seccomp) {
+        filter.on('error', () => undefined);
+        filter.end(this.seccomp);
+      }
       let timedOut = false;
       let cut = false;
       let started = !sandboxed;

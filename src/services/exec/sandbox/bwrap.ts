@@ -96,7 +96,12 @@ export interface BwrapRun {
   argv: string[];
   /** Which forwarder to start (tests try each); the fastest installed one by default. */
   forwarder?: Forwarder | undefined;
+  /** A seccomp program is handed to bubblewrap on SECCOMP_FD. */
+  seccomp?: boolean | undefined;
 }
+
+/** The descriptor bubblewrap reads the seccomp program from (3 is its status). */
+export const SECCOMP_FD = 4;
 
 /** The whole argument vector: [setpriv ...] bwrap ... <forwarder entry> socket port prlimit ... program args. */
 export function bwrapArgv(r: BwrapRun): string[] {
@@ -113,6 +118,8 @@ export function bwrapArgv(r: BwrapRun): string[] {
     '--hostname', 'sandbox',
     '--json-status-fd', '3',
   ];
+  // Installed just before the forwarder starts, so the forwarder, prlimit and the script run under it.
+  if (r.seccomp) a.push('--seccomp', String(SECCOMP_FD));
   a.push(
     '--ro-bind', '/usr', '/usr',
     '--symlink', 'usr/bin', '/bin',
