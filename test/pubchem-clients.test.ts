@@ -19,6 +19,7 @@ interface Prop {
   value: Row;
 }
 
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -82,7 +83,8 @@ for (const target of STORES) {
         ['similarity', 'smiles', 'CC(C)CC1=CC=C(C=C1)C(C)C(=O)O'],
         ['identity', 'smiles', 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C'],
         ['substructure', 'cid', '2244'],
-        ['similarity', 'cid', '2519'],
+        // Aspirin's keys are PubChem's own in the demo file.
+        ['similarity', 'cid', '2244'],
       ];
       for (const [search, ns, id] of searches) {
         const fastSearch = search === 'similarity' ? 'fastsimilarity_2d' : `fast${search}`;

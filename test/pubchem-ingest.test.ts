@@ -13,6 +13,7 @@ import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
 import type { ServiceModule } from '../src/services/types.js';
 import { silent } from './helpers/app.js';
+import { REAL_SUBSKEYS } from './helpers/subskeys.js';
 
 type Row = Record<string, unknown>;
 const props = (r: { body: Row }) => (r.body.PropertyTable as { Properties: Row[] }).Properties;
@@ -39,6 +40,7 @@ const ASPIRIN_TAGS: [string, string][] = [
   ['PUBCHEM_CACTVS_HBOND_ACCEPTOR', '4'],
   ['PUBCHEM_CACTVS_HBOND_DONOR', '1'],
   ['PUBCHEM_CACTVS_ROTATABLE_BOND', '3'],
+  ['PUBCHEM_CACTVS_SUBSKEYS', REAL_SUBSKEYS[2244] as string],
   ['PUBCHEM_IUPAC_NAME', '2-acetyloxybenzoic acid'],
   ['PUBCHEM_IUPAC_INCHI', 'InChI=1S/C9H8O4/c1-6(10)13-8-5-3-2-4-7(8)9(11)12/h2-5H,1H3,(H,11,12)'],
   ['PUBCHEM_IUPAC_INCHIKEY', 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N'],

@@ -1,40 +1,37 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rdkit, type RDKit } from '../src/services/pubchem/chem/rdkit.js';
+import { decodeSubskeys, encodeSubskeys, keyTanimoto } from '../src/services/pubchem/chem/subskeys-codec.js';
+import { subskeysEngine, type KeysOf } from '../src/services/pubchem/chem/subskeys-engine.js';
 import { ListKeys } from '../src/services/pubchem/search/listkeys.js';
 import { B, dataset, fault, post, req, type Res , demoSuite } from './helpers/pubchem.js';
+import { REAL_SUBSKEYS } from './helpers/subskeys.js';
 import { STORES } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
+
 
 const ids = (r: Res) => (r.body.IdentifierList as { CID: number[] }).CID;
 const waitingKey = (r: Res) => (r.body.Waiting as { ListKey: string }).ListKey;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The demo compounds, read back through the API, as RDKit molecules for brute-force answers. */
-async function demoStructures(app: TestApp['app'], file: string): Promise<{ cid: number; smiles: string }[]> {
+/** The demo compounds with their SMILES and stored substructure keys, read back through the API, for brute-force answers. */
+async function demoStructures(app: TestApp['app'], file: string): Promise<{ cid: number; smiles: string; keys: Uint8Array | undefined }[]> {
   const cids = readFileSync(file, 'utf8').trim().split('\n').map((l) => Number(l.split('\t')[0]));
-  const r = await post(app, `${B}/compound/cid/property/SMILES/JSON`, { cid: cids.join(',') });
-  return (r.body.PropertyTable as { Properties: { CID: number; SMILES: string }[] }).Properties.map((p) => ({ cid: p.CID, smiles: p.SMILES }));
+  const r = await post(app, `${B}/compound/cid/property/SMILES,Fingerprint2D/JSON`, { cid: cids.join(',') });
+  return (r.body.PropertyTable as { Properties: { CID: number; SMILES: string; Fingerprint2D?: string }[] }).Properties.map((p) => {
+    const keys = p.Fingerprint2D === undefined ? undefined : decodeSubskeys(p.Fingerprint2D);
+    if (typeof keys === 'string') throw new Error(`CID ${p.CID}: ${keys}`);
+    return { cid: p.CID, smiles: p.SMILES, keys };
+  });
 }
 
-function bits(r: RDKit, smiles: string): string {
-  const m = r.get_mol(smiles);
-  if (!m) throw new Error(smiles);
-  try {
-    return m.get_morgan_fp(JSON.stringify({ radius: 2, nBits: 1024 }));
-  } finally {
-    m.delete();
-  }
-}
-
-function tanimoto(a: string, b: string): number {
-  let both = 0;
-  let either = 0;
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] === '1' && b[i] === '1') both++;
-    if (a[i] === '1' || b[i] === '1') either++;
-  }
-  return either ? both / either : 0;
+/** CIDs in the order a similarity search must give them: Tanimoto on the keys at least the threshold, best first, ties by CID. */
+function bruteForce(demo: { cid: number; keys: Uint8Array | undefined }[], q: Uint8Array, threshold: number): number[] {
+  return demo
+    .flatMap((d) => (d.keys ? [{ cid: d.cid, score: keyTanimoto(q, d.keys) }] : []))
+    .filter((d) => d.score + 1e-9 >= threshold / 100)
+    .sort((a, b) => b.score - a.score || a.cid - b.cid)
+    .map((d) => d.cid);
 }
 
 /** Polls a list key until its answer is no longer "Waiting". */
@@ -56,7 +53,7 @@ for (const target of STORES) {
   describe(`PubChem structure search on ${target.name}`, () => {
     const suite = demoSuite(target, { syncBudgetMs: 0, maxSearchMs: 2000, listkeyTtlMs: 60_000 });
     let t: TestApp;
-    let demo: { cid: number; smiles: string }[];
+    let demo: { cid: number; smiles: string; keys: Uint8Array | undefined }[];
     let r: RDKit;
     beforeAll(async () => {
       t = suite.t;
@@ -64,25 +61,41 @@ for (const target of STORES) {
       r = await rdkit();
     });
 
-    it('finds by similarity exactly the compounds a brute-force Tanimoto finds, best first', async () => {
+    it('finds by similarity of a CID exactly the compounds a brute-force Tanimoto on the stored keys finds, best first', async () => {
+      const aspirin = demo.find((d) => d.cid === 2244)?.keys;
+      expect(aspirin && encodeSubskeys(aspirin)).toBe(REAL_SUBSKEYS[2244]);
+      const queries = [2244, ...demo.filter((d) => d.keys && d.cid !== 2244).slice(0, 4).map((d) => d.cid)];
+      for (const cid of queries) {
+        const q = demo.find((d) => d.cid === cid)?.keys as Uint8Array;
+        for (const threshold of [90, 80, 70]) {
+          const got = await req(t.app, `${B}/compound/fastsimilarity_2d/cid/${cid}/cids/JSON?Threshold=${threshold}&MaxRecords=1000`);
+          expect(got.status, `${cid} at ${threshold}`).toBe(200);
+          expect(ids(got), `${cid} at ${threshold}`).toEqual(bruteForce(demo, q, threshold));
+        }
+      }
+      // The default threshold is 90; MaxRecords cuts the ranked list.
+      const q = aspirin as Uint8Array;
+      expect(ids(await req(t.app, `${B}/compound/fastsimilarity_2d/cid/2244/cids/JSON`))).toEqual(bruteForce(demo, q, 90));
+      const all = bruteForce(demo, q, 50);
+      if (all.length > 2) expect(ids(await req(t.app, `${B}/compound/fastsimilarity_2d/cid/2244/cids/JSON?Threshold=50&MaxRecords=2`))).toEqual(all.slice(0, 2));
+    });
+
+    it("finds by similarity of a SMILES what the query's computed keys find", async () => {
+      const keysOf: KeysOf = await subskeysEngine();
       for (const [smiles, threshold] of [
-        ['CC(=O)OC1=CC=CC=C1C(=O)O', 40],
-        ['CC(C)CC1=CC=C(C=C1)C(C)C(=O)O', 30],
-        ['CN[C@H]1CC[C@H](C2=CC=CC=C12)C3=CC(=C(C=C3)Cl)Cl', 90],
+        ['CC(=O)OC1=CC=CC=C1C(=O)O', 90],
+        ['CC(C)CC1=CC=C(C=C1)C(C)C(=O)O', 70],
+        ['CN[C@H]1CC[C@H](C2=CC=CC=C12)C3=CC(=C(C=C3)Cl)Cl', 80],
       ] as const) {
-        const q = bits(r, smiles);
-        const expected = demo
-          .map((d) => ({ cid: d.cid, score: tanimoto(q, bits(r, d.smiles)) }))
-          .filter((d) => d.score >= threshold / 100)
-          .sort((a, b) => b.score - a.score || a.cid - b.cid)
-          .map((d) => d.cid);
+        const m = r.get_mol(smiles);
+        if (!m) throw new Error(smiles);
+        const q = keysOf(m);
+        m.delete();
+        if (typeof q === 'string') throw new Error(q);
         const got = await req(t.app, `${B}/compound/fastsimilarity_2d/smiles/${encodeURIComponent(smiles)}/cids/JSON?Threshold=${threshold}`);
         expect(got.status, smiles).toBe(200);
-        expect(ids(got), smiles).toEqual(expected);
+        expect(ids(got), smiles).toEqual(bruteForce(demo, q, threshold));
       }
-      const byCid = await req(t.app, `${B}/compound/fastsimilarity_2d/cid/3672/cids/JSON?Threshold=30&MaxRecords=2`);
-      expect(ids(byCid)).toHaveLength(2);
-      expect(ids(byCid)[0]).toBe(3672);
     });
 
     it('finds by substructure and superstructure exactly what RDKit matching finds, in CID order', async () => {
@@ -125,7 +138,7 @@ for (const target of STORES) {
     });
 
     it('feeds search results to any operation', async () => {
-      const p = await req(t.app, `${B}/compound/fastsimilarity_2d/cid/2244/property/MolecularFormula/JSON`);
+      const p = await req(t.app, `${B}/compound/fastsimilarity_2d/cid/2244/property/MolecularFormula/JSON?MaxRecords=1`);
       expect(p.body).toEqual({ PropertyTable: { Properties: [{ CID: 2244, MolecularFormula: 'C9H8O4' }] } });
       const sdf = await req(t.app, `${B}/compound/fastsubstructure/smiles/c1ccccc1C(=O)O/SDF?MaxRecords=2`);
       expect(sdf.raw.split('$$$$').length - 1).toBe(2);
@@ -140,11 +153,12 @@ for (const target of STORES) {
       const done = await poll(t.app, `${B}/compound/listkey/${key}/cids/JSON`);
       expect(done.status).toBe(200);
       expect(ids(done)).toEqual(ids(await req(t.app, `${B}/compound/fastsubstructure/smiles/c1ccccc1C(=O)O/cids/JSON`)));
-      // pubchempy's flow: POST the SMILES, then ask the listkey for full records.
-      const posted = await post(t.app, `${B}/compound/similarity/smiles/JSON`, { smiles: 'CC(=O)OC1=CC=CC=C1C(=O)O' });
+      // pubchempy's flow: POST the query, then ask the listkey for full records.
+      const posted = await post(t.app, `${B}/compound/similarity/cid/JSON`, { cid: '2244' });
       expect(posted.status).toBe(202);
       const records = await poll(t.app, `${B}/compound/listkey/${waitingKey(posted)}/JSON`);
-      expect((records.body.PC_Compounds as { id: { id: { cid: number } } }[]).map((c) => c.id.id.cid)).toEqual([2244]);
+      const expected = bruteForce(demo, demo.find((d) => d.cid === 2244)?.keys as Uint8Array, 90);
+      expect((records.body.PC_Compounds as { id: { id: { cid: number } } }[]).map((c) => c.id.id.cid)).toEqual(expected);
       const xml = await req(t.app, `${B}/compound/superstructure/cid/2244/cids/XML`);
       expect(xml.status).toBe(202);
       expect(xml.raw).toMatch(/<Waiting[\s\S]*<ListKey>\d+<\/ListKey>\s*<Message>Your request is running<\/Message>/);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MORGAN_WORDS, PATTERN_WORDS, popcount } from '../src/services/pubchem/chem/fingerprints.js';
+import { PATTERN_WORDS, popcount } from '../src/services/pubchem/chem/fingerprints.js';
+import { KEY_WORDS } from '../src/services/pubchem/chem/subskeys-codec.js';
 import { formulaOf, graphOf } from '../src/services/pubchem/chem/graph.js';
 import { massString, weightString } from '../src/services/pubchem/chem/compute.js';
 import { propertyName, storedName } from '../src/services/pubchem/chem/properties.js';
@@ -9,7 +10,7 @@ import { throttlingControl } from '../src/services/pubchem/limits.js';
 import { csvTable, outputFromAccept } from '../src/services/pubchem/output/formats.js';
 import { documentXml } from '../src/services/pubchem/output/xml.js';
 import { Options, parsePugPath } from '../src/services/pubchem/request.js';
-import { FingerprintIndex } from '../src/services/pubchem/search/index.js';
+import { FingerprintIndex, NO_KEYS } from '../src/services/pubchem/search/index.js';
 import { screen, similar } from '../src/services/pubchem/search/scan.js';
 import { ServiceError } from '../src/core/http/errors.js';
 
@@ -111,34 +112,50 @@ describe('chemistry computed by the project', () => {
 });
 
 describe('fingerprint scans', () => {
-  /** A random index whose words use the top bit (JavaScript's bitwise results are signed). */
-  function randomIndex(n: number, seed: number) {
+  // The last key word holds keys 864..880: two bytes and the top bit of the third (little-endian).
+  const LAST_WORD = 0x0080ffff;
+
+  /**
+   * A random index whose words use the top bit (JavaScript's bitwise results are signed), ordered
+   * as the store gives it: compounds with keys by count, then `keyless` compounds without keys.
+   */
+  function randomIndex(n: number, seed: number, keyless = 0) {
     let x = seed;
     const rnd = () => ((x = (x * 1103515245 + 12345) >>> 0), x);
-    const cids = new Uint32Array(n);
-    const morgan = new Uint32Array(n * MORGAN_WORDS);
-    const pattern = new Uint32Array(n * PATTERN_WORDS);
+    const total = n + keyless;
+    const cids = new Uint32Array(total);
+    const keys = new Uint32Array(total * KEY_WORDS);
+    const pattern = new Uint32Array(total * PATTERN_WORDS);
+    const counts = new Uint16Array(total);
     const rows = Array.from({ length: n }, (_, i) => {
-      const m = new Uint32Array(MORGAN_WORDS).map(() => rnd() & rnd() & rnd());
+      const k = new Uint32Array(KEY_WORDS).map((_, w) => rnd() & rnd() & (w === KEY_WORDS - 1 ? LAST_WORD : rnd()));
       const p = new Uint32Array(PATTERN_WORDS).map(() => rnd() | rnd());
-      return { cid: i + 1, m, p, c: popcount(m) };
+      return { cid: i + 1, k, p, c: popcount(k) };
     }).sort((a, b) => a.c - b.c || a.cid - b.cid);
     rows.forEach((row, i) => {
       cids[i] = row.cid;
-      morgan.set(row.m, i * MORGAN_WORDS);
+      keys.set(row.k, i * KEY_WORDS);
       pattern.set(row.p, i * PATTERN_WORDS);
+      counts[i] = row.c;
     });
-    return { index: new FingerprintIndex(n, cids, new Uint16Array(rows.map((row) => row.c)), morgan, pattern), rows };
+    for (let i = n; i < total; i++) {
+      cids[i] = 100_000 + i;
+      counts[i] = NO_KEYS;
+      pattern.set(new Uint32Array(PATTERN_WORDS).map(() => rnd() | rnd()), i * PATTERN_WORDS);
+    }
+    return { index: new FingerprintIndex(total, cids, counts, keys, pattern), rows };
   }
 
-  it('finds the same similar set as a full scan (the popcount bounds lose nothing)', async () => {
-    const { index, rows } = randomIndex(400, 7);
-    for (const t of [0.3, 0.5, 0.7]) {
-      const q = rows[123]?.m as Uint32Array;
+  it('finds the same similar set as a full scan (the count bounds lose nothing), never a compound without keys', async () => {
+    const { index, rows } = randomIndex(400, 7, 25);
+    expect(index.keyed).toBe(400);
+    expect(index.keysAt(400)).toBeUndefined();
+    for (const t of [0.3, 0.5, 0.7, 0.9]) {
+      const q = rows[123]?.k as Uint32Array;
       const expected = rows
         .map((row) => {
           let both = 0;
-          for (let w = 0; w < MORGAN_WORDS; w++) both += popcount(new Uint32Array([(row.m[w] as number) & (q[w] as number)]));
+          for (let w = 0; w < KEY_WORDS; w++) both += popcount(new Uint32Array([(row.k[w] as number) & (q[w] as number)]));
           return { cid: row.cid, score: both / (popcount(q) + row.c - both) };
         })
         .filter((h) => h.score >= t)
@@ -146,6 +163,8 @@ describe('fingerprint scans', () => {
       const got = await similar(index, q, t, Date.now() + 10_000);
       expect(got.map((h) => h.cid)).toEqual(expected.map((h) => h.cid));
     }
+    // Threshold 0 takes every compound with keys, and still none without.
+    expect((await similar(index, rows[5]?.k as Uint32Array, 0, Date.now() + 10_000)).length).toBe(400);
   });
 
   it('screens substructure and superstructure candidates by bit containment, high bits included', async () => {
@@ -156,7 +175,8 @@ describe('fingerprint scans', () => {
     expect(subs).toEqual(rows.filter((r) => ((r.p[0] as number) & 0x80000001) >>> 0 === 0x80000001).map((r) => r.cid).sort((a, b) => a - b));
     expect(subs.length).toBeGreaterThan(0);
     const full = new Uint32Array(PATTERN_WORDS).fill(0xffffffff);
-    expect(await screen(index, full, 'super', Date.now() + 10_000)).toHaveLength(200);
+    // Compounds without keys are screened like the others.
+    expect(await screen(randomIndex(200, 11, 10).index, full, 'super', Date.now() + 10_000)).toHaveLength(210);
   });
 });
 

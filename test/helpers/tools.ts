@@ -51,3 +51,12 @@ export function missingBiopython(): string {
   if (REQUIRED) throw new Error('BIOMIRROR_REQUIRE_TOOLS is set but /usr/bin/python3 cannot import Biopython');
   return ' (skipped: needs Biopython for /usr/bin/python3)';
 }
+
+/**
+ * '' when /usr/bin/python3 imports pubchempy (installed, or on PYTHONPATH); otherwise the reason to
+ * skip. Skipped in CI too: Debian has no pubchempy package, so CI cannot install it.
+ */
+export function missingPubchempy(): string {
+  if (spawnSync('/usr/bin/python3', ['-c', 'import pubchempy'], { stdio: 'ignore' }).status === 0) return '';
+  return ' (skipped: needs pubchempy for /usr/bin/python3, e.g. its pubchempy.py on PYTHONPATH)';
+}

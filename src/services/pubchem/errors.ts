@@ -38,6 +38,8 @@ export const pcErrors = {
       'Unable to standardize the given structure - perhaps some special characters need to be escaped or data packed in a MIME form?',
       `${kind} "${value.length > 200 ? value.slice(0, 200) + '...' : value}" could not be read`,
     ),
+  /** A similarity query whose substructure keys cannot be had (computed, or loaded for its CID). */
+  noKeys: (detail: string) => bad('Invalid search', detail),
   badProperty: (name: string) => bad('Invalid property', `"${name}" is not a compound property; see the PUG REST property table`),
   badOperation: (op: string, domain: string, allowed: readonly string[]) =>
     bad('Invalid operation', `"${op}" is not an operation of the ${domain} domain; allowed: ${allowed.join(', ')}`),

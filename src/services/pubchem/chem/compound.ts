@@ -2,14 +2,17 @@
  * One compound as the store keeps it, built from an SD record: the property values (PubChem's
  * from the PUBCHEM_* tags, the rest computed with RDKit), the full-record JSON, the SD text served
  * by `SDF` (the original tags, then computed ones, listed in BIOMIRROR_COMPUTED) and what
- * structure search needs (fingerprints and a binary molecule).
+ * structure search needs (PubChem's 881 substructure keys, the pattern fingerprint and a binary
+ * molecule).
  */
 import { compute } from './compute.js';
-import { MORGAN_WORDS, morganOf, patternOf, popcount, words } from './fingerprints.js';
+import { patternOf } from './fingerprints.js';
 import { SDF_TAGS, propsFromComputed, propsFromTags, tagsFromProps, withTotals, type Props } from './properties.js';
 import { parseMol, type Mol, type RDKit } from './rdkit.js';
 import { compoundRecord } from './record.js';
 import { writeSdfRecord, type SdfRecord } from './sdf.js';
+import { SUBSKEYS_TAG, decodeSubskeys, encodeSubskeys, keyCount } from './subskeys-codec.js';
+import type { KeysOf } from './subskeys-engine.js';
 
 export const COMPUTED_TAG = 'BIOMIRROR_COMPUTED';
 
@@ -26,9 +29,12 @@ export interface BuiltCompound {
   /** One PC_Compound as JSON text. */
   record: string;
   sdf: string;
-  morgan: Buffer;
-  /** Bits set in the Morgan fingerprint (the similarity index reads fingerprints in this order). */
-  bits: number;
+  /** PubChem's 881 substructure keys (111 bytes), from the SD tag or computed; null when neither gave them. */
+  keys: Buffer | null;
+  /** Keys set (the similarity index reads key sets in this order); null without keys. */
+  bits: number | null;
+  /** What the load reports about the record that still loads (a malformed key tag). */
+  notes: string[];
   pattern: Buffer;
   /** RDKit's binary form of the heavy-atom molecule: reading it back is ten times faster than SMILES. */
   pickle: Buffer;
@@ -50,6 +56,32 @@ export interface Structure {
   computed: Set<string>;
   tags: Map<string, string>;
   record: Record<string, unknown>;
+  /** The substructure keys, from the tag or computed. */
+  keys?: Uint8Array;
+  /** Why the structure has no keys, when its tag is malformed or computing them failed. */
+  keysNote?: string;
+}
+
+interface Keys {
+  keys?: Uint8Array;
+  computed: boolean;
+  note?: string;
+}
+
+/**
+ * The substructure keys of a structure: PubChem's from the SD tag when there is one (a malformed
+ * one is reported and gives none: a value PubChem did not publish is not made up in its place),
+ * otherwise computed, when this build can.
+ */
+function keysFor(tags: ReadonlyMap<string, string>, mol: Mol, keysOf: KeysOf | undefined): Keys {
+  const tag = tags.get(SUBSKEYS_TAG);
+  if (tag !== undefined) {
+    const d = decodeSubskeys(tag);
+    return typeof d === 'string' ? { computed: false, note: `${SUBSKEYS_TAG} is malformed (${d})` } : { keys: d, computed: false };
+  }
+  if (!keysOf) return { computed: false };
+  const c = keysOf(mol);
+  return typeof c === 'string' ? { computed: false, note: `its substructure keys could not be computed (${c})` } : { keys: c, computed: true };
 }
 
 // What compute() fills; when PubChem's tags carry all of it (its bulk files do), nothing is computed.
@@ -78,27 +110,43 @@ const COMPUTABLE = [
   'CovalentUnitCount',
 ];
 
-/** Property values and full record of a structure; tags win over computed values. */
-export function describe(r: RDKit, cid: number | undefined, molblock: string, tags: ReadonlyMap<string, string>, mol: Mol): Structure | string {
+/**
+ * Property values and full record of a structure; tags win over computed values. `keysOf` computes
+ * the substructure keys of a structure whose tags lack them.
+ */
+export function describe(
+  r: RDKit,
+  cid: number | undefined,
+  molblock: string,
+  tags: ReadonlyMap<string, string>,
+  mol: Mol,
+  keysOf?: KeysOf,
+): Structure | string {
   const fromTags = propsFromTags(tags);
-  const complete = COMPUTABLE.every((k) => fromTags[k] !== undefined);
-  const fromRdkit = complete ? {} : propsFromComputed(compute(r, mol));
+  const k = keysFor(tags, mol, keysOf);
+  // Fingerprint2D is the tag's value only when it decodes, then in its canonical form.
+  delete fromTags.Fingerprint2D;
+  if (k.keys && !k.computed) fromTags.Fingerprint2D = encodeSubskeys(k.keys);
+  const complete = COMPUTABLE.every((p) => fromTags[p] !== undefined);
+  const fromRdkit: Props = complete ? {} : propsFromComputed(compute(r, mol));
+  if (k.keys && k.computed) fromRdkit.Fingerprint2D = encodeSubskeys(k.keys);
   const props: Props = { ...fromRdkit, ...fromTags };
-  const computed = new Set(Object.keys(fromRdkit).filter((k) => fromTags[k] === undefined));
+  const computed = new Set(Object.keys(fromRdkit).filter((p) => fromTags[p] === undefined));
   // Tags this project wrote itself (a generated SD file lists them) are computed values too.
   const generated = new Set((tags.get(COMPUTED_TAG) ?? '').split('\n').map((x) => x.trim()));
   for (const t of SDF_TAGS) if (generated.has(t.tag) && fromTags[t.prop] !== undefined) computed.add(t.prop);
   const all = withTotals(props);
   const record = compoundRecord({ cid, molblock, props: all, tags, computed, rdkitVersion: r.version() });
   if (typeof record === 'string') return record;
-  return { props: all, computed, tags: new Map(tags), record };
+  return { props: all, computed, tags: new Map(tags), record, ...(k.keys ? { keys: k.keys } : {}), ...(k.note ? { keysNote: k.note } : {}) };
 }
 
-export function buildCompound(r: RDKit, cid: number, rec: SdfRecord): BuiltCompound | string {
+/** One SD record as stored; `keysOf` computes the substructure keys of a record without the tag. */
+export function buildCompound(r: RDKit, cid: number, rec: SdfRecord, keysOf?: KeysOf): BuiltCompound | string {
   const mol = heavyMolecule(r, rec.molblock);
   if (!mol) return 'RDKit cannot read the structure';
   try {
-    const s = describe(r, cid, rec.molblock, rec.tags, mol);
+    const s = describe(r, cid, rec.molblock, rec.tags, mol, keysOf);
     if (typeof s === 'string') return s;
     // Tags for what was computed here, unless the record already carries the value under a tag of its own.
     const fromTags = propsFromTags(rec.tags);
@@ -110,7 +158,6 @@ export function buildCompound(r: RDKit, cid: number, rec: SdfRecord): BuiltCompo
       sdfTags.push([COMPUTED_TAG, extra.map(([t]) => t).join('\n')]);
     }
     const p = s.props;
-    const morgan = morganOf(mol);
     return {
       cid,
       inchikey: String(p.InChIKey ?? ''),
@@ -122,8 +169,9 @@ export function buildCompound(r: RDKit, cid: number, rec: SdfRecord): BuiltCompo
       computed: [...s.computed],
       record: JSON.stringify(s.record),
       sdf: writeSdfRecord(rec.molblock, sdfTags),
-      morgan,
-      bits: popcount(words(morgan, MORGAN_WORDS)),
+      keys: s.keys ? Buffer.from(s.keys) : null,
+      bits: s.keys ? keyCount(s.keys) : null,
+      notes: s.keysNote ? [s.keysNote] : [],
       pattern: patternOf(mol),
       pickle: Buffer.from(mol.get_as_uint8array() as Uint8Array),
     };

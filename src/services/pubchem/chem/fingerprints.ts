@@ -1,21 +1,18 @@
 /**
- * The fingerprints kept for search. Similarity: RDKit Morgan (ECFP4-like: radius 2, 1024 bits),
- * Tanimoto. Substructure screen: RDKit pattern fingerprint (2048 bits): every bit of a
- * substructure is set in each molecule that contains it.
+ * The fingerprints kept for search beside PubChem's substructure keys (subskeys-codec.ts, which
+ * similarity ranks by): the RDKit pattern fingerprint (2048 bits) screens substructure and
+ * superstructure candidates. Every bit of a substructure's pattern fingerprint is set in each
+ * molecule that contains it, which PubChem's keys do not promise: several of them count (at least
+ * so many hydrogens, rings of a size in the smallest set of rings), and a molecule can lose such a
+ * key by containing more (a hydrogen replaced by a substituent), so screening by keys would drop
+ * real matches.
  */
 import type { Mol } from './rdkit.js';
 
-export const MORGAN_BITS = 1024;
 export const PATTERN_BITS = 2048;
-export const MORGAN_WORDS = MORGAN_BITS / 32;
 export const PATTERN_WORDS = PATTERN_BITS / 32;
 
-const MORGAN = JSON.stringify({ radius: 2, nBits: MORGAN_BITS });
 const PATTERN = JSON.stringify({ nBits: PATTERN_BITS });
-
-export function morganOf(mol: Mol): Buffer {
-  return Buffer.from(mol.get_morgan_fp_as_uint8array(MORGAN) as Uint8Array);
-}
 
 export function patternOf(mol: Mol): Buffer {
   return Buffer.from(mol.get_pattern_fp_as_uint8array(PATTERN) as Uint8Array);

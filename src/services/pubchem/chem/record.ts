@@ -6,6 +6,7 @@
 import { atomicNumberOf } from './graph.js';
 import type { Props } from './properties.js';
 import { readMolfile } from './sdf.js';
+import { decodeSubskeys, subskeysHex } from './subskeys-codec.js';
 
 interface Urn {
   label: string;
@@ -57,9 +58,10 @@ const IUPAC_STYLES: [string, string][] = [
   ['PUBCHEM_IUPAC_TRADITIONAL_NAME', 'Traditional'],
 ];
 
-/** Hexadecimal of a base64 fingerprint, as records carry it. */
-function hexOf(base64: string): string {
-  return Buffer.from(base64, 'base64').toString('hex').toUpperCase();
+/** The record's hexadecimal form of the substructure keys (base64 in the properties), or undefined. */
+function hexOf(base64: string): string | undefined {
+  const keys = decodeSubskeys(base64);
+  return typeof keys === 'string' ? undefined : subskeysHex(keys);
 }
 
 // PC-BondAnnotation codes for drawn stereo bonds (molfile 1 = wedge, 6 = hash, 4 = either).
@@ -119,7 +121,9 @@ export function compoundRecord(input: RecordInput): Record<string, unknown> | st
       urn.software = 'RDKit';
       urn.source = `biomirror (computed with RDKit ${input.rdkitVersion})`;
     }
-    const value = u.as === 'binary' ? { binary: hexOf(String(v)) } : u.as === 'sval' ? { sval: String(v) } : { [u.as]: Number(v) };
+    const hex = u.as === 'binary' ? hexOf(String(v)) : undefined;
+    if (u.as === 'binary' && hex === undefined) continue;
+    const value = hex !== undefined ? { binary: hex } : u.as === 'sval' ? { sval: String(v) } : { [u.as]: Number(v) };
     props.push({ urn, value });
     if (u.prop === 'IUPACName') {
       for (const [tag, name] of IUPAC_STYLES) {

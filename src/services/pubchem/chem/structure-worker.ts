@@ -11,6 +11,7 @@ import { tagsFromProps } from './properties.js';
 import { requestInchikey, requestMolecule } from './query.js';
 import { engineState, isEngineFault, rdkit, type Mol, type RDKit } from './rdkit.js';
 import { writeSdfRecord } from './sdf.js';
+import { subskeysEngine } from './subskeys-engine.js';
 import type { StructureReply, StructureTask } from './structures.js';
 
 const png = async (mol: Mol, size: { width: number; height: number }) => new Uint8Array(await pngOf(svgOf(mol, size.width, size.height)));
@@ -21,11 +22,25 @@ async function record(r: RDKit, t: Extract<StructureTask, { op: 'record' }>): Pr
   if (!mol) return { invalid: true };
   try {
     const block = molfileWithHydrogens(r, mol, '');
-    const d = block ? describe(r, undefined, block, new Map(), mol) : 'no molfile';
+    // PubChem's record of a new structure carries its computed keys too, where this build can compute them.
+    const d = block ? describe(r, undefined, block, new Map(), mol, await subskeysEngine()) : 'no molfile';
     if (!block || typeof d === 'string') return { invalid: true };
     if (t.image) return { png: await png(mol, t.image) };
     const tags = tagsFromProps(d.props);
     return { record: d.record, sdf: writeSdfRecord(block, [...tags, [COMPUTED_TAG, tags.map(([tag]) => tag).join('\n')]]) };
+  } finally {
+    mol.delete();
+  }
+}
+
+/** The substructure keys of a request's structure (a similarity query), or why there are none. */
+async function subskeys(r: RDKit, t: Extract<StructureTask, { op: 'subskeys' }>): Promise<Partial<StructureReply>> {
+  const mol = requestMolecule(r, t.kind, t.text);
+  if (!mol) return { invalid: true };
+  try {
+    const keysOf = await subskeysEngine();
+    const keys = keysOf(mol);
+    return typeof keys === 'string' ? { unavailable: keys } : { keys };
   } finally {
     mol.delete();
   }
@@ -52,6 +67,8 @@ async function handle(r: RDKit, t: StructureTask): Promise<Partial<StructureRepl
       return record(r, t);
     case 'depict':
       return depict(r, t);
+    case 'subskeys':
+      return subskeys(r, t);
     case 'version':
       return { version: r.version() };
   }

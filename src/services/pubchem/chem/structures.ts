@@ -1,6 +1,6 @@
 /**
- * The RDKit work of serving requests, in structure threads (structure-worker.ts): InChIKeys and
- * records of structures given in requests, depictions and the engine's version. Every call has a
+ * The RDKit work of serving requests, in structure threads (structure-worker.ts): InChIKeys,
+ * records and substructure keys of structures given in requests, depictions and the engine's version. Every call has a
  * time budget, counted from when a thread takes it; a thread that passes it, or whose RDKit
  * faulted, is ended and replaced, and only that call fails. The main thread serves requests with no RDKit of its own (loads keep theirs).
  */
@@ -16,6 +16,7 @@ export type StructureTask =
   | { op: 'inchikey'; kind: StructureKind | 'inchi'; text: string }
   | { op: 'record'; kind: StructureKind; text: string; image?: { width: number; height: number } }
   | { op: 'depict'; molfile: string; width: number; height: number }
+  | { op: 'subskeys'; kind: StructureKind; text: string }
   | { op: 'version' };
 
 export interface StructureReply extends WorkerReply {
@@ -24,7 +25,14 @@ export interface StructureReply extends WorkerReply {
   sdf?: string;
   png?: Uint8Array;
   version?: string;
+  /** PubChem's 881 substructure keys of the structure (111 bytes). */
+  keys?: Uint8Array;
+  /** Why the keys of a readable structure cannot be computed. */
+  unavailable?: string;
 }
+
+/** The substructure keys of a request's structure, or why there are none. */
+export type KeysReply = { keys: Uint8Array } | { invalid: true } | { unavailable: string };
 
 /** Structure threads replaced in this process (after a fault, past a budget) and renewed, for `/health`. */
 export const structureState: ThreadState = { replacements: 0, renewals: 0 };
@@ -79,6 +87,15 @@ export class Structures {
     if (text.length > MAX_STRUCTURE_CHARS) return undefined;
     const r = await this.run({ op: 'record', kind, text });
     return r.record && r.sdf !== undefined ? { record: r.record, sdf: r.sdf } : undefined;
+  }
+
+  /** PubChem's substructure keys of a request's structure: computed, unreadable, or not computable. */
+  async subskeys(kind: StructureKind, text: string): Promise<KeysReply> {
+    if (text.length > MAX_STRUCTURE_CHARS) return { invalid: true };
+    const r = await this.run({ op: 'subskeys', kind, text });
+    if (r.keys) return { keys: r.keys };
+    if (r.unavailable !== undefined) return { unavailable: r.unavailable };
+    return { invalid: true };
   }
 
   /** The PNG of a request's structure, or undefined when it cannot be read. */

@@ -1,32 +1,44 @@
 /**
- * Every compound's fingerprints in memory, per loaded generation, read once from the structures
- * table in order of Morgan popcount, so a similarity search only visits the popcounts a threshold
- * allows (Swamidass-Baldi bounds); the pattern fingerprints sit beside them for the substructure
- * screen. 1M compounds take about 400 MB.
+ * Every compound's PubChem substructure keys and pattern fingerprint in memory, per loaded
+ * generation, read once from the structures table. Compounds with keys come first, in order of
+ * their count of keys, so a similarity search only visits the counts a threshold allows
+ * (Swamidass-Baldi bounds); compounds without keys follow (they take part in substructure screens
+ * only). The pattern fingerprints sit beside the keys for the substructure screen. 1M compounds
+ * take about 380 MB.
  */
-import { MORGAN_BITS, MORGAN_WORDS, PATTERN_WORDS, words } from '../chem/fingerprints.js';
+import { PATTERN_WORDS, words } from '../chem/fingerprints.js';
+import { KEY_COUNT, KEY_WORDS, keyWords } from '../chem/subskeys-codec.js';
 import { bytes } from '../store/sql.js';
 import type { CompoundStore } from '../store/compounds.js';
 
+/** The count recorded for a compound without keys: above every real count, so such compounds sort last. */
+export const NO_KEYS = 0xffff;
+
 export class FingerprintIndex {
-  /** First position of each popcount (length MORGAN_BITS + 2). */
+  /** First position of each count of keys (length KEY_COUNT + 2); `starts[KEY_COUNT + 1]` is `keyed`. */
   readonly starts: Int32Array;
+  /** Compounds with keys: positions 0 to keyed - 1. */
+  readonly keyed: number;
   /** CIDs in CID order and their positions, for lookups by CID (built on first use). */
   private byCid: { cids: Uint32Array; pos: Int32Array } | undefined;
 
   constructor(
     readonly size: number,
     readonly cids: Uint32Array,
+    /** Keys set per compound, ascending; NO_KEYS for those without. */
     readonly counts: Uint16Array,
-    readonly morgan: Uint32Array,
+    readonly keys: Uint32Array,
     readonly pattern: Uint32Array,
+    /** Loaded by an earlier version of biomirror, which kept no keys. */
+    readonly legacy = false,
   ) {
-    this.starts = new Int32Array(MORGAN_BITS + 2);
+    this.starts = new Int32Array(KEY_COUNT + 2);
     let p = 0;
-    for (let c = 0; c <= MORGAN_BITS + 1; c++) {
+    for (let c = 0; c <= KEY_COUNT + 1; c++) {
       while (p < size && (counts[p] as number) < c) p++;
       this.starts[c] = p;
     }
+    this.keyed = this.starts[KEY_COUNT + 1] as number;
   }
 
   /** Position of a CID in the index, or -1. */
@@ -48,8 +60,9 @@ export class FingerprintIndex {
     return -1;
   }
 
-  morganAt(i: number): Uint32Array {
-    return this.morgan.subarray(i * MORGAN_WORDS, (i + 1) * MORGAN_WORDS);
+  /** The keys of the compound at a position, as words; undefined when it has none. */
+  keysAt(i: number): Uint32Array | undefined {
+    return i < this.keyed ? this.keys.subarray(i * KEY_WORDS, (i + 1) * KEY_WORDS) : undefined;
   }
 
   patternAt(i: number): Uint32Array {
@@ -57,26 +70,33 @@ export class FingerprintIndex {
   }
 }
 
-/** Reads a generation's fingerprints into an index; `total` sizes the arrays (rows beyond it are not expected). */
+/**
+ * Reads a generation's keys and fingerprints into an index; `total` sizes the arrays (rows beyond
+ * it are not expected). The store gives the keyed compounds first, by count.
+ */
 export async function buildIndex(store: CompoundStore, total: number, closed: () => boolean): Promise<FingerprintIndex> {
   const cap = Math.max(1, total);
   const cids = new Uint32Array(cap);
   const counts = new Uint16Array(cap);
-  const morgan = new Uint32Array(cap * MORGAN_WORDS);
+  const keys = new Uint32Array(cap * KEY_WORDS);
   const pattern = new Uint32Array(cap * PATTERN_WORDS);
   let n = 0;
+  const legacy = !(await store.keepsKeys());
   for await (const rows of store.structures()) {
     if (closed()) throw new Error('the service is closing');
     for (const r of rows) {
       if (n === cap) break;
       cids[n] = Number(r.cid);
-      counts[n] = Number(r.bits);
-      morgan.set(words(bytes(r.morgan), MORGAN_WORDS), n * MORGAN_WORDS);
+      if (r.bits === null || r.keys === null) counts[n] = NO_KEYS;
+      else {
+        counts[n] = Number(r.bits);
+        keys.set(keyWords(bytes(r.keys)), n * KEY_WORDS);
+      }
       pattern.set(words(bytes(r.pattern), PATTERN_WORDS), n * PATTERN_WORDS);
       n++;
     }
     // Reading a large table takes a while; let requests in between.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return new FingerprintIndex(n, cids, counts, morgan, pattern);
+  return new FingerprintIndex(n, cids, counts, keys, pattern, legacy);
 }

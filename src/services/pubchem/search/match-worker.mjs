@@ -5,7 +5,7 @@
  * the whole thread when a search runs out of time. Plain JavaScript: Node must be able to start it
  * both from the source tree (tests) and from the build.
  *
- * Messages: {id, op: 'prepare', text, smarts} -> {id, pattern, morgan} (fingerprints of a query);
+ * Messages: {id, op: 'prepare', text, smarts} -> {id, pattern} (the query's pattern fingerprint);
  * {id, op: 'match', text, smarts, mode: 'sub'|'super', cids, pickles} -> {id, matched};
  * a query RDKit cannot read -> {id, invalid: true}; one that faulted RDKit -> {id, invalid: true, retire: true},
  * after which the thread ends.
@@ -56,8 +56,7 @@ function handle(msg) {
   if (!q) return { id: msg.id, invalid: true };
   if (msg.op === 'prepare') {
     const pattern = q.get_pattern_fp_as_uint8array(JSON.stringify({ nBits: 2048 }));
-    const morgan = msg.smarts ? undefined : q.get_morgan_fp_as_uint8array(JSON.stringify({ radius: 2, nBits: 1024 }));
-    return { id: msg.id, pattern, morgan, atoms: q.get_num_atoms() };
+    return { id: msg.id, pattern, atoms: q.get_num_atoms() };
   }
   const matched = [];
   for (let i = 0; i < msg.cids.length; i++) {

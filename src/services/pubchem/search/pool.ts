@@ -14,7 +14,6 @@ export interface WorkerReply {
   invalid?: boolean;
   error?: string;
   pattern?: Uint8Array;
-  morgan?: Uint8Array;
   atoms?: number;
   matched?: number[];
   /** The thread faulted and ends after this answer. */

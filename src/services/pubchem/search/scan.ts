@@ -2,7 +2,8 @@
  * The in-memory parts of structure search, in slices with a turn of the event loop between them
  * (other requests keep being answered) and a deadline checked after each slice.
  */
-import { MORGAN_BITS, MORGAN_WORDS, PATTERN_WORDS, popcount32 } from '../chem/fingerprints.js';
+import { PATTERN_WORDS, popcount32 } from '../chem/fingerprints.js';
+import { KEY_COUNT, KEY_WORDS } from '../chem/subskeys-codec.js';
 import type { FingerprintIndex } from './index.js';
 
 export class SearchTimeout extends Error {
@@ -22,28 +23,35 @@ export interface Hit {
 }
 
 /**
- * CIDs whose Morgan Tanimoto to `q` is at least `threshold` (0..1), best first (ties by CID).
- * Only popcounts between t·|q| and |q|/t can reach the threshold.
+ * A score at or above the threshold, with room for the rounding of `threshold / 100`: two different
+ * Tanimoto scores of 881-key sets differ by more than 1e-6, so the slack never admits a lower score.
+ */
+const SLACK = 1e-9;
+
+/**
+ * CIDs whose Tanimoto on PubChem's substructure keys to `q` (key words) is at least `threshold`
+ * (0..1), best first, equal scores by ascending CID. Only counts between t·|q| and |q|/t can reach
+ * the threshold. Compounds without keys are never similar.
  */
 export async function similar(index: FingerprintIndex, q: Uint32Array, threshold: number, deadline: number): Promise<Hit[]> {
   let qc = 0;
-  for (let w = 0; w < MORGAN_WORDS; w++) qc += popcount32(q[w] as number);
+  for (let w = 0; w < KEY_WORDS; w++) qc += popcount32(q[w] as number);
   if (qc === 0) return [];
   const t = Math.max(threshold, 1e-9);
-  const lo = Math.max(0, Math.ceil(t * qc - 1e-9));
-  const hi = Math.min(MORGAN_BITS, Math.floor(qc / t + 1e-9));
+  const lo = Math.max(0, Math.ceil(t * qc - SLACK));
+  const hi = Math.min(KEY_COUNT, Math.floor(qc / t + SLACK));
   const from = index.starts[lo] as number;
   const to = index.starts[hi + 1] as number;
   const hits: Hit[] = [];
-  const m = index.morgan;
+  const k = index.keys;
   for (let start = from; start < to; start += SLICE) {
     const end = Math.min(to, start + SLICE);
     for (let i = start; i < end; i++) {
-      const base = i * MORGAN_WORDS;
+      const base = i * KEY_WORDS;
       let common = 0;
-      for (let w = 0; w < MORGAN_WORDS; w++) common += popcount32((m[base + w] as number) & (q[w] as number));
+      for (let w = 0; w < KEY_WORDS; w++) common += popcount32((k[base + w] as number) & (q[w] as number));
       const score = common / (qc + (index.counts[i] as number) - common);
-      if (score >= t) hits.push({ cid: index.cids[i] as number, score });
+      if (score + SLACK >= t) hits.push({ cid: index.cids[i] as number, score });
     }
     checkDeadline(deadline);
     if (end < to) await tick();

@@ -1,13 +1,14 @@
 /**
- * Structure searches: similarity (Morgan Tanimoto), substructure and superstructure (pattern
- * screen, then an exact match in the matching threads) and identity (InChIKey). A `fast...` search
- * answers within its time limit or times out (504); the others always answer with a list key, whose
- * list is ready at once when the search finished within a short budget and otherwise fills in
- * when the search, going on in the background, ends.
+ * Structure searches: similarity (Tanimoto on PubChem's 881 substructure keys), substructure and
+ * superstructure (pattern screen, then an exact match in the matching threads) and identity
+ * (InChIKey). A `fast...` search answers within its time limit or times out (504); the others
+ * always answer with a list key, whose list is ready at once when the search finished within a
+ * short budget and otherwise fills in when the search, going on in the background, ends.
  */
 import { ServiceError } from '../../../core/http/errors.js';
 import type { Logger } from 'pino';
-import { MORGAN_WORDS, PATTERN_WORDS, words } from '../chem/fingerprints.js';
+import { PATTERN_WORDS, words } from '../chem/fingerprints.js';
+import { SUBSKEYS_TAG, keyWords } from '../chem/subskeys-codec.js';
 import { molblockOfSdf } from '../chem/query.js';
 import type { Structures } from '../chem/structures.js';
 import type { CompoundGen } from '../data.js';
@@ -51,7 +52,6 @@ interface Query {
   text: string;
   smarts: boolean;
   pattern: Uint32Array;
-  morgan: Uint32Array | undefined;
 }
 
 const MATCH_BATCH = 1000;
@@ -150,14 +150,16 @@ export class Searcher {
 
   private async search(gen: CompoundGen, spec: SearchSpec, deadline: Deadline): Promise<number[]> {
     if (spec.kind === 'identity') return this.identity(gen, spec);
+    if (spec.kind === 'similarity') {
+      const keys = await this.queryKeys(gen, spec);
+      const index = await gen.index();
+      checkDeadline(deadline.at);
+      const hits = await similar(index, keys, spec.threshold, deadline.at);
+      return hits.slice(0, spec.maxRecords).map((h) => h.cid);
+    }
     const q = await this.query(gen, spec, deadline);
     const index = await gen.index();
     checkDeadline(deadline.at);
-    if (spec.kind === 'similarity') {
-      if (!q.morgan) throw pcErrors.badRequest('Invalid search', 'similarity search needs a structure (SMILES, SDF, InChI or CID), not SMARTS');
-      const hits = await similar(index, q.morgan, spec.threshold, deadline.at);
-      return hits.slice(0, spec.maxRecords).map((h) => h.cid);
-    }
     const mode = spec.kind === 'substructure' ? 'sub' : 'super';
     if (mode === 'super' && q.smarts) throw pcErrors.badRequest('Invalid search', 'superstructure search needs a structure, not SMARTS');
     const candidates = await screen(index, q.pattern, mode, deadline.at);
@@ -195,25 +197,17 @@ export class Searcher {
     return cids.slice(0, spec.maxRecords);
   }
 
-  /** The query's fingerprints and the text the matching threads parse. */
+  /** The query's pattern fingerprint and the text the matching threads parse. */
   private async query(gen: CompoundGen, spec: SearchSpec, deadline: Deadline): Promise<Query> {
     if (spec.input === 'cid' || spec.input === 'inchi') {
-      let cid: number;
-      if (spec.input === 'cid') cid = positive(spec.value);
-      else {
-        const key = await this.structures.inchikey('inchi', spec.value);
-        if (!key) throw pcErrors.badStructure('InChI', spec.value);
-        const found = await gen.store.byInchikey(key);
-        if (!found.length) throw pcErrors.noCid('No CID found that matches the given InChI; structure searches by InChI need the structure to be in the database');
-        cid = found[0] as number;
-      }
+      const cid = await this.loadedCid(gen, spec);
       const row = (await gen.store.rows([cid], ['props'])).get(cid);
       if (!row) throw pcErrors.noCid(`No CID found that matches the given CID ${cid}`);
       const smiles = String((JSON.parse(row.props) as { SMILES?: string }).SMILES ?? '');
       const index = await gen.index();
       const pos = index.position(cid);
       if (pos < 0 || !smiles) throw pcErrors.noCid(`CID ${cid} has no structure to search with`);
-      return { text: smiles, smarts: false, pattern: index.patternAt(pos).slice(), morgan: index.morganAt(pos).slice() };
+      return { text: smiles, smarts: false, pattern: index.patternAt(pos).slice() };
     }
     const smarts = spec.input === 'smarts';
     let text = spec.value;
@@ -232,12 +226,48 @@ export class Searcher {
       throw err;
     }
     if (reply.invalid || !reply.pattern) throw pcErrors.badStructure(smarts ? 'SMARTS' : spec.input.toUpperCase(), spec.value);
-    return {
-      text,
-      smarts,
-      pattern: words(reply.pattern, PATTERN_WORDS),
-      morgan: reply.morgan ? words(reply.morgan, MORGAN_WORDS) : undefined,
-    };
+    return { text, smarts, pattern: words(reply.pattern, PATTERN_WORDS) };
+  }
+
+  /**
+   * The substructure keys of a similarity query: a loaded compound's (by CID, or by InChI, which
+   * must be loaded) from the index; a SMILES or SD record's computed in a structure thread. A query
+   * without keys answers 400 saying why.
+   */
+  private async queryKeys(gen: CompoundGen, spec: SearchSpec): Promise<Uint32Array> {
+    if (spec.input === 'smarts') throw pcErrors.badRequest('Invalid search', 'similarity search needs a structure (SMILES, SDF, InChI or CID), not SMARTS');
+    if (spec.input === 'cid' || spec.input === 'inchi') {
+      const cid = await this.loadedCid(gen, spec);
+      const index = await gen.index();
+      const pos = index.position(cid);
+      if (pos < 0) throw pcErrors.noCid(`No CID found that matches the given CID ${cid}`);
+      const keys = index.keysAt(pos);
+      if (keys) return keys.slice();
+      throw pcErrors.noKeys(
+        index.legacy
+          ? `CID ${cid} has no substructure keys to search with: the compounds were loaded by an earlier version of biomirror, which kept none; load them again`
+          : `CID ${cid} has no substructure keys to search with: its SD record carried no valid ${SUBSKEYS_TAG} and they were not computed at load`,
+      );
+    }
+    if (spec.value.length > MAX_QUERY_CHARS) throw pcErrors.badStructure(spec.input.toUpperCase(), spec.value);
+    const r = await this.structures.subskeys(spec.input === 'sdf' ? 'sdf' : 'smiles', spec.value);
+    if ('invalid' in r) throw pcErrors.badStructure(spec.input.toUpperCase(), spec.value);
+    if ('unavailable' in r) throw pcErrors.noKeys(`the substructure keys of the ${spec.input.toUpperCase()} query cannot be computed: ${r.unavailable}`);
+    return keyWords(r.keys);
+  }
+
+  /** The CID a CID or InChI query names (an InChI's must be loaded). */
+  private async loadedCid(gen: CompoundGen, spec: SearchSpec): Promise<number> {
+    let cid: number;
+    if (spec.input === 'cid') cid = positive(spec.value);
+    else {
+      const key = await this.structures.inchikey('inchi', spec.value);
+      if (!key) throw pcErrors.badStructure('InChI', spec.value);
+      const found = await gen.store.byInchikey(key);
+      if (!found.length) throw pcErrors.noCid('No CID found that matches the given InChI; structure searches by InChI need the structure to be in the database');
+      cid = found[0] as number;
+    }
+    return cid;
   }
 }
 

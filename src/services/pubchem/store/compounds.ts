@@ -1,13 +1,15 @@
 /**
  * The compounds dataset, one table set per load: compounds (lookup columns, property values, full
- * record and SD text of each CID), structures (fingerprints and binary molecule, read whole into
- * the search index), titles, synonyms (each CID's list in PubChem's order), names (every synonym
+ * record and SD text of each CID), structures (PubChem's substructure keys with their count, the
+ * pattern fingerprint and the binary molecule; the keys and fingerprints are read whole into the
+ * search index), titles, synonyms (each CID's list in PubChem's order), names (every synonym
  * and title, lower-cased, for name lookup), CID-SID pairs and PUG View annotation records.
  */
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import type { Sourced } from '../../../core/ingest/load.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
+import { columnsOf } from '../../../core/store/tables.js';
 import type { BuiltCompound } from '../chem/compound.js';
 import { byIds, countOf, existing, types } from './sql.js';
 
@@ -52,7 +54,7 @@ export async function createCompoundTables(db: Db, t: TableSet): Promise<void> {
       mw ${ty.real}, exact_mass ${ty.real}, mono_mass ${ty.real},
       props TEXT NOT NULL, computed TEXT NOT NULL, record TEXT NOT NULL, sdf TEXT NOT NULL
     );
-    CREATE TABLE ${ident(n.structures)} (cid INTEGER PRIMARY KEY, bits INTEGER NOT NULL, morgan ${ty.blob} NOT NULL, pattern ${ty.blob} NOT NULL, pickle ${ty.blob} NOT NULL);
+    CREATE TABLE ${ident(n.structures)} (cid INTEGER PRIMARY KEY, bits INTEGER, subskeys ${ty.blob}, pattern ${ty.blob} NOT NULL, pickle ${ty.blob} NOT NULL);
     CREATE TABLE ${ident(n.titles)} (cid INTEGER PRIMARY KEY, title TEXT NOT NULL);
     CREATE TABLE ${ident(n.synonyms)} (cid INTEGER PRIMARY KEY, list TEXT NOT NULL);
     CREATE TABLE ${ident(n.names)} (name TEXT NOT NULL, cid INTEGER NOT NULL, rank INTEGER NOT NULL);
@@ -97,7 +99,7 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
       case 'compound': {
         const c = v.c;
         compounds.push([c.cid, c.inchikey, c.inchikey.slice(0, 14), c.formula, c.mw, c.exactMass, c.monoisotopicMass, JSON.stringify(c.props), c.computed.join(','), c.record, c.sdf]);
-        structures.push([c.cid, c.bits, c.morgan, c.pattern, c.pickle]);
+        structures.push([c.cid, c.bits, c.keys, c.pattern, c.pickle]);
         break;
       }
       case 'title':
@@ -117,7 +119,7 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
     }
   });
   await tx.insertMany(n.compounds, ['cid', 'inchikey', 'ikey14', 'formula', 'mw', 'exact_mass', 'mono_mass', 'props', 'computed', 'record', 'sdf'], compounds);
-  await tx.insertMany(n.structures, ['cid', 'bits', 'morgan', 'pattern', 'pickle'], structures);
+  await tx.insertMany(n.structures, ['cid', 'bits', 'subskeys', 'pattern', 'pickle'], structures);
   await tx.insertMany(n.titles, ['cid', 'title'], titles);
   await tx.insertMany(n.synonyms, ['cid', 'list'], synonyms);
   await tx.insertMany(n.names, ['name', 'cid', 'rank'], names);
@@ -161,7 +163,7 @@ export async function finishCompounds(db: Db, t: TableSet): Promise<void> {
     `CREATE INDEX ${idx('mono')} ON ${c} (mono_mass)`,
     `CREATE INDEX ${ident(n.names + '_name')} ON ${ident(n.names)} (name, rank, cid)`,
     `CREATE INDEX ${ident(n.cidSids + '_sid')} ON ${ident(n.cidSids)} (sid)`,
-    // The search index reads fingerprints in popcount order.
+    // The search index reads key sets in order of their count of keys.
     `CREATE INDEX ${ident(n.structures + '_bits')} ON ${ident(n.structures)} (bits, cid)`,
   ]) {
     await db.exec(sql);
@@ -175,6 +177,14 @@ export async function countCompoundItems(db: Db, t: TableSet): Promise<number> {
   for (const table of [n.compounds, n.titles, n.synonyms, n.annotations]) total += await countOf(db, `SELECT COUNT(*) AS n FROM ${ident(table)}`);
   total += await countOf(db, `SELECT COUNT(DISTINCT cid) AS n FROM ${ident(n.cidSids)}`);
   return total;
+}
+
+/** A structure as the search index reads it; `bits` and `keys` are null for a compound without keys. */
+export interface StructureRow {
+  cid: number;
+  bits: number | null;
+  keys: unknown;
+  pattern: unknown;
 }
 
 export interface CompoundRow {
@@ -266,20 +276,44 @@ export class CompoundStore {
     return r?.doc;
   }
 
-  /** Every structure's fingerprints, in order of Morgan popcount then CID, for the search index. */
-  async *structures(batch = 20_000): AsyncGenerator<{ cid: number; bits: number; morgan: unknown; pattern: unknown }[]> {
-    let bits = -1;
+  /** Whether the generation keeps substructure keys (those loaded by an earlier version of biomirror do not). */
+  async keepsKeys(): Promise<boolean> {
+    return (await columnsOf(this.db, this.n.structures)).includes('subskeys');
+  }
+
+  /**
+   * Every structure's keys and pattern fingerprint for the search index: those with keys in order
+   * of their count of keys, then CID; then those without, by CID. A generation loaded by an earlier
+   * version of biomirror has no `subskeys` column: all its structures come as keyless.
+   */
+  async *structures(batch = 20_000): AsyncGenerator<StructureRow[]> {
+    const table = ident(this.n.structures);
+    const keyed = await this.keepsKeys();
+    if (keyed) {
+      let bits = -1;
+      let cid = -1;
+      while (true) {
+        const rows = await this.db.query<StructureRow>(
+          `SELECT cid, bits, subskeys AS keys, pattern FROM ${table} WHERE bits > ? OR (bits = ? AND cid > ?) ORDER BY bits, cid LIMIT ?`,
+          [bits, bits, cid, batch],
+        );
+        if (!rows.length) break;
+        yield rows;
+        const last = rows[rows.length - 1] as StructureRow;
+        bits = Number(last.bits);
+        cid = Number(last.cid);
+      }
+    }
+    const missing = keyed ? 'bits IS NULL AND ' : '';
     let cid = -1;
     while (true) {
-      const rows = await this.db.query<{ cid: number; bits: number; morgan: unknown; pattern: unknown }>(
-        `SELECT cid, bits, morgan, pattern FROM ${ident(this.n.structures)} WHERE bits > ? OR (bits = ? AND cid > ?) ORDER BY bits, cid LIMIT ?`,
-        [bits, bits, cid, batch],
+      const rows = await this.db.query<StructureRow>(
+        `SELECT cid, NULL AS bits, NULL AS keys, pattern FROM ${table} WHERE ${missing}cid > ? ORDER BY cid LIMIT ?`,
+        [cid, batch],
       );
       if (!rows.length) return;
       yield rows;
-      const last = rows[rows.length - 1] as { cid: number; bits: number };
-      bits = Number(last.bits);
-      cid = Number(last.cid);
+      cid = Number((rows[rows.length - 1] as StructureRow).cid);
     }
   }
 
