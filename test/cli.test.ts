@@ -219,6 +219,29 @@ describe('biomirror <service>', () => {
   });
 });
 
+describe('biomirror services', () => {
+  it('lists own ports that follow --port in the order of the defaults, with a configured one kept', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: tempDir() };
+    delete env.PORT;
+    delete env.BIOMIRROR_CONFIG;
+    const own = (out: string): Record<string, number> => Object.fromEntries([...out.matchAll(/^(\S+)\t.*\n(?: {2}\{.*\n)+ {2}own port with --port-per-service: (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
+    const defaults = cli(['services'], env);
+    expect(defaults.code, defaults.err).toBe(0);
+    expect(own(defaults.out)).toMatchObject({ clinicaltrials: 8081, eutils: 8082, pubchem: 8084, 'rcsb-search': 8091, exec: 8094 });
+    const moved = cli(['services', '--port', '18100'], env);
+    expect(moved.out).toContain('{trials_base_url} = http://127.0.0.1:18100/clinicaltrials/api/v2');
+    const ports = own(moved.out);
+    expect(Object.keys(ports)).toHaveLength(14);
+    for (const [id, p] of Object.entries(own(defaults.out))) expect(ports[id], id).toBe(p + 18100 - 8080);
+    expect(moved.out).toContain('own port with --port-per-service: 18101 (--port 18100 + 1)');
+    const config = join(tempDir(), 'biomirror.config.json');
+    writeFileSync(config, JSON.stringify({ services: { pubchem: { port: 9999 } } }));
+    const set = cli(['services', '--port', '18100', '--config', config], env);
+    expect(own(set.out)).toMatchObject({ pubchem: 9999, clinicaltrials: 18101 });
+    expect(set.out).toContain('own port with --port-per-service: 9999 (set by services.pubchem.port in the config file)');
+  });
+});
+
 describe('progress display', () => {
   it('draws a bar with records, rate and ETA on a terminal', () => {
     let written = '';

@@ -47,6 +47,20 @@ describe('landing page and API references', () => {
     expect(json.json().services.map((s: { id: string }) => s.id)).toEqual(SERVICES.map((s) => s.id));
   });
 
+  it('lists own ports that follow the main port, a configured one kept', async () => {
+    const moved = await makeApp(store, { services: [...SERVICES], config: { port: 18100, services: { pubchem: { port: 9999 } } } });
+    try {
+      const html = (await moved.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } })).body;
+      for (const s of SERVICES) {
+        const own = s.id === 'pubchem' ? 9999 : 18100 + s.defaultPort - 8080;
+        for (const path of Object.values(s.baseUrls)) expect(html, s.id).toContain(`own port (with --port-per-service): http://localhost:${own}${path}<`);
+      }
+      expect(html).not.toMatch(/:80(8[1-9]|9[0-4])\//);
+    } finally {
+      await moved.close();
+    }
+  });
+
   it('serves an OpenAPI document per service, generated from its routes', async () => {
     for (const s of SERVICES) {
       const r = await t.app.inject({ method: 'GET', url: `${s.mount}/openapi.json` });

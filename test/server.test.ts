@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +9,8 @@ import { clinicaltrials } from '../src/services/clinicaltrials/index.js';
 import type { ServiceModule } from '../src/services/types.js';
 import { ConfigError, DEFAULT_CONFIG, resolveConfig, type Config } from '../src/server/config.js';
 import { startServer } from '../src/server/serve.js';
+import { ListenError, plannedPorts } from '../src/server/ports.js';
+import { SERVICES } from '../src/services/registry.js';
 import { parseForm } from '../src/server/app.js';
 import { PG_URL, tempDir } from './helpers/stores.js';
 
@@ -97,6 +100,19 @@ describe('server', () => {
     }
   });
 
+  it('fails to start with the port and the setting that moves it when an own port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen({ host: '127.0.0.1', port: 0 }, r));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const start = startServer(config({ demo: false, portPerService: true, services: { clinicaltrials: { port } } }), [clinicaltrials], pino({ level: 'silent' }));
+      await expect(start).rejects.toThrow(`port ${port} on 127.0.0.1, the own port of clinicaltrials (--port-per-service; set by services.clinicaltrials.port in the config file), is already in use`);
+      await expect(start).rejects.toThrow(ListenError);
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
+  });
+
   it('lets in-flight requests finish on shutdown, then closes the database', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -180,6 +196,22 @@ describe('configuration', () => {
       databaseUrl: 'postgres://x/y',
       redisUrl: 'redis://z',
     });
+  });
+
+  it('moves the own ports with the main port, keeps a configured one, and refuses clashes', () => {
+    const ids = (c: Config) => Object.fromEntries(plannedPorts(c, SERVICES).map((p) => [p.service ?? 'main', p.port]));
+    const base = { ...DEFAULT_CONFIG, portPerService: true, services: {} };
+    expect(ids(base)).toMatchObject({ main: 8080, clinicaltrials: 8081, eutils: 8082, exec: 8094 });
+    const moved = ids({ ...base, port: 18100, services: { eutils: { port: 9000 } } });
+    expect(moved).toMatchObject({ main: 18100, clinicaltrials: 18101, eutils: 9000, pubchem: 18104, exec: 18114 });
+    expect(Object.keys(moved)).toHaveLength(SERVICES.length + 1);
+    // Main port 0: every port is any free one.
+    expect(new Set(Object.values(ids({ ...base, port: 0 })))).toEqual(new Set([0]));
+    expect(ids({ ...base, portPerService: false, port: 18100 })).toEqual({ main: 18100 });
+    expect(() => plannedPorts({ ...base, services: { eutils: { port: 8081 } } }, SERVICES)).toThrow(
+      'port 8081 is both the own port of clinicaltrials (--port-per-service; --port 8080 + 1) and the own port of eutils (--port-per-service; set by services.eutils.port in the config file)',
+    );
+    expect(() => plannedPorts({ ...base, port: 65530 }, SERVICES)).toThrow(/past 65535/);
   });
 
   it('refuses what it cannot use, saying what is wrong', () => {

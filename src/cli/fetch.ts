@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { endOwned } from '../core/children.js';
 import { FormatError, LoadAborted } from '../core/ingest/errors.js';
 import { progressFor } from '../core/ingest/progress.js';
 import { findService } from '../services/registry.js';
@@ -101,6 +102,8 @@ export async function fetchCommand(args: string[], flags: FetchFlags): Promise<n
     if (controller.signal.aborted) process.exit(130);
     process.stderr.write('\nstopping: what was downloaded is kept to resume from; nothing new is loaded\n');
     controller.abort(new Error('stopped'));
+    // A load in its last steps waits on MMseqs2 and an index thread: they end now.
+    endOwned();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { endOwned } from '../core/children.js';
 import { FormatError, LoadAborted, UpdateRefused } from '../core/ingest/errors.js';
 import { runLoad } from '../core/ingest/load.js';
 import { progressFor } from '../core/ingest/progress.js';
@@ -52,6 +53,8 @@ export async function ingestCommand(args: string[], flags: IngestFlags): Promise
     if (controller.signal.aborted) process.exit(130);
     process.stderr.write('\nstopping: the new data is being discarded, the data served before stays\n');
     controller.abort();
+    // A load in its last steps waits on MMseqs2 and an index thread: they end now.
+    endOwned();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

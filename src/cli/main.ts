@@ -13,6 +13,11 @@ export const USAGE = `biomirror: biomedical reference services served from local
 Usage:
   biomirror serve [--port 8080] [--host 127.0.0.1] [--port-per-service] [--limits on|off]
                   [--faults on|off] [--workers N] [--data-dir ./data] [--no-demo] [--config file.json] [--log-level info]
+                  --port-per-service also serves each service on a port of its own, --port + 1 to
+                  + 14 (8081-8094 with the default --port; \`biomirror services --port N\` lists
+                  them), or the one a config file sets ("services": {"pubchem": {"port": 9001}}). A
+                  taken port or a data folder another server holds stops the start at once; SIGTERM
+                  or SIGINT stops the server within 4 s (in-flight requests get 2.5 s)
   biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n] [--update]
   biomirror fetch <service> [dataset] [--limit N] [--ids a,b|@file] [--organism human] [--parts a,b]
                   [--from day] [--to day] [--token t] [--upstream key=url] [--dry-run] [--use-cache]

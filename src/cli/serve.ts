@@ -1,40 +1,77 @@
 import cluster from 'node:cluster';
+import type { Logger } from 'pino';
+import { endOwned } from '../core/children.js';
 import { SERVICES } from '../services/registry.js';
-import { ConfigError } from '../server/config.js';
-import { startServer } from '../server/serve.js';
+import { ConfigError, type Config } from '../server/config.js';
+import { plannedPorts, tryPorts } from '../server/ports.js';
+import { SHUTDOWN_GRACE_MS, createLogger, enabledServices, startServer, type RunningServer } from '../server/serve.js';
 import { configFrom, type CommonFlags } from './flags.js';
-import { recordRunning } from './running.js';
+import { holdDataDir, recordRunning } from './running.js';
+import { exitSoon, stopSignals } from './stop.js';
 import { runPrimary } from './workers.js';
 
 export async function serveCommand(flags: CommonFlags & { workers?: string | undefined }): Promise<number> {
   const config = configFrom(flags);
   const workers = flags.workers === undefined ? 1 : Number(flags.workers);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new ConfigError(`--workers must be a whole number from 1 to 64, not "${flags.workers}"`);
-  if (workers > 1 && cluster.isPrimary) return runPrimary(config, SERVICES, workers);
+  const log = createLogger(config.logLevel);
+  const stop = stopSignals(log);
+  let release: () => void = () => undefined;
+  let forget: () => void = () => undefined;
+  try {
+    // The folder and the ports are checked before anything is opened or loaded, so that a clash
+    // fails the start at once. The workers of `--workers N` leave that to their first process.
+    if (!cluster.isWorker) {
+      if (!config.databaseUrl) {
+        release = holdDataDir(config.dataDir);
+        forget = recordRunning(config.dataDir, { url: null, pid: process.pid, services: {}, startedAt: new Date().toISOString() });
+      }
+      await tryPorts(config.host, plannedPorts(config, enabledServices(config, SERVICES)));
+    }
+    if (workers > 1 && cluster.isPrimary) return await runPrimary(config, SERVICES, workers, log, stop);
+    return await serveHere(config, workers, log, stop);
+  } finally {
+    forget();
+    release();
+    exitSoon();
+  }
+}
+
+/** One process serving: the only one, or a worker of `--workers N`. */
+async function serveHere(config: Config, workers: number, log: Logger, stop: AbortSignal): Promise<number> {
   // A worker of `--workers N`: the primary loaded the demo data; only the first prints the banner.
   const role = process.env.BIOMIRROR_WORKER_ROLE;
   if (role) config.demo = false;
-  const server = await startServer(config, SERVICES);
-  const log = server.runtime.log;
+  // Stopped while starting: a load in progress ends with its programs, and is not switched to.
+  const whileStarting = () => endOwned();
+  stop.addEventListener('abort', whileStarting, { once: true });
+  let server: RunningServer;
+  try {
+    server = await startServer(config, SERVICES, log, { signal: stop });
+  } catch (err) {
+    if (!stop.aborted) throw err;
+    log.info({ reason: (err as Error).message }, 'stopped before serving');
+    return 0;
+  } finally {
+    stop.removeEventListener('abort', whileStarting);
+  }
 
-  // First signal: finish in-flight requests and close the database. A second one exits at once.
-  // Listening for them comes before anything else is awaited, so an early signal still stops cleanly.
-  const stopped = new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) {
-        log.warn({ signal }, 'second signal, exiting now');
-        process.exit(130);
-      }
-      stopping = true;
-      log.info({ signal }, 'shutting down: finishing in-flight requests');
-      server.close().then(resolve, (err: unknown) => {
-        log.error({ err }, 'error while shutting down');
-        resolve();
-      });
+  const closed = new Promise<void>((resolve) => {
+    const close = () => {
+      log.info('stopped listening; finishing in-flight requests');
+      // The programs of requests still running when their connections are cut end with them.
+      const cut = setTimeout(endOwned, SHUTDOWN_GRACE_MS);
+      server
+        .close()
+        .catch((err: unknown) => log.error({ err }, 'error while shutting down'))
+        .finally(() => {
+          clearTimeout(cut);
+          endOwned();
+          resolve();
+        });
     };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
+    if (stop.aborted) close();
+    else stop.addEventListener('abort', close, { once: true });
   });
 
   for (const a of server.apps) log.info({ url: a.url, service: a.service ?? 'all' }, 'listening');
@@ -49,30 +86,36 @@ export async function serveCommand(flags: CommonFlags & { workers?: string | und
           startedAt: new Date().toISOString(),
         })
       : () => undefined;
-  if (main && role !== 'other') {
-    const enabled = SERVICES.filter((s) => config.services[s.id]?.enabled !== false);
-    const own = new Map(server.apps.filter((a) => a.service).map((a) => [a.service as string, a.url]));
-    // Each placeholder at its address on the shared port and, with --port-per-service, on the service's own port.
-    const lines = enabled.flatMap((s) =>
-      Object.entries(s.baseUrls).map(([k, v]) => `  {${k}} = ${main.url}${s.mount}${v}${own.has(s.id) ? `  (own port: ${own.get(s.id)}${v})` : ''}`),
-    );
-    const procs = workers > 1 ? ` with ${workers} worker processes` : '';
-    process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})${procs}\n${lines.join('\n')}\n`);
-    const ctx = { db: server.runtime.db, generations: server.runtime.generations, log };
-    for (const s of enabled) {
-      if (!s.startupNotes) continue;
-      try {
-        for (const note of await s.startupNotes(ctx, `${main.url}${s.mount}`)) process.stderr.write(`${s.id}: ${note}\n`);
-      } catch (err) {
-        log.warn({ err, service: s.id }, 'could not print the startup notes');
-      }
-    }
-  }
+  if (main && role !== 'other' && !stop.aborted) await printBanner(server, config, workers, stop);
 
-  await stopped;
+  await closed;
   forget();
   log.info('stopped');
   // A worker's channel to the primary would keep it alive once its server is closed.
   if (cluster.isWorker) cluster.worker?.disconnect();
   return 0;
+}
+
+/** Where each service answers, and each service's notes (demo accounts, tokens). */
+async function printBanner(server: RunningServer, config: Config, workers: number, stop: AbortSignal): Promise<void> {
+  const main = server.apps[0] as RunningServer['apps'][number];
+  const log = server.runtime.log;
+  const enabled = enabledServices(config, SERVICES);
+  const own = new Map(server.apps.filter((a) => a.service).map((a) => [a.service as string, a.url]));
+  // Each placeholder at its address on the shared port and, with --port-per-service, on the service's own port.
+  const lines = enabled.flatMap((s) =>
+    Object.entries(s.baseUrls).map(([k, v]) => `  {${k}} = ${main.url}${s.mount}${v}${own.has(s.id) ? `  (own port: ${own.get(s.id)}${v})` : ''}`),
+  );
+  const procs = workers > 1 ? ` with ${workers} worker processes` : '';
+  process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})${procs}\n${lines.join('\n')}\n`);
+  const ctx = { db: server.runtime.db, generations: server.runtime.generations, log };
+  for (const s of enabled) {
+    // The notes read the database, which a stop closes.
+    if (!s.startupNotes || stop.aborted) continue;
+    try {
+      for (const note of await s.startupNotes(ctx, `${main.url}${s.mount}`)) process.stderr.write(`${s.id}: ${note}\n`);
+    } catch (err) {
+      if (!stop.aborted) log.warn({ err, service: s.id }, 'could not print the startup notes');
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import { loadTiming } from '../core/ingest/report.js';
 import { SERVICES } from '../services/registry.js';
 import { createLogger, openRuntime } from '../server/serve.js';
+import { ownPort, ownPortOrigin } from '../server/config.js';
 import { statusReport } from '../server/status.js';
 import { configFrom, type CommonFlags } from './flags.js';
 import { readRunning } from './running.js';
@@ -18,7 +19,12 @@ export async function statusCommand(flags: CommonFlags & { json?: boolean | unde
       return 0;
     }
     process.stdout.write(`database: ${report.database}\n`);
-    process.stdout.write(running ? `server: ${running.url} (pid ${running.pid}, since ${running.startedAt})\n` : `server: not running (serve would listen on ${origin})\n`);
+    const server = !running
+      ? `not running (serve would listen on ${origin})`
+      : running.url
+        ? `${running.url} (pid ${running.pid}, since ${running.startedAt})`
+        : `starting (pid ${running.pid}, since ${running.startedAt})`;
+    process.stdout.write(`server: ${server}\n`);
     for (const s of report.services) {
       process.stdout.write(`\n${s.id} — ${s.title}\n`);
       for (const [k, v] of Object.entries(s.baseUrls)) process.stdout.write(`  {${k}} ${v}\n`);
@@ -62,7 +68,9 @@ export function servicesCommand(flags: CommonFlags): number {
   for (const s of SERVICES) {
     process.stdout.write(`${s.id}\t${s.title}\n`);
     for (const [k, v] of Object.entries(s.baseUrls)) process.stdout.write(`  {${k}} = ${origin}${s.mount}${v}\n`);
-    process.stdout.write(`  own port with --port-per-service: ${config.services[s.id]?.port ?? s.defaultPort}\n`);
+    const p = ownPort(config, s);
+    const own = p === undefined ? 'none (past port 65535: choose a lower --port)' : p === 0 ? 'any free port' : String(p);
+    process.stdout.write(`  own port with --port-per-service: ${own} (${ownPortOrigin(config, s)})\n`);
   }
   return 0;
 }

@@ -10,7 +10,7 @@ import type { Draw, LimitRule, LimitStore } from '../core/limits/policy.js';
 import type { Db } from '../core/store/db.js';
 import type { Generations } from '../core/store/generations.js';
 import type { ServiceModule } from '../services/types.js';
-import type { Config } from './config.js';
+import { ownPort, type Config } from './config.js';
 import { clientErrorHandler } from './client-errors.js';
 import { installFaults } from './faults.js';
 import { asset, landingPage, referencePage } from './landing.js';
@@ -283,7 +283,7 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
   registerLocalApp({
     app,
     host: deps.config.host,
-    configuredPort: prefixed || !own ? deps.config.port : (deps.config.services[own.id]?.port ?? own.defaultPort),
+    configuredPort: prefixed || !own ? deps.config.port : (ownPort(deps.config, own) ?? 0),
     services: services.map((s) => ({ id: s.id, mount: s.mount })),
     prefixed,
   });

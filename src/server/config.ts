@@ -49,6 +49,27 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/**
+ * A service's own port (`--port-per-service`): the configured one, else as far from the main port
+ * as its default is from 8080, so that `--port 18100` moves them all (18101, 18102, ...) and two
+ * servers with different `--port`s do not collide. Main port 0 (any free port) gives 0 for each;
+ * undefined when the sum passes 65535.
+ */
+export function ownPort(config: Pick<Config, 'port' | 'services'>, s: { id: string; defaultPort: number }): number | undefined {
+  const set = config.services[s.id]?.port;
+  if (set !== undefined) return set;
+  if (config.port === 0 || s.defaultPort <= 0) return 0;
+  const p = config.port + s.defaultPort - DEFAULT_CONFIG.port;
+  return p > 0 && p <= 65535 ? p : undefined;
+}
+
+/** Says where a service's own port comes from, for messages about it. */
+export function ownPortOrigin(config: Pick<Config, 'port' | 'services'>, s: { id: string; defaultPort: number }): string {
+  if (config.services[s.id]?.port !== undefined) return `set by services.${s.id}.port in the config file`;
+  if (config.port === 0 || s.defaultPort <= 0) return `--port ${config.port}`;
+  return `--port ${config.port} + ${s.defaultPort - DEFAULT_CONFIG.port}`;
+}
+
 function onOff(value: string, what: string): boolean {
   if (['on', 'true', '1', 'yes'].includes(value.toLowerCase())) return true;
   if (['off', 'false', '0', 'no'].includes(value.toLowerCase())) return false;

@@ -7,15 +7,18 @@ import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ServiceModule } from '../services/types.js';
-import type { Config } from './config.js';
+import { ownPort, type Config } from './config.js';
+import { listeningOwnPort } from './self.js';
 import type { statusReport } from './status.js';
 
 type Report = Awaited<ReturnType<typeof statusReport>>;
 
 const esc = (s: unknown): string => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function ownPort(config: Config, s: ServiceModule): number {
-  return config.services[s.id]?.port ?? s.defaultPort;
+/** A base URL on the service's own port: the one it listens on, else the one it would take (`--port` + its offset, or configured). */
+function ownUrl(config: Config, s: ServiceModule, host: string, path: string): string {
+  const p = listeningOwnPort(s.id) ?? ownPort(config, s);
+  return p === undefined ? 'none (past port 65535)' : p === 0 ? 'any free port' : `http://${host}:${p}${path}`;
 }
 
 function examples(origin: string): string {
@@ -37,7 +40,7 @@ export function landingPage(report: Report, services: readonly ServiceModule[], 
       const r = report.services.find((x) => x.id === s.id);
       const urls = Object.entries(s.baseUrls)
         .map(([k, v]) => {
-          const own = `http://${host}:${ownPort(config, s)}${v}`;
+          const own = ownUrl(config, s, host, v);
           return `<div><code>{${esc(k)}}</code> <a href="${esc(origin + s.mount + v)}">${esc(origin + s.mount + v)}</a><br><span class="own">own port${config.portPerService ? '' : ' (with --port-per-service)'}: ${esc(own)}</span></div>`;
         })
         .join('');

@@ -34,6 +34,16 @@ function portOf(a: LocalApp): number {
   return addr && typeof addr === 'object' ? addr.port : a.configuredPort;
 }
 
+/** The port a service's own app listens on in this process, if it does (the number a main port 0 gave it). */
+export function listeningOwnPort(service: string): number | undefined {
+  for (const a of apps) {
+    if (a.prefixed || a.services[0]?.id !== service) continue;
+    const addr = a.app.server.address() as AddressInfo | string | null;
+    if (addr && typeof addr === 'object') return addr.port;
+  }
+  return undefined;
+}
+
 const LOOPBACK = /^(localhost|.*\.localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0|\[::\])$/i;
 
 function isOwnHost(host: string, a: LocalApp, also: string[]): boolean {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
+import { LoadAborted } from '../core/ingest/errors.js';
 import { runLoad } from '../core/ingest/load.js';
 import { closeCifPool } from '../core/mmcif/index.js';
 import { MemoryLimitStore } from '../core/limits/memory.js';
@@ -13,6 +14,7 @@ import type { ServiceModule } from '../services/types.js';
 import { buildApp, type AppDeps } from './app.js';
 import { prettyDestination } from './pretty-log.js';
 import type { Config } from './config.js';
+import { listenOn, plannedPorts } from './ports.js';
 
 export interface Runtime {
   db: Db;
@@ -72,18 +74,25 @@ export async function openRuntime(
   };
 }
 
-/** Loads the demo input of every dataset that has never been loaded, through the normal ingest path. */
-export async function loadDemoData(rt: Runtime, services: readonly ServiceModule[]): Promise<void> {
+const notLoaded = () => new LoadAborted('stopped while loading the demo data; what was loaded before stays, the rest loads at the next start');
+
+/**
+ * Loads the demo input of every dataset that has never been loaded, through the normal ingest path.
+ * `signal` stops it between batches (a stopped load leaves nothing behind; see runLoad).
+ */
+export async function loadDemoData(rt: Runtime, services: readonly ServiceModule[], signal?: AbortSignal): Promise<void> {
   for (const s of services) {
     for (const ds of s.datasets) {
       if (!ds.demo) continue;
+      if (signal?.aborted) throw notLoaded();
       if ((await rt.generations.active(s.id, ds.name)) !== undefined) continue;
-      const r = await runLoad(rt.db, rt.generations, ds, ds.demo, { source: `demo:${s.id}/${ds.name}` });
+      const r = await runLoad(rt.db, rt.generations, ds, ds.demo, { source: `demo:${s.id}/${ds.name}`, ...(signal ? { signal } : {}) });
       rt.log.info({ service: s.id, dataset: ds.name, records: r.records, generation: r.gen }, 'demo data loaded');
     }
   }
   for (const s of services) {
     if (!s.prepare) continue;
+    if (signal?.aborted) throw notLoaded();
     try {
       await s.prepare({ db: rt.db, generations: rt.generations, log: rt.log.child({ service: s.id }) });
     } catch (err) {
@@ -103,19 +112,32 @@ export function enabledServices(config: Config, all: readonly ServiceModule[]): 
   return all.filter((s) => config.services[s.id]?.enabled !== false);
 }
 
-const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long in-flight requests may take to finish once the server is told to stop; then their
+ * connections are cut. Short enough that the whole stop fits in the few seconds a container
+ * runtime waits after SIGTERM before it kills.
+ */
+export const SHUTDOWN_GRACE_MS = 2_500;
 
-export async function startServer(config: Config, all: readonly ServiceModule[], log = createLogger(config.logLevel)): Promise<RunningServer> {
+export interface StartOptions {
+  /** Stops the demo load (the start then fails with LoadAborted). */
+  signal?: AbortSignal;
+}
+
+export async function startServer(config: Config, all: readonly ServiceModule[], log = createLogger(config.logLevel), opts: StartOptions = {}): Promise<RunningServer> {
   const services = enabledServices(config, all);
+  const ports = plannedPorts(config, services);
   const runtime = await openRuntime(config, services, log);
+  // Every app built, listening or not: a close must reach the engines its services started.
+  const built: FastifyInstance[] = [];
   const apps: RunningServer['apps'] = [];
   const closeAll = async () => {
     // In-flight requests get a grace period; then whatever is left is cut.
     await Promise.all(
-      apps.map(async (a) => {
-        const timer = setTimeout(() => a.app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      built.map(async (app) => {
+        const timer = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         try {
-          await a.app.close();
+          await app.close();
         } finally {
           clearTimeout(timer);
         }
@@ -126,17 +148,13 @@ export async function startServer(config: Config, all: readonly ServiceModule[],
     await runtime.close();
   };
   try {
-    if (config.demo) await loadDemoData(runtime, services);
+    if (opts.signal?.aborted) throw notLoaded();
+    if (config.demo) await loadDemoData(runtime, services, opts.signal);
     const deps: AppDeps = { ...runtime, config };
-    const main = await buildApp(deps, services, true);
-    const url = await main.listen({ host: config.host, port: config.port });
-    apps.push({ service: null, url, app: main });
-    if (config.portPerService) {
-      for (const s of services) {
-        const app = await buildApp(deps, [s], false);
-        const p = config.services[s.id]?.port ?? s.defaultPort;
-        apps.push({ service: s.id, url: await app.listen({ host: config.host, port: p }), app });
-      }
+    for (const p of ports) {
+      const app = await buildApp(deps, p.service === null ? services : services.filter((s) => s.id === p.service), p.service === null);
+      built.push(app);
+      apps.push({ service: p.service, url: await listenOn(app, config.host, p), app });
     }
   } catch (err) {
     await closeAll().catch(() => undefined);

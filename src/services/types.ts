@@ -28,7 +28,10 @@ export interface ServiceModule {
   mount: string;
   /** The spec's base-URL placeholders and their paths below the mount, e.g. trials_base_url -> /api/v2. */
   baseUrls: Readonly<Record<string, string>>;
-  /** Port used by `serve --port-per-service` unless configured otherwise. */
+  /**
+   * The service's own port under `serve --port-per-service` with the default main port (8080); with
+   * another `--port` it moves by as much (see ownPort in server/config.ts), unless configured.
+   */
   defaultPort: number;
   /** The spec's Limits table for this service. */
   limits: readonly LimitRule[];

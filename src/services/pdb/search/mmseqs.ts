@@ -1,8 +1,10 @@
 /**
  * MMseqs2, the engine the RCSB runs for sequence search and for its sequence clusters: each call
- * a child process of its own with a time budget (a run past it is killed).
+ * a child process of its own with a time budget (a run past it is killed, with the programs its
+ * workflow started), ended with the server.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { killOwned, spawnOwned } from '../../../core/children.js';
 import { engineUnavailable } from './errors.js';
 
 /** The program, read when called (BIOMIRROR_MMSEQS names another). */
@@ -34,13 +36,13 @@ export const notInstalled = (what: string) => engineUnavailable(`${what} is not 
 /** Runs `mmseqs <args>` in `cwd`; rejects with the end of its error output, or when past the budget. */
 export function mmseqs(args: string[], budgetMs: number, cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program(), args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawnOwned(program(), args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
-    child.stderr.on('data', (d: Buffer) => {
+    child.stderr?.on('data', (d: Buffer) => {
       if (err.length < 4000) err += d.toString();
     });
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      killOwned(child);
       reject(engineUnavailable(`MMseqs2 (${args[0]}) ran past its time limit (${budgetMs} ms)`));
     }, budgetMs);
     child.on('error', (e) => {

@@ -12,6 +12,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { ownWorker } from '../../../core/children.js';
 import { engineUnavailable } from './errors.js';
 import { mmseqs, mmseqsVersion } from './mmseqs.js';
 import type { EntitySequence } from './sequences.js';
@@ -65,7 +66,8 @@ export type IndexedSequence = Pick<EntitySequence, 'entity' | 'type' | 'seq'>;
 export function writeSequenceIndex(dir: string, list: readonly EntitySequence[]): Promise<void> {
   const sequences: IndexedSequence[] = list.map((e) => ({ entity: e.entity, type: e.type, seq: e.seq }));
   return new Promise((resolve, reject) => {
-    const w = new Worker(WORKER, { workerData: { dir, list: sequences } });
+    // Ended with the server: a build of the whole archive runs for minutes.
+    const w = ownWorker(new Worker(WORKER, { workerData: { dir, list: sequences } }));
     let settled = false;
     const end = (err?: Error) => {
       if (settled) return;

@@ -9,10 +9,11 @@
  * The live service now ranks by learned embeddings; TM-score is what those embeddings are trained
  * to predict, so `tmscore` is reported, and `ptmscore_cutoff` filters on it.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { killOwned, spawnOwned } from '../../../core/children.js';
 import type { SearchScope, TerminalResult } from './engine.js';
 import { mapIds } from './engine.js';
 import { coordIndexes } from './engine-indexes.js';
@@ -56,13 +57,13 @@ function pdbText(coords: Float32Array): string {
 /** TM-scores of an alignment: normalised by the query's length, and by the target's. */
 function tmalign(dir: string, a: string, b: string, budgetMs: number): Promise<[number, number]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tmalignProgram(), [a, b], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawnOwned(tmalignProgram(), [a, b], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => {
+    child.stdout?.on('data', (d: Buffer) => {
       if (out.length < 1_000_000) out += d.toString();
     });
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      killOwned(child);
       reject(engineUnavailable(`A structural alignment ran past its time limit (${budgetMs} ms)`));
     }, budgetMs);
     child.on('error', (e) => {
