@@ -1,14 +1,21 @@
 /**
- * The summary-statistics benchmark. One generated GWAS-SSF study of N rows (10 million by default),
- * and each figure beside its baseline in the same run:
+ * The GWAS benchmark, in two parts, each figure beside its baseline in the same run.
+ *
+ * Summary statistics (`--part sumstats`): one generated GWAS-SSF study of N rows (10 million by
+ * default):
  * - ingest: `biomirror ingest gwas <dir> --dataset sumstats`, rows/s and peak memory, beside a raw
  *   bulk insert of the same rows (split lines, no checks) into one plain SQLite table;
  * - a 1 Mb chromosome-range page (size 20) with 10 concurrent clients, on the window's first page
  *   and on its last page, beside the raw primary-key read of 20 rows and a bare Fastify route;
  * - a deep page of a p-value-bounded list (p_upper=0.5, half the study), the same way.
  *
- *   npx tsc -p tsconfig.bench.json && node dist-bench/gwas.js [--rows 10000000] [--duration 15]
- *     [--postgres URL] [--keep]
+ * Catalog (`--part catalog`): a generated release of `--studies` studies with `--per-study`
+ * associations each, loaded with `biomirror ingest gwas <dir> --dataset catalog`; then each list,
+ * filter and lookup of the REST API v2 beside its v1 equivalent on the same server (10 clients,
+ * pages of 20): req/s and latency of both and the v2/v1 throughput ratio.
+ *
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/gwas.js [--part all|sumstats|catalog]
+ *     [--rows 10000000] [--studies 20000] [--per-study 10] [--duration 15] [--postgres URL] [--keep]
  * (build the CLI first: npx tsc -p tsconfig.build.json)
  */
 import Database from 'better-sqlite3';
@@ -19,19 +26,27 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import pg from 'pg';
+import { writeCatalogRelease, type GeneratedCatalog } from './lib/gwas-catalog-generate.js';
 import { ssfMeta, ssfPlace, writeSsf, type SsfOptions } from './lib/gwas-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
 import { CLI, ROOT, activeGeneration, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
 const { values } = parseArgs({
   options: {
+    part: { type: 'string' },
     rows: { type: 'string' },
+    studies: { type: 'string' },
+    'per-study': { type: 'string' },
     duration: { type: 'string' },
     postgres: { type: 'string' },
     keep: { type: 'boolean' },
   },
 });
+const PART = values.part ?? 'all';
+if (!['all', 'sumstats', 'catalog'].includes(PART)) throw new Error(`--part ${PART}: expected all, sumstats or catalog`);
 const N = Number(values.rows ?? 10_000_000);
+const STUDIES = Number(values.studies ?? 20_000);
+const PER_STUDY = Number(values['per-study'] ?? 10);
 const DURATION = Number(values.duration ?? 15);
 const work = mkdtempSync(join(tmpdir(), 'biomirror-gwas-bench-'));
 const ACC = 'GCST99000001';
@@ -40,6 +55,8 @@ const WINDOW = 1_000_000;
 // 22 autosomes, 100 bp apart: 10M rows give ~45 Mb per chromosome and 10,000 rows per 1 Mb window.
 const OPTS: SsfOptions = { seed: 7, spacing: 100, perChromosome: Math.ceil(N / 22) };
 const SS = '/gwas/summary-statistics/api';
+const V1 = '/gwas/rest/api';
+const V2 = '/gwas/rest/api/v2';
 
 
 /** 1 Mb windows inside the generated data, with how many rows each holds. */
@@ -174,13 +191,80 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   }
 }
 
-async function main() {
+const pick = (n: number) => Math.floor(Math.random() * n);
+
+/** Each v2 request beside its v1 equivalent: [what, v1 path, v2 path]. */
+function catalogPairs(g: GeneratedCatalog, traits: number, genes: number): [string, () => string, () => string][] {
+  const deep = Math.floor((STUDIES * PER_STUDY) / SIZE);
+  const trait = () => encodeURIComponent(g.trait(pick(traits)).label);
+  const rs = () => g.rsid(pick(g.snps));
+  const gene = () => g.gene(pick(genes));
+  const acc = () => g.accessions(pick(STUDIES));
+  return [
+    ['studies, first page', () => `${V1}/studies?page=0&size=${SIZE}`, () => `${V2}/studies?page=0&size=${SIZE}`],
+    ['associations, random page (default order)', () => `${V1}/associations?page=${pick(deep)}&size=${SIZE}`, () => `${V2}/associations?page=${pick(deep)}&size=${SIZE}`],
+    ['associations by p-value, one of the first 50 pages', () => `${V1}/associations?sort=pvalue,asc&page=${pick(50)}&size=${SIZE}`, () => `${V2}/associations?sort=p_value&direction=asc&page=${pick(50)}&size=${SIZE}`],
+    ['studies of a trait (label)', () => `${V1}/studies/search/findByEfoTrait?efoTrait=${trait()}&size=${SIZE}`, () => `${V2}/studies?efo_trait=${trait()}&size=${SIZE}`],
+    ['associations of a SNP', () => `${V1}/singleNucleotidePolymorphisms/${rs()}/associations?size=${SIZE}`, () => `${V2}/associations?rs_id=${rs()}&size=${SIZE}`],
+    ['SNPs of a gene', () => `${V1}/singleNucleotidePolymorphisms/search/findByGene?geneName=${gene()}&size=${SIZE}`, () => `${V2}/single-nucleotide-polymorphisms?mapped_gene=${gene()}&size=${SIZE}`],
+    ['one study', () => `${V1}/studies/${acc()}`, () => `${V2}/studies/${acc()}`],
+  ];
+}
+
+async function catalogOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined, input: string, g: GeneratedCatalog, traits: number, genes: number, bareUrl: string) {
+  const dataDir = join(work, `catalog-${dialect}`);
+  mkdirSync(dataDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, BIOMIRROR_LIMITS: 'off', PORT: '0' };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  log(`[${dialect}] ingest catalog: ${STUDIES.toLocaleString('en-US')} studies, ${(STUDIES * PER_STUDY).toLocaleString('en-US')} associations`);
+  const ing = await timed(process.execPath, [CLI, 'ingest', 'gwas', input, '--dataset', 'catalog'], env);
+  if (ing.code !== 0) throw new Error(`ingest failed: ${ing.stderr}`);
+  const { child, match } = await startAndWait(process.execPath, [CLI, 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);
+  const base = match[1] as string;
+  try {
+    const out: Record<string, unknown> = { ingest: { seconds: round(ing.seconds), peakRssMb: ing.peakRssMb } };
+    for (const [what, v1, v2] of catalogPairs(g, traits, genes)) {
+      log(`[${dialect}] ${what}: v1, then v2`);
+      const a = await cannon(base, v1, DURATION, 10);
+      const b = await cannon(base, v2, DURATION, 10);
+      out[what] = { v1: a, v2: b, v2OverV1: round(b.requestsPerSecond / Math.max(1, a.requestsPerSecond)) };
+    }
+    // No v1 equivalent: a parent category widened to every trait under it.
+    log(`[${dialect}] v2 only: studies under a parent category (show_child_trait)`);
+    out['studies under a parent category (v2 only)'] = await cannon(base, () => `${V2}/studies?efo_id=${g.parents[pick(g.parents.length)]}&show_child_trait=true&size=${SIZE}`, DURATION, 10);
+    out.bareFastify = await cannon(bareUrl, () => `/studies/x`, DURATION, 10);
+    return out;
+  } finally {
+    await stop(child);
+  }
+}
+
+async function sumstatsPart(results: Record<string, unknown>, bareUrl: string) {
   const input = join(work, 'sumstats');
   mkdirSync(input);
   const file = join(input, `${ACC}.tsv.gz`);
   log(`generating ${N.toLocaleString('en-US')} rows`);
   await writeSsf(file, N, OPTS);
   writeFileSync(`${file}-meta.yaml`, ssfMeta(ACC, ['EFO_0000001'], `${ACC}.tsv.gz`));
+  log('raw bulk insert baseline');
+  results.rawInsertSqlite = await rawInsert(file, join(work, 'raw.sqlite'));
+  await onEachDatabase(results, values.postgres, (dialect, url) => runOn(dialect, url, input, bareUrl));
+}
+
+async function catalogPart(results: Record<string, unknown>, bareUrl: string) {
+  const input = join(work, 'catalog');
+  mkdirSync(input);
+  const traits = Math.max(1, Math.floor(STUDIES / 10));
+  const genes = Math.max(1, Math.floor(STUDIES / 2));
+  log(`generating a catalog of ${STUDIES.toLocaleString('en-US')} studies`);
+  const g = await writeCatalogRelease(input, { studies: STUDIES, perStudy: PER_STUDY, traits, genes });
+  const catalog: Record<string, unknown> = { studies: STUDIES, associations: STUDIES * PER_STUDY, traits, genes, snps: g.snps };
+  results.catalog = catalog;
+  await onEachDatabase(catalog, values.postgres, (dialect, url) => catalogOn(dialect, url, input, g, traits, genes, bareUrl));
+}
+
+async function main() {
   // The bare route answers a page-sized body from memory.
   const body = join(work, 'page.json');
   writeFileSync(body, JSON.stringify({ _embedded: { associations: Object.fromEntries(Array.from({ length: SIZE }, (_, i) => [String(i), { p_value: '1e-3', variant_id: `rs${i}`, ...ssfPlace(i, OPTS) }])) } }));
@@ -188,14 +272,14 @@ async function main() {
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
     machine: machine(),
+    part: PART,
     rows: N,
     durationSeconds: DURATION,
     pageSize: SIZE,
   };
   try {
-    log('raw bulk insert baseline');
-    results.rawInsertSqlite = await rawInsert(file, join(work, 'raw.sqlite'));
-    await onEachDatabase(results, values.postgres, (dialect, url) => runOn(dialect, url, input, match[1] as string));
+    if (PART !== 'catalog') await sumstatsPart(results, match[1] as string);
+    if (PART !== 'sumstats') await catalogPart(results, match[1] as string);
   } finally {
     await stop(bareChild);
     if (!values.keep) rmSync(work, { recursive: true, force: true });

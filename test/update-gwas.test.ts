@@ -101,6 +101,37 @@ for (const target of STORES) {
       ]);
     });
 
+    it('replaces unpublished studies by accession and trait mappings by term, as v2 serves them', async () => {
+      await loadCatalog(s, t.generations, CATALOG_DEMO, { source: 'demo:gwas/catalog' });
+      const V2 = `${API}/v2`;
+      const unpub = table('gwas-catalog-unpublished-studies_demo.tsv');
+      const row = [...(unpub.rows.find((r) => r[col(unpub, 'STUDY ACCESSION')] === 'GCST99000101') as string[])];
+      row[col(unpub, 'COHORT')] = 'NEWCOHORT';
+      const maps = table('gwas-catalog-trait-mappings_demo.tsv');
+      // Hypertension moves from cardiovascular disease to body measurement.
+      const moved = maps.rows.filter((r) => r[1] === 'hypertension').map((r) => [r[0], r[1], r[2], 'Body measurement', 'http://www.ebi.ac.uk/efo/EFO_0004324'] as string[]);
+      const r = await loadCatalog(
+        s,
+        t.generations,
+        folderOf({
+          'gwas-catalog-unpublished-studies.tsv': text({ header: unpub.header, rows: [row] }),
+          'gwas-catalog-trait-mappings.tsv': text({ header: maps.header, rows: moved }),
+        }),
+        { update: true },
+      );
+      expect(r.changes?.parts).toMatchObject({ unpublished: { added: 0, replaced: 1 }, traitMapping: { added: 0, replaced: 1 } });
+      expect((await json(`${V2}/unpublished-studies/GCST99000101`)).body).toMatchObject({ cohort: 'NEWCOHORT' });
+      expect(((await json(`${V2}/unpublished-studies`)).body.page as { totalElements: number }).totalElements).toBe(3);
+      const under = async (sf: string) =>
+        (((await json(`${V2}/studies?efo_id=${sf}&show_child_trait=true&size=50`)).body._embedded as Record<string, Json[]> | undefined)?.studies ?? []).map(
+          (x) => x.disease_trait,
+        );
+      expect(new Set(await under('EFO_0000319'))).toEqual(new Set(['Coronary heart disease (SNP X SNP interaction)']));
+      expect(await under('EFO_0004324')).toContain('Hypertension');
+      // A body of work no unpublished study names any more would go; this one still has two.
+      expect(((await json(`${V2}/body-of-works`)).body.page as { totalElements: number }).totalElements).toBe(2);
+    });
+
     it('keeps what is served when an update stops part-way', async () => {
       await loadCatalog(s, t.generations);
       const before = await total('associations');

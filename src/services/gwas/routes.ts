@@ -1,7 +1,7 @@
 /**
- * The HTTP surface of both interfaces: one route per entry of each operation table. Links are built
- * from what the client used (protocol, Host, the mount prefix), so a client can follow them back
- * here whatever address it reached the server by.
+ * The HTTP surface of both interfaces: one route per entry of each operation table (the catalog's
+ * API v2 in v2/routes.ts). Links are built from what the client used (protocol, Host, the mount
+ * prefix), so a client can follow them back here whatever address it reached the server by.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Query } from '../../core/http/params.js';
@@ -10,9 +10,18 @@ import type { ServiceContext } from '../types.js';
 import { CATALOG_OPERATIONS } from './catalog/operations.js';
 import { GwasProblem, springError } from './errors.js';
 import { SUMSTATS_OPERATIONS } from './sumstats/operations.js';
+import { registerV1Retired, registerV2Routes } from './v2/routes.js';
 
 export const CATALOG_PATH = '/rest/api';
 export const SUMSTATS_PATH = '/summary-statistics/api';
+
+export interface GwasOptions {
+  /**
+   * `served` (the default): v1 answers beside v2. `retired`: v1's addresses answer 410 with the
+   * public service's text, as it has since May 2026 (`BIOMIRROR_GWAS_V1=retired`).
+   */
+  v1: 'served' | 'retired';
+}
 
 const HAL = 'application/hal+json;charset=UTF-8';
 const JSON_TYPE = 'application/json;charset=UTF-8';
@@ -39,20 +48,25 @@ async function answer(req: FastifyRequest, reply: FastifyReply, type: string, ru
   }
 }
 
-export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export function registerRoutes(app: FastifyInstance, ctx: ServiceContext, opts: GwasOptions = { v1: 'served' }): void {
   // The mount prefix of this service's scope ('' on a port of its own).
   const prefix = app.prefix;
   const origin = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
   // The roots answer with and without a trailing slash.
   const urls = (base: string, path: string) => (path === '' ? [base, `${base}/`] : [base + path]);
 
-  for (const [path, op] of Object.entries(CATALOG_OPERATIONS)) {
-    for (const url of urls(CATALOG_PATH, path)) {
-      app.get<{ Params: Record<string, string> }>(url, (req, reply) => {
-        const o = origin(req);
-        const call = { params: req.params, query: req.query as Query, base: `${o}${prefix}${CATALOG_PATH}`, path: o + pathOf(req), url: o + req.url };
-        return answer(req, reply, catalogType(req), () => op(ctx, call), ctx);
-      });
+  registerV2Routes(app, ctx);
+  if (opts.v1 === 'retired') {
+    registerV1Retired(app, CATALOG_PATH);
+  } else {
+    for (const [path, op] of Object.entries(CATALOG_OPERATIONS)) {
+      for (const url of urls(CATALOG_PATH, path)) {
+        app.get<{ Params: Record<string, string> }>(url, (req, reply) => {
+          const o = origin(req);
+          const call = { params: req.params, query: req.query as Query, base: `${o}${prefix}${CATALOG_PATH}`, path: o + pathOf(req), url: o + req.url };
+          return answer(req, reply, catalogType(req), () => op(ctx, call), ctx);
+        });
+      }
     }
   }
 

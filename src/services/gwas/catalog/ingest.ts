@@ -1,7 +1,10 @@
 /**
  * Reads the catalog's bulk downloads: the associations TSV (v1.0.2, with ontology annotations and
  * study accessions), the studies TSV and the ancestry TSV, each plain, gzipped or zipped, given as
- * one file or a folder. Each table is recognised by its header, not its name. Streams row by row.
+ * one file or a folder; and, where given, the unpublished studies and ancestries (same columns,
+ * `not yet curated` where a paper's details would be) and the trait mappings (each EFO term's parent
+ * category), which API v2 serves. Each table is recognised by its header, not its name. Streams row
+ * by row.
  */
 import type { ReadContext } from '../../../core/ingest/dataset.js';
 import { FormatError } from '../../../core/ingest/errors.js';
@@ -9,11 +12,12 @@ import { ByteProgress, listInputs } from '../../../core/ingest/inputs.js';
 import type { Sourced } from '../../../core/ingest/load.js';
 import { fileSource, isTable, isZip, tsvHeader, tsvRows, zipTables, type TsvRow, type TsvSource } from '../tsv.js';
 import { ancestryRecord, associationRecord, studyRecord, type CatalogRecord } from './records.js';
+import { isUnpublishedAncestry, isUnpublishedStudy, traitMappingRecord, unpublishedAncestryRecord, unpublishedStudyRecord } from './unpublished.js';
 
-type Kind = 'study' | 'ancestry' | 'association';
+type Kind = 'study' | 'ancestry' | 'association' | 'traitMapping';
 
 const EXPECTED =
-  'the GWAS Catalog downloads: the associations TSV (v1.0.2 or later, with STUDY ACCESSION), the studies TSV and the ancestry TSV (plain, .gz or .zip)';
+  'the GWAS Catalog downloads: the associations TSV (v1.0.2 or later, with STUDY ACCESSION), the studies TSV and the ancestry TSV (plain, .gz or .zip); optionally the unpublished studies and ancestries and the trait mappings';
 
 /** Which table a header belongs to. */
 export function kindOf(header: readonly string[]): Kind | undefined {
@@ -21,11 +25,12 @@ export function kindOf(header: readonly string[]): Kind | undefined {
   if (h.has('STRONGEST SNP-RISK ALLELE') && h.has('SNPS') && h.has('STUDY ACCESSION')) return 'association';
   if (h.has('BROAD ANCESTRAL CATEGORY') && h.has('STUDY ACCESSION')) return 'ancestry';
   if (h.has('STUDY ACCESSION') && h.has('DISEASE/TRAIT') && !h.has('SNPS')) return 'study';
+  if (h.has('EFO URI') && h.has('PARENT URI')) return 'traitMapping';
   return undefined;
 }
 
 // Studies first, then their ancestries, then associations: the order a reader of the load expects.
-const ORDER: Record<Kind, number> = { study: 0, ancestry: 1, association: 2 };
+const ORDER: Record<Kind, number> = { study: 0, ancestry: 1, association: 2, traitMapping: 3 };
 
 /** The release a download names, e.g. `gwas_catalog_v1.0.2-associations_e113_r2025-01-30.tsv`. */
 function releaseOf(label: string): string | undefined {
@@ -79,8 +84,9 @@ export async function* readCatalog(input: string, ctx: ReadContext): AsyncGenera
  * `ASSOCIATION ID` column, where a prepared file has one, is used instead).
  */
 function toRecord(kind: Kind, row: TsvRow, next: () => number): CatalogRecord | string {
-  if (kind === 'study') return studyRecord(row);
-  if (kind === 'ancestry') return ancestryRecord(row);
+  if (kind === 'study') return isUnpublishedStudy(row) ? unpublishedStudyRecord(row) : studyRecord(row);
+  if (kind === 'ancestry') return isUnpublishedAncestry(row) ? unpublishedAncestryRecord(row) : ancestryRecord(row);
+  if (kind === 'traitMapping') return traitMappingRecord(row);
   const given = row.get('ASSOCIATION ID') || row.get('ASSOCIATION_ID');
   if (given) {
     if (!/^\d{1,15}$/.test(given)) return `malformed ASSOCIATION ID "${given}"`;

@@ -6,6 +6,8 @@
  */
 import type { TsvRow } from '../tsv.js';
 import { blank, int, isoDate, list, orNull, parseEffect, parsePlatform, parsePvalue, parseTraits, perSnp, timestamp, num, type TraitRef } from './parse.js';
+import { associationV2, studyV2, type AssociationKeys, type StudyV2 } from './records-v2.js';
+import type { TraitMappingRecord, UnpublishedAncestryRecord, UnpublishedStudyRecord } from './unpublished.js';
 
 export interface GeneDoc {
   geneName: string;
@@ -45,12 +47,20 @@ export interface StudyRecord {
   doc: Record<string, unknown>;
   traits: TraitRef[];
   publication: PublicationDoc;
+  /** What API v2 adds: traits, background traits, cohorts; and the columns it filters and sorts on. */
+  v2: StudyV2;
+  snpCount: number | null;
+  fullPvalueSet: boolean;
 }
 
 export interface AncestryRecord {
   kind: 'ancestry';
   acc: string;
   doc: Record<string, unknown>;
+  /** For API v2's filters: the stage, the number of individuals and the ancestral groups. */
+  stage: string;
+  individuals: number | null;
+  groups: string;
 }
 
 export interface AssociationRecord {
@@ -67,9 +77,12 @@ export interface AssociationRecord {
   genes: GeneDoc[];
   /** Genes of each SNP's genomic context, for findByGene. */
   snpGenes: { gene: string; rsid: string }[];
+  /** The association in API v2's shape (see records-v2.ts) and its sort keys. */
+  doc2: Record<string, unknown>;
+  keys: AssociationKeys;
 }
 
-export type CatalogRecord = StudyRecord | AncestryRecord | AssociationRecord;
+export type CatalogRecord = StudyRecord | AncestryRecord | AssociationRecord | UnpublishedStudyRecord | UnpublishedAncestryRecord | TraitMappingRecord;
 
 export const ACCESSION = /^GCST\d+$/;
 
@@ -87,6 +100,7 @@ export function studyRecord(r: TsvRow): StudyRecord | string {
     author: { fullname: orNull(r.get('FIRST AUTHOR')), orcid: null },
   };
   const full = r.get('FULL SUMMARY STATISTICS').toLowerCase();
+  const traits = parseTraits(r.get('MAPPED_TRAIT'), r.get('MAPPED_TRAIT_URI'));
   const doc = {
     initialSampleSize: orNull(r.get('INITIAL SAMPLE SIZE')),
     // Not in the downloads: gxe, gxg, userRequested and studyDesignComment take the values most
@@ -115,8 +129,11 @@ export function studyRecord(r: TsvRow): StudyRecord | string {
     diseaseTrait: r.get('DISEASE/TRAIT'),
     pubDate: publication.publicationDate ?? '',
     doc,
-    traits: parseTraits(r.get('MAPPED_TRAIT'), r.get('MAPPED_TRAIT_URI')),
+    traits,
     publication,
+    v2: studyV2(r, traits),
+    snpCount: platform.snpCount,
+    fullPvalueSet: doc.fullPvalueSet,
   };
 }
 
@@ -142,6 +159,9 @@ export function ancestryRecord(r: TsvRow): AncestryRecord | string {
       countryOfOrigin: countries(r.get('COUNTRY OF ORIGIN')),
       countryOfRecruitment: countries(r.get('COUNTRY OF RECRUITMENT')),
     },
+    stage: r.get('STAGE').toLowerCase(),
+    individuals: int(n),
+    groups: groups.toLowerCase(),
   };
 }
 
@@ -241,6 +261,9 @@ export function associationRecord(r: TsvRow, id: number): AssociationRecord | st
   const p = parsePvalue(r.get('P-VALUE'));
   const effect = parseEffect(r.get('OR or BETA'), r.get('95% CI (TEXT)'));
   const traits = parseTraits(r.get('MAPPED_TRAIT'), r.get('MAPPED_TRAIT_URI'));
+  const riskAlleles = alleles.length ? alleles : rsIds.map((s) => `${s}-?`);
+  const pubmed = r.get('PUBMEDID');
+  const v2 = associationV2({ row: r, acc, pubmed, p, effect, traits, snps, alleles: riskAlleles, interaction, haplotype });
   const doc = {
     riskFrequency: orNull(r.get('RISK ALLELE FREQUENCY')),
     pvalueDescription: orNull(r.get('P-VALUE (TEXT)')),
@@ -257,7 +280,7 @@ export function associationRecord(r: TsvRow, id: number): AssociationRecord | st
     betaNum: effect.betaNum,
     betaUnit: effect.betaUnit,
     betaDirection: effect.betaDirection,
-    loci: loci(r, alleles.length ? alleles : rsIds.map((s) => `${s}-?`), interaction, haplotype),
+    loci: loci(r, riskAlleles, interaction, haplotype),
     lastMappingDate: updated,
     lastUpdateDate: updated,
     pvalue: p.pvalue,
@@ -269,5 +292,5 @@ export function associationRecord(r: TsvRow, id: number): AssociationRecord | st
     mappedLabel: traits.map((t) => t.label),
     studyId: acc,
   };
-  return { kind: 'association', id, acc, pubmed: r.get('PUBMEDID'), pvalue: p.pvalue, doc, snps, traits, genes, snpGenes };
+  return { kind: 'association', id, acc, pubmed, pvalue: p.pvalue, doc, snps, traits, genes, snpGenes, doc2: v2.doc, keys: v2.keys };
 }

@@ -9,9 +9,28 @@ import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
 import type { TraitRef } from './parse.js';
 import type { AncestryRecord, AssociationRecord, CatalogRecord, GeneDoc, PublicationDoc, SnpDoc, StudyRecord } from './records.js';
+import { EXTRA_INDEXES, createExtras, writeExtras } from './store-extras.js';
 
 export const CATALOG_PREFIX = 'gwc';
-export const CATALOG_TABLES = ['studies', 'ancestries', 'assocs', 'snps', 'assoc_snps', 'traits', 'assoc_traits', 'study_traits', 'genes', 'snp_genes', 'pubs', 'assoc_genes'] as const;
+export const CATALOG_TABLES = [
+  'studies',
+  'ancestries',
+  'assocs',
+  'snps',
+  'assoc_snps',
+  'traits',
+  'assoc_traits',
+  'study_traits',
+  'genes',
+  'snp_genes',
+  'pubs',
+  'assoc_genes',
+  // Read by API v2 only (store-extras.ts).
+  'trait_map',
+  'unpub_studies',
+  'unpub_ancestries',
+  'bows',
+] as const;
 
 export type CatalogTables = Record<(typeof CATALOG_TABLES)[number], string>;
 
@@ -21,15 +40,19 @@ export function tables(t: TableSet): CatalogTables {
 
 /** p-value sort key: a missing p-value sorts after every real one, the same on both databases. */
 export const NO_PVALUE = 2;
+/** API v2's p-value keys (log10): a missing one sorts last going up (`plog_a`) and going down (`plog_d`). */
+export const NO_PLOG = 1e300;
 
 export async function createCatalog(db: Db, t: TableSet): Promise<void> {
   const n = tables(t);
   const real = db.dialect === 'sqlite' ? 'REAL' : 'DOUBLE PRECISION';
   const big = db.dialect === 'sqlite' ? 'INTEGER' : 'BIGINT';
   await db.exec(`
-    CREATE TABLE ${n.studies} (id INTEGER PRIMARY KEY, acc TEXT NOT NULL UNIQUE, pubmed TEXT NOT NULL, trait_lc TEXT NOT NULL, pub_date TEXT NOT NULL, doc TEXT NOT NULL);
-    CREATE TABLE ${n.ancestries} (id INTEGER PRIMARY KEY, acc TEXT NOT NULL, doc TEXT NOT NULL);
-    CREATE TABLE ${n.assocs} (id ${big} PRIMARY KEY, ord INTEGER NOT NULL, acc TEXT NOT NULL, pubmed TEXT NOT NULL, pkey ${real} NOT NULL, doc TEXT NOT NULL);
+    CREATE TABLE ${n.studies} (id INTEGER PRIMARY KEY, acc TEXT NOT NULL UNIQUE, pubmed TEXT NOT NULL, trait_lc TEXT NOT NULL, pub_date TEXT NOT NULL, doc TEXT NOT NULL,
+      snp_count ${big}, full_pvalue INTEGER NOT NULL, cohort_lc TEXT NOT NULL, doc2 TEXT NOT NULL);
+    CREATE TABLE ${n.ancestries} (id INTEGER PRIMARY KEY, acc TEXT NOT NULL, doc TEXT NOT NULL, stage TEXT NOT NULL, n ${big}, groups_lc TEXT NOT NULL);
+    CREATE TABLE ${n.assocs} (id ${big} PRIMARY KEY, ord INTEGER NOT NULL, acc TEXT NOT NULL, pubmed TEXT NOT NULL, pkey ${real} NOT NULL, doc TEXT NOT NULL,
+      plog_a ${real} NOT NULL, plog_d ${real} NOT NULL, rf ${real}, orv ${real}, beta ${real}, doc2 TEXT NOT NULL);
     CREATE TABLE ${n.snps} (ord INTEGER PRIMARY KEY, rsid_lc TEXT NOT NULL UNIQUE, chrom TEXT NOT NULL, pos ${big} NOT NULL, doc TEXT NOT NULL);
     CREATE TABLE ${n.assoc_snps} (rsid_lc TEXT NOT NULL, assoc_id ${big} NOT NULL, PRIMARY KEY (rsid_lc, assoc_id));
     CREATE TABLE ${n.traits} (ord INTEGER PRIMARY KEY, short_form TEXT NOT NULL UNIQUE, uri TEXT NOT NULL, label_lc TEXT NOT NULL, doc TEXT NOT NULL);
@@ -37,10 +60,11 @@ export async function createCatalog(db: Db, t: TableSet): Promise<void> {
     CREATE TABLE ${n.study_traits} (short_form TEXT NOT NULL, acc TEXT NOT NULL, PRIMARY KEY (short_form, acc));
     CREATE TABLE ${n.genes} (ord INTEGER PRIMARY KEY, name_lc TEXT NOT NULL UNIQUE, doc TEXT NOT NULL);
     CREATE TABLE ${n.snp_genes} (gene_lc TEXT NOT NULL, rsid_lc TEXT NOT NULL, PRIMARY KEY (gene_lc, rsid_lc));
-    CREATE TABLE ${n.pubs} (ord INTEGER PRIMARY KEY, pubmed TEXT NOT NULL UNIQUE, pub_date TEXT NOT NULL, doc TEXT NOT NULL);
+    CREATE TABLE ${n.pubs} (ord INTEGER PRIMARY KEY, pubmed TEXT NOT NULL UNIQUE, pub_date TEXT NOT NULL, doc TEXT NOT NULL, title_lc TEXT NOT NULL, author_lc TEXT NOT NULL);
     CREATE TABLE ${n.assoc_genes} (gene_lc TEXT NOT NULL, assoc_id ${big} NOT NULL, PRIMARY KEY (gene_lc, assoc_id));
   `);
-  counters.set(t.gen, { study: 0, ancestry: 0, assoc: 0, snp: 0, trait: 0, gene: 0, pub: 0, assocId: 0 });
+  await createExtras(db, n);
+  counters.set(t.gen, { study: 0, ancestry: 0, assoc: 0, snp: 0, trait: 0, gene: 0, pub: 0, assocId: 0, traitRec: 0, traitRow: 0, unpub: 0, unpubAncestry: 0, bow: 0 });
 }
 
 /** An update's generation starts from a copy: its numbers go on from the copy's highest. */
@@ -56,10 +80,15 @@ export async function continueCounters(db: Db, t: TableSet): Promise<void> {
     gene: await max(n.genes, 'ord'),
     pub: await max(n.pubs, 'ord'),
     assocId: await max(n.assocs, 'id'),
+    traitRec: await max(n.trait_map, 'rec'),
+    traitRow: await max(n.trait_map, 'id'),
+    unpub: await max(n.unpub_studies, 'id'),
+    unpubAncestry: await max(n.unpub_ancestries, 'id'),
+    bow: await max(n.bows, 'id'),
   });
 }
 
-interface Counters {
+export interface Counters {
   study: number;
   ancestry: number;
   assoc: number;
@@ -69,6 +98,12 @@ interface Counters {
   pub: number;
   /** Added to the association ids a reader numbered itself (files without ids), so an update's go on. */
   assocId: number;
+  /** Trait-mapping rows of the file, and their (term, parent) pairs. */
+  traitRec: number;
+  traitRow: number;
+  unpub: number;
+  unpubAncestry: number;
+  bow: number;
 }
 
 // The next `ord` of each table of a generation being loaded (numbers only: memory stays flat).
@@ -138,6 +173,8 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
     p.pubmedId,
     p.publicationDate ?? '',
     JSON.stringify(p),
+    (p.title ?? '').toLowerCase(),
+    (p.author.fullname ?? '').toLowerCase(),
   ]);
 
   const dupes: number[] = [];
@@ -151,10 +188,22 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
   const assocGenes: SqlValue[][] = [];
   const seenSnpGene = new Set<string>();
   recs.forEach((r, i) => {
+    if (r.kind === 'unpublished' || r.kind === 'unpublishedAncestry' || r.kind === 'traitMapping') return;
     if (r.kind === 'study') {
       if (haveStudies.has(r.acc)) return void dupes.push(i);
       haveStudies.add(r.acc);
-      studyRows.push([++c.study, r.acc, r.pubmed, r.diseaseTrait.toLowerCase(), r.pubDate, JSON.stringify(r.doc)]);
+      studyRows.push([
+        ++c.study,
+        r.acc,
+        r.pubmed,
+        r.diseaseTrait.toLowerCase(),
+        r.pubDate,
+        JSON.stringify(r.doc),
+        r.snpCount,
+        r.fullPvalueSet ? 1 : 0,
+        (r.v2.cohort ?? []).join('|').toLowerCase(),
+        JSON.stringify(r.v2),
+      ]);
       for (const x of r.traits) {
         traits.add(x.shortForm, x);
         studyTraits.push([x.shortForm, r.acc]);
@@ -166,7 +215,8 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
       const id = idOf(r);
       if (haveAssocs.has(String(id))) return void dupes.push(i);
       haveAssocs.add(String(id));
-      assocRows.push([id, ++c.assoc, r.acc, r.pubmed, r.pvalue ?? NO_PVALUE, JSON.stringify(r.doc)]);
+      const k = r.keys;
+      assocRows.push([id, ++c.assoc, r.acc, r.pubmed, r.pvalue ?? NO_PVALUE, JSON.stringify(r.doc), k.plog ?? NO_PLOG, k.plog ?? -NO_PLOG, k.riskFrequency, k.or, k.beta, JSON.stringify(r.doc2)]);
       for (const rs of new Set(r.snps.map((s) => s.rsId.toLowerCase()))) assocSnps.push([rs, id]);
       for (const s of r.snps) snps.add(s.rsId.toLowerCase(), s);
       for (const sf of new Set(r.traits.map((x) => x.shortForm))) assocTraits.push([sf, id]);
@@ -184,9 +234,9 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
   });
 
   const raw = (logical: string) => t.name(logical);
-  await tx.insertMany(raw('studies'), ['id', 'acc', 'pubmed', 'trait_lc', 'pub_date', 'doc'], studyRows);
-  await tx.insertMany(raw('ancestries'), ['id', 'acc', 'doc'], ancestryRows);
-  await tx.insertMany(raw('assocs'), ['id', 'ord', 'acc', 'pubmed', 'pkey', 'doc'], assocRows);
+  await tx.insertMany(raw('studies'), ['id', 'acc', 'pubmed', 'trait_lc', 'pub_date', 'doc', 'snp_count', 'full_pvalue', 'cohort_lc', 'doc2'], studyRows);
+  await tx.insertMany(raw('ancestries'), ['id', 'acc', 'doc', 'stage', 'n', 'groups_lc'], ancestryRows);
+  await tx.insertMany(raw('assocs'), ['id', 'ord', 'acc', 'pubmed', 'pkey', 'doc', 'plog_a', 'plog_d', 'rf', 'orv', 'beta', 'doc2'], assocRows);
   await tx.insertMany(raw('snps'), ['ord', 'rsid_lc', 'chrom', 'pos', 'doc'], snps.rows);
   await tx.insertMany(raw('assoc_snps'), ['rsid_lc', 'assoc_id'], assocSnps);
   await tx.insertMany(raw('traits'), ['ord', 'short_form', 'uri', 'label_lc', 'doc'], traits.rows);
@@ -194,13 +244,14 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
   await tx.insertMany(raw('study_traits'), ['short_form', 'acc'], dedupe(studyTraits));
   await tx.insertMany(raw('genes'), ['ord', 'name_lc', 'doc'], genes.rows);
   await insertIgnoring(tx, n.snp_genes, ['gene_lc', 'rsid_lc'], snpGenes);
-  await tx.insertMany(raw('pubs'), ['ord', 'pubmed', 'pub_date', 'doc'], pubs.rows);
+  await tx.insertMany(raw('pubs'), ['ord', 'pubmed', 'pub_date', 'doc', 'title_lc', 'author_lc'], pubs.rows);
   await tx.insertMany(raw('assoc_genes'), ['gene_lc', 'assoc_id'], assocGenes);
+  await writeExtras(tx, n, raw, recs, c);
   return dupes;
 }
 
 function ancestryRow(id: number, r: AncestryRecord): SqlValue[] {
-  return [id, r.acc, JSON.stringify(r.doc)];
+  return [id, r.acc, JSON.stringify(r.doc), r.stage, r.individuals, r.groups];
 }
 
 function dedupe(rows: SqlValue[][]): SqlValue[][] {
@@ -243,6 +294,11 @@ export async function finishCatalog(db: Db, t: TableSet): Promise<void> {
       idx(n.assoc_traits, 'assoc_traits_a', 'assoc_id'),
       idx(n.study_traits, 'study_traits_s', 'acc'),
       idx(n.pubs, 'pubs_date', 'pub_date, ord'),
+      // API v2: p-value order both ways, studies by summary-statistics flag and SNP count.
+      idx(n.assocs, 'assocs_pa', 'plog_a, ord'),
+      idx(n.assocs, 'assocs_pd', 'plog_d, ord'),
+      idx(n.studies, 'studies_full', 'full_pvalue, id'),
+      ...EXTRA_INDEXES.map(([table, name, cols]) => idx(n[table], name, cols)),
     ].join('\n'),
   );
   // SQLite's statistics from a sample, as PostgreSQL's are: a full ANALYZE reads every index entry.
@@ -250,11 +306,12 @@ export async function finishCatalog(db: Db, t: TableSet): Promise<void> {
   await db.exec(Object.values(n).map((x) => `ANALYZE ${x};`).join('\n'));
 }
 
-/** Records of a load: studies, ancestry entries and associations. */
+/** Records of a load: studies, ancestry entries and associations; unpublished studies and their ancestries; trait-mapping rows. */
 export async function countCatalog(db: Db, t: TableSet): Promise<number> {
   const n = tables(t);
-  const r = await db.one<{ a: number; b: number; c: number }>(
-    `SELECT (SELECT COUNT(*) FROM ${n.studies}) AS a, (SELECT COUNT(*) FROM ${n.ancestries}) AS b, (SELECT COUNT(*) FROM ${n.assocs}) AS c`,
+  const r = await db.one<Record<string, number>>(
+    `SELECT (SELECT COUNT(*) FROM ${n.studies}) AS a, (SELECT COUNT(*) FROM ${n.ancestries}) AS b, (SELECT COUNT(*) FROM ${n.assocs}) AS c,
+       (SELECT COUNT(*) FROM ${n.unpub_studies}) AS d, (SELECT COUNT(*) FROM ${n.unpub_ancestries}) AS e, (SELECT COUNT(DISTINCT rec) FROM ${n.trait_map}) AS f`,
   );
-  return Number(r?.a ?? 0) + Number(r?.b ?? 0) + Number(r?.c ?? 0);
+  return ['a', 'b', 'c', 'd', 'e', 'f'].reduce((sum, k) => sum + Number(r?.[k] ?? 0), 0);
 }

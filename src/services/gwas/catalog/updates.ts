@@ -5,6 +5,8 @@
  * table. SNPs, traits, genes and publications are shared by studies: the served ones are kept (the
  * first description wins, as within a load), new ones added, and those no study or association
  * refers to any more removed. Lists keep their load order: replaced and new records come last.
+ * Unpublished studies and their ancestries are replaced by accession the same way, and an EFO term's
+ * parent links by the trait-mapping rows that name it.
  */
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import type { Sourced } from '../../../core/ingest/load.js';
@@ -40,6 +42,8 @@ async function tidy(db: Db, t: TableSet): Promise<void> {
   await unused(n.genes, `EXISTS (SELECT 1 FROM ${n.assoc_genes} x WHERE x.gene_lc = ${n.genes}.name_lc)`);
   await unused(n.pubs, `EXISTS (SELECT 1 FROM ${n.studies} x WHERE x.pubmed = ${n.pubs}.pubmed)`);
   await unused(n.snp_genes, `EXISTS (SELECT 1 FROM ${n.snps} x WHERE x.rsid_lc = ${n.snp_genes}.rsid_lc)`);
+  // Bodies of work keep their ids (they are in v2's addresses); those no unpublished study names go.
+  await unused(n.bows, `EXISTS (SELECT 1 FROM ${n.unpub_studies} x WHERE x.bow_id = ${n.bows}.id)`);
   await renumber(db, t.name('studies'), 'id');
   for (const table of ['assocs', 'snps', 'traits', 'genes', 'pubs']) await renumber(db, t.name(table), 'ord');
 }
@@ -50,8 +54,12 @@ export const catalogUpdates: Updates<Sourced<CatalogRecord>> = {
     study: { studies: 'acc', study_traits: 'acc' },
     ancestry: { ancestries: 'acc' },
     association: { assocs: 'acc' },
+    unpublished: { unpub_studies: 'acc' },
+    unpublishedAncestry: { unpub_ancestries: 'acc' },
+    // A term's parent links are replaced whole by the rows of a trait-mappings file that name it.
+    traitMapping: { trait_map: 'short_form' },
   },
-  key: ({ value }) => ({ part: value.kind, id: value.acc }),
+  key: ({ value }) => (value.kind === 'traitMapping' ? { part: value.kind, id: value.shortForm } : { part: value.kind, id: value.acc }),
   async remove(tx, t, part, ids) {
     if (part === 'association') await removeLinks(tx, t, ids as string[]);
   },
