@@ -130,6 +130,19 @@ describe('what each source fetches', () => {
     for (const n of ['gwas-catalog-associations.tsv', 'gwas-catalog-associations_ontology-annotated.tsv', 'gwas-catalog-associations_ontology-annotated-full.zip', 'gwas-catalog-studies.tsv', 'gwas-catalog-download-studies-v1.0.3.1.txt', 'gwas-catalog-download-ancestries-v1.0.3.1.txt']) up.put(`${rel}/${n}`, 'x');
     const c = await plan(catalog);
     expect(c.files.map((f) => f.path)).toEqual(['gwas-catalog-associations_ontology-annotated-full.zip', 'gwas-catalog-download-studies-v1.0.3.1.txt', 'gwas-catalog-download-ancestries-v1.0.3.1.txt']);
+    // Asked for by name, a file the release lacks is an error; by default it is left out.
+    await expect(plan(catalog, { parts: ['unpublished'] })).rejects.toThrow(/no unpublished studies file/);
+    // The files API v2 also answers from are taken when the release lists them.
+    for (const n of ['gwas-catalog-unpublished-studies-v1.0.3.1.tsv', 'gwas-catalog-unpublished-ancestries-v1.0.3.1.tsv', 'gwas-catalog-trait-mappings_r2026-11-01.tsv']) up.put(`${rel}/${n}`, 'x');
+    expect((await plan(catalog)).files.map((f) => f.path)).toEqual([
+      'gwas-catalog-associations_ontology-annotated-full.zip',
+      'gwas-catalog-download-studies-v1.0.3.1.txt',
+      'gwas-catalog-download-ancestries-v1.0.3.1.txt',
+      'gwas-catalog-unpublished-studies-v1.0.3.1.tsv',
+      'gwas-catalog-unpublished-ancestries-v1.0.3.1.tsv',
+      'gwas-catalog-trait-mappings_r2026-11-01.tsv',
+    ]);
+    expect((await plan(catalog, { parts: ['trait-mappings'] })).files.map((f) => f.path)).toEqual(['gwas-catalog-trait-mappings_r2026-11-01.tsv']);
 
     const ss = '/pub/databases/gwas/summary_statistics';
     up.put(`${ss}/GCST90475001-GCST90476000/GCST90475826/GCST90475826.tsv.gz`, 'x');

@@ -16,13 +16,26 @@ function prefer(f: Folder, patterns: RegExp[], what: string): string {
   throw new FetchError(`${f.url} lists no ${what} file (looked for ${patterns.map((p) => p.source).join(', ')})`);
 }
 
-const CATALOG_PARTS = ['associations', 'studies', 'ancestry'] as const;
+/** The first name matching a pattern, or undefined: for files a release may not have. */
+function optional(f: Folder, pattern: RegExp): string | undefined {
+  return f.entries.filter((e) => !e.folder && pattern.test(e.name)).map((e) => e.name).sort()[0];
+}
+
+const CATALOG_PARTS = ['associations', 'studies', 'ancestry', 'unpublished', 'trait-mappings'] as const;
+/** Files the catalog's API v2 also answers from (unpublished studies, trait categories). */
+const V2_PARTS: Record<string, [RegExp, string][]> = {
+  unpublished: [
+    [/unpublished-studies.*\.(zip|tsv)$/, 'unpublished studies'],
+    [/unpublished-ancestr.*\.(zip|tsv)$/, 'unpublished ancestries'],
+  ],
+  'trait-mappings': [[/trait-mappings.*\.(zip|tsv)$/, 'trait mappings']],
+};
 
 export const catalog: BulkSource = {
   kind: 'bulk',
   service: 'gwas',
   dataset: 'catalog',
-  summary: 'GWAS Catalog: pub/databases/gwas/releases/latest/ associations with ontology annotations, studies, ancestry',
+  summary: 'GWAS Catalog: pub/databases/gwas/releases/latest/ associations with ontology annotations, studies, ancestry; unpublished studies and trait mappings where the release has them',
   accepts: ['parts'],
   upstreams: ['ebi'],
   async plan(ctx) {
@@ -33,6 +46,15 @@ export const catalog: BulkSource = {
     if (parts.has('associations')) names.push(prefer(f, [/associations_ontology-annotated.*\.zip$/, /associations_ontology-annotated.*\.tsv$/], 'associations (with ontology annotations)'));
     if (parts.has('studies')) names.push(prefer(f, [/studies.*ontology-annotated.*\.(zip|tsv)$/, /download-studies.*\.(zip|tsv|txt)$/, /^gwas-catalog-studies.*\.(zip|tsv)$/], 'studies'));
     if (parts.has('ancestry')) names.push(prefer(f, [/download-ancestr.*\.(zip|tsv|txt)$/, /^gwas-catalog-ancestr.*\.(zip|tsv)$/], 'ancestry'));
+    // Taken by default when the release lists them; asked for by name, their absence is an error.
+    const asked = new Set(ctx.opts.parts ?? []);
+    for (const [part, wanted] of Object.entries(V2_PARTS)) {
+      if (!parts.has(part)) continue;
+      for (const [pattern, what] of wanted) {
+        const name = asked.has(part) ? prefer(f, [pattern], what) : optional(f, pattern);
+        if (name) names.push(name);
+      }
+    }
     const files = names.map((n) => f.file(n));
     return { files, source: describeSource(files, names.join(', ')) };
   },
