@@ -96,6 +96,20 @@ describe('landing page and API references', () => {
     expect((await t.app.inject({ method: 'GET', url: '/_biomirror/assets/index.html' })).statusCode).toBe(404);
   });
 
+  it("shows the real service's own OpenAPI document first where it publishes one, its servers pointed here", async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/gwas/openapi' });
+    const specs = JSON.parse(/data-specs="([^"]+)"/.exec(page.body)?.[1]?.replace(/&quot;|&#34;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&') ?? '[]') as { name: string; url: string }[];
+    expect(specs.map((x) => x.url)).toEqual(['/gwas/openapi/official-0.json', '/gwas/openapi.json']);
+    expect(page.body).toContain('/_biomirror/assets/swagger-ui-standalone-preset.js');
+    expect((await t.app.inject({ method: 'GET', url: '/_biomirror/assets/swagger-ui-standalone-preset.js' })).statusCode).toBe(200);
+    const doc = (await t.app.inject({ method: 'GET', url: '/gwas/openapi/official-0.json' })).json();
+    expect(doc.info.title).toBe('Gwas Catalog Rest API V2');
+    expect(doc.servers).toEqual([{ url: 'http://localhost:80/gwas/rest/api', description: 'biomirror' }]);
+    expect(Object.keys(doc.paths)).toContain('/v2/studies');
+    // A service without one keeps a single document.
+    expect((await t.app.inject({ method: 'GET', url: '/pubchem/openapi' })).body).not.toContain('standalone-preset');
+  });
+
   describe.skipIf(!!NO_CHROMIUM)(`in Chromium${NO_CHROMIUM}`, () => {
     let browser: Browser;
     beforeAll(async () => {
@@ -119,6 +133,23 @@ describe('landing page and API references', () => {
       const operations = Object.values(doc.paths as Record<string, object>).reduce((n: number, item) => n + Object.keys(item).length, 0);
       expect(await page.locator('.opblock').count()).toBe(operations);
       expect(await page.locator('.opblock-summary-path').allTextContents()).toContain('/api/v2/studies/{nctId}');
+      await page.close();
+    }, 90_000);
+
+    it('tries a GWAS Catalog v2 operation from its own document, against this server', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      await page.goto(`${base}/gwas/openapi`);
+      await page.waitForSelector('.opblock', { timeout: 30_000 });
+      expect(await page.locator('.opblock-summary-path').allTextContents()).toContain('/v2/studies');
+      const op = page.locator('.opblock', { has: page.locator('.opblock-summary-path', { hasText: /^\/v2\/studies$/ }) }).first();
+      await op.locator('.opblock-summary').click();
+      await op.locator('button.try-out__btn').click();
+      await op.locator('button.execute').click();
+      const status = op.locator('.live-responses-table .response .response-col_status').first();
+      await status.waitFor({ timeout: 30_000 });
+      expect((await status.textContent())?.trim()).toBe('200');
+      // This app has no catalog loaded: the answer is the service's empty page, from this server.
+      expect(await op.locator('.live-responses-table .response .response-col_description').first().textContent()).toContain('"totalElements"');
       await page.close();
     }, 90_000);
   });

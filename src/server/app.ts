@@ -144,7 +144,19 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
   });
   await service.routes(scope, { db: deps.db, generations: deps.generations, log: deps.log.child({ service: service.id }), redisUrl: deps.config.redisUrl });
   scope.get('/openapi.json', async (req, reply) => reply.type('application/json').send(JSON.stringify(openApiDocument(service, routes, `${baseUrl(req)}${prefix}`))));
-  scope.get('/openapi', async (_req, reply) => reply.type('text/html; charset=utf-8').send(referencePage(service.title, `${prefix}/openapi.json`)));
+  // The real service's own documents first, their servers pointed here, so that "Try it out" works.
+  const official = service.officialApis ?? [];
+  official.forEach((doc, i) => {
+    scope.get(`/openapi/official-${i}.json`, async (req, reply) => {
+      const body = { ...(await doc.load()), servers: [{ url: `${baseUrl(req)}${prefix}${doc.serverPath}`, description: 'biomirror' }] };
+      return reply.type('application/json').send(JSON.stringify(body));
+    });
+  });
+  const specs = [
+    ...official.map((doc, i) => ({ name: doc.name, url: `${prefix}/openapi/official-${i}.json` })),
+    { name: `${service.title}: every route biomirror serves`, url: `${prefix}/openapi.json` },
+  ];
+  scope.get('/openapi', async (_req, reply) => reply.type('text/html; charset=utf-8').send(referencePage(service.title, specs)));
 }
 
 /**

@@ -75,23 +75,29 @@ ${examples(origin)}
 }
 
 /** The reference UI of one service's OpenAPI document (Swagger UI, from this server's own copy). */
-export function referencePage(title: string, specUrl: string): string {
+/** The reference page of a service: Swagger UI over its documents, the first shown at start. */
+export function referencePage(title: string, specs: readonly { name: string; url: string }[]): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}: API reference</title>
 <link rel="stylesheet" href="/_biomirror/assets/swagger-ui.css"></head>
 <body><div id="ui"></div>
 <script src="/_biomirror/assets/swagger-ui-bundle.js"></script>
-<script src="/_biomirror/assets/reference.js" data-spec="${esc(specUrl)}" id="reference"></script>
+${specs.length > 1 ? '<script src="/_biomirror/assets/swagger-ui-standalone-preset.js"></script>\n' : ''}<script src="/_biomirror/assets/reference.js" data-specs="${esc(JSON.stringify(specs))}" id="reference"></script>
 </body></html>
 `;
 }
 
 // The page's own starter, a static file: no inline script, so a strict content policy can apply.
-const STARTER = `window.ui = SwaggerUIBundle({ url: document.getElementById('reference').dataset.spec, dom_id: '#ui', deepLinking: true });\n`;
+const STARTER = `const specs = JSON.parse(document.getElementById('reference').dataset.specs);
+window.ui = SwaggerUIBundle(specs.length > 1
+  ? { urls: specs, 'urls.primaryName': specs[0].name, dom_id: '#ui', deepLinking: true, layout: 'StandaloneLayout', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset] }
+  : { url: specs[0].url, dom_id: '#ui', deepLinking: true });
+`;
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
 };
 
 const cache = new Map<string, Buffer>();

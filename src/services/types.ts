@@ -21,6 +21,12 @@ export interface ServiceContext {
  * A service as the registry lists it. The server mounts `routes` under `mount` (or at the root of a
  * port of its own) with the real upstream paths, so a client swaps only its base URL.
  */
+export interface OfficialApi {
+  name: string;
+  load(): Promise<Record<string, unknown>>;
+  serverPath: string;
+}
+
 export interface ServiceModule {
   id: string;
   title: string;
@@ -33,6 +39,12 @@ export interface ServiceModule {
    * another `--port` it moves by as much (see ownPort in server/config.ts), unless configured.
    */
   defaultPort: number;
+  /**
+   * OpenAPI documents the real service publishes, shown first on the service's API reference page
+   * with their servers pointed at this server: `load` gives the document, `serverPath` is where
+   * below the mount its paths start.
+   */
+  officialApis?: readonly OfficialApi[];
   /** The spec's Limits table for this service. */
   limits: readonly LimitRule[];
   migrations: readonly Migration[];

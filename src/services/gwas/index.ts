@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import type { ServiceModule } from '../types.js';
 import { CATALOG, SERVICE } from './catalog/handlers.js';
 import { readCatalog } from './catalog/ingest.js';
@@ -7,6 +8,7 @@ import { CATALOG_PREFIX, CATALOG_TABLES, countCatalog, createCatalog, finishCata
 import { gwasCatalogue } from './errors.js';
 import { CATALOG_PATH, SUMSTATS_PATH, registerRoutes, type GwasOptions } from './routes.js';
 import { SUMSTATS } from './sumstats/handlers.js';
+import { v2Document } from './v2/routes.js';
 import { readSumstats } from './sumstats/ingest.js';
 import { SUMSTATS_PREFIX, SUMSTATS_TABLES, countSumstats, createSumstats, finishSumstats, sumstatsUpdates, writeSumstats } from './sumstats/store.js';
 
@@ -34,6 +36,8 @@ export function createGwas(options: Partial<GwasOptions> = {}): ServiceModule {
     mount: '/gwas',
     baseUrls: { gwas_url: CATALOG_PATH, sumstats_url: SUMSTATS_PATH },
     defaultPort: 8086,
+    // The catalog's own v2 document; its paths start at /v2 below the catalog's base.
+    officialApis: [{ name: 'GWAS Catalog REST API v2 (the catalog\'s own document)', load: async () => parseYaml(await v2Document()) as Record<string, unknown>, serverPath: CATALOG_PATH }],
     // The spec documents no limit, only a recommended delay between requests.
     limits: [],
     migrations: [],

@@ -37,6 +37,12 @@ function split(url: string): { path: string; rawQuery: string } {
   return q < 0 ? { path: url, rawQuery: '' } : { path: url.slice(0, q), rawQuery: url.slice(q + 1) };
 }
 
+/** The document as the service publishes it (read once). */
+export function v2Document(): Promise<string> {
+  doc ??= readFile(DOC, 'utf8');
+  return doc;
+}
+
 export function registerV2Routes(app: FastifyInstance, ctx: ServiceContext): void {
   const prefix = app.prefix;
   const origin = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
@@ -59,8 +65,7 @@ export function registerV2Routes(app: FastifyInstance, ctx: ServiceContext): voi
   }
 
   app.get(`${V2_PATH}/rest-api-doc.yaml`, async (_req, reply) => {
-    doc ??= readFile(DOC, 'utf8');
-    return reply.type('application/yaml').send(await doc);
+    return reply.type('application/yaml').send(await v2Document());
   });
 }
 
