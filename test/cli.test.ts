@@ -199,6 +199,22 @@ async function loadingTables(s: OpenedStore, names?: string[]): Promise<string[]
   return names ? all.filter((n) => names.includes(n)) : all.filter((n) => ids.some((id) => n.endsWith(`_g${id}`)));
 }
 
+describe('output to a reader that stops early', () => {
+  it('ends quietly with status 0 when the pipe closes (biomirror services | head -1)', async () => {
+    // Through a shell pipeline, as a user types it: head exits after its line and closes the pipe.
+    const r = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${CLI}" services --port 18100 | head -c 1 >/dev/null`], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).not.toMatch(/EPIPE|Error/);
+    // The same with the status of biomirror itself, read from a pipe closed after one byte.
+    const child = spawn(process.execPath, [CLI, 'services'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(err).not.toMatch(/EPIPE/);
+    expect(code).toBe(0);
+  });
+});
+
 describe('biomirror <service>', () => {
   it('tells, for every service, where it answers, how its data is loaded and its own commands', () => {
     const env = { ...process.env, DATA_DIR: tempDir() };

@@ -61,6 +61,13 @@ describe('landing page and API references', () => {
     }
   });
 
+  it("answers a browser's favicon request with an icon, not a 404", async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/favicon.ico' });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(r.body).toContain('<svg');
+  });
+
   it('serves an OpenAPI document per service, generated from its routes', async () => {
     for (const s of SERVICES) {
       const r = await t.app.inject({ method: 'GET', url: `${s.mount}/openapi.json` });

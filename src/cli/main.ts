@@ -138,6 +138,13 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`biomirror status | head`) closes the pipe: that ends the output, as for
+// any command-line tool, rather than crashing with EPIPE.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

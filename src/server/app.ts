@@ -35,6 +35,8 @@ export function sendServiceError(reply: FastifyReply, e: ServiceError): FastifyR
   return reply.send(body);
 }
 
+const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f5f8b"/><text x="8" y="12.5" font-family="sans-serif" font-size="12" font-weight="bold" fill="#fff" text-anchor="middle">b</text></svg>';
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 const pathOf = (url: string): string => url.split('?')[0] ?? url;
@@ -278,6 +280,8 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
   });
   if (prefixed) {
     app.get('/health', health);
+    // Browsers ask for it on every page; a small mark rather than a 404 in their consoles.
+    app.get('/favicon.ico', async (_req, reply) => reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON));
     app.get('/status', status);
     // A browser gets the landing page; every other client the JSON status, as before.
     app.get('/', async (req, reply) => {
