@@ -175,6 +175,14 @@ for (const target of STORES) {
         const down = await cli(['fetch', 'rcsb-data', 'components', '--upstream', `wwpdb=http://127.0.0.1:${port}`], env);
         expect(down.code).toBe(1);
         expect(down.err).toMatch(new RegExp(`cannot reach http://127\\.0\\.0\\.1:${port}: connection refused .*\\n\\(nothing was loaded; the data served before is unchanged\\)`));
+        // A name that does not resolve is said at once, not retried (with the default retries).
+        const started = Date.now();
+        const { BIOMIRROR_FETCH_RETRIES: _retries, ...defaults } = env;
+        const nowhere = await cli(['fetch', 'rcsb-data', 'components', '--upstream', 'wwpdb=http://no-such-host.invalid'], defaults);
+        expect(Date.now() - started).toBeLessThan(5000);
+        expect(nowhere.code).toBe(1);
+        expect(nowhere.err).toMatch(/cannot reach http:\/\/no-such-host\.invalid: host not found .*is this machine on a network/);
+        expect(nowhere.err).not.toMatch(/retry/i);
         const after = await cli(['status', '--json'], env);
         expect(after.out).toContain('"release": "2025-11-12"');
         await up.start();

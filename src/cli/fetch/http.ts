@@ -18,6 +18,9 @@ function reason(err: unknown): string {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return 'host not found';
+    case 'ENETUNREACH':
+    case 'EHOSTUNREACH':
+      return 'no route to the host';
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
       return 'connection dropped';
@@ -30,8 +33,18 @@ function reason(err: unknown): string {
   }
 }
 
-export function unreachable(url: string, err: unknown): RetryableError {
-  return new RetryableError(`cannot reach ${new URL(url).origin}: ${reason(err)} (${url})`);
+/**
+ * A host name that does not resolve, or an address with no route to it, does not pass with time
+ * (a machine without a network, a mistyped upstream): said at once, not after minutes of retries.
+ * Refused connections, resets and timeouts are retried.
+ */
+const LASTING = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+export function unreachable(url: string, err: unknown): FetchError {
+  const code = (err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
+  const message = `cannot reach ${new URL(url).origin}: ${reason(err)} (${url})`;
+  if (code && LASTING.has(code)) return new FetchError(`${message}; is this machine on a network that reaches it? (an upstream's address is set with --upstream or BIOMIRROR_UPSTREAM_<NAME>)`);
+  return new RetryableError(message);
 }
 
 /** The error for an answer that is not the one asked for; 5xx and 429 are worth retrying. */
