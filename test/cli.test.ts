@@ -163,7 +163,7 @@ for (const target of STORES) {
         // status names the address the running server took (an ephemeral port here), not the default.
         const st = cli(['status'], env);
         expect(st.out).toContain(`server: ${url} (pid ${child.pid}`);
-        expect(st.out).toContain(`{trials_base_url} ${url}/clinicaltrials/api/v2`);
+        expect(st.out).toContain(`https://clinicaltrials.gov/api/v2 = ${url}/clinicaltrials/api/v2`);
         const out: string[] = [];
         child.stdout.on('data', (d: Buffer) => out.push(d.toString()));
         child.kill('SIGTERM');
@@ -240,12 +240,15 @@ describe('biomirror services', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: tempDir() };
     delete env.PORT;
     delete env.BIOMIRROR_CONFIG;
-    const own = (out: string): Record<string, number> => Object.fromEntries([...out.matchAll(/^(\S+)\t.*\n(?: {2}\{.*\n)+ {2}own port with --port-per-service: (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
+    const own = (out: string): Record<string, number> => Object.fromEntries([...out.matchAll(/^(\S+)\t.*\n(?: {2}(?!own port).*\n)+ {2}own port with --port-per-service: (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
     const defaults = cli(['services'], env);
     expect(defaults.code, defaults.err).toBe(0);
     expect(own(defaults.out)).toMatchObject({ clinicaltrials: 8081, eutils: 8082, pubchem: 8084, 'rcsb-search': 8091, exec: 8094 });
     const moved = cli(['services', '--port', '18100'], env);
-    expect(moved.out).toContain('{trials_base_url} = http://127.0.0.1:18100/clinicaltrials/api/v2');
+    expect(moved.out).toContain('https://clinicaltrials.gov/api/v2 = http://127.0.0.1:18100/clinicaltrials/api/v2');
+    // The real service's address each base URL stands for, not a placeholder's name.
+    expect(moved.out).not.toMatch(/\{\w+_url\}/);
+    expect(moved.out).toContain("biomirror's own = http://127.0.0.1:18100/exec");
     const ports = own(moved.out);
     expect(Object.keys(ports)).toHaveLength(14);
     for (const [id, p] of Object.entries(own(defaults.out))) expect(ports[id], id).toBe(p + 18100 - 8080);

@@ -37,6 +37,7 @@ describe('landing page and API references', () => {
     for (const s of SERVICES) {
       expect(html.body).toContain(`${s.mount}/openapi.json`);
       for (const path of Object.values(s.baseUrls)) expect(html.body).toContain(`http://localhost:80${s.mount}${path}`);
+      for (const address of Object.values(s.publicUrls ?? {})) expect(html.body, s.id).toContain(`<code>${address}</code>`);
       expect(html.body).toContain(`:${s.defaultPort}`);
     }
     expect(html.body).toContain('not loaded');

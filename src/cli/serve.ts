@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { Logger } from 'pino';
 import { endOwned } from '../core/children.js';
 import { SERVICES } from '../services/registry.js';
+import { standsFor } from '../services/types.js';
 import { ConfigError, type Config } from '../server/config.js';
 import { plannedPorts, tryPorts } from '../server/ports.js';
 import { SHUTDOWN_GRACE_MS, createLogger, enabledServices, startServer, type RunningServer } from '../server/serve.js';
@@ -102,9 +103,9 @@ async function printBanner(server: RunningServer, config: Config, workers: numbe
   const log = server.runtime.log;
   const enabled = enabledServices(config, SERVICES);
   const own = new Map(server.apps.filter((a) => a.service).map((a) => [a.service as string, a.url]));
-  // Each placeholder at its address on the shared port and, with --port-per-service, on the service's own port.
+  // Each real service's address beside biomirror's on the shared port and, with --port-per-service, on the service's own port.
   const lines = enabled.flatMap((s) =>
-    Object.entries(s.baseUrls).map(([k, v]) => `  {${k}} = ${main.url}${s.mount}${v}${own.has(s.id) ? `  (own port: ${own.get(s.id)}${v})` : ''}`),
+    Object.entries(s.baseUrls).map(([k, v]) => `  ${standsFor(s, k)} = ${main.url}${s.mount}${v}${own.has(s.id) ? `  (own port: ${own.get(s.id)}${v})` : ''}`),
   );
   const procs = workers > 1 ? ` with ${workers} worker processes` : '';
   process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})${procs}\n${lines.join('\n')}\n`);

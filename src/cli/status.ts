@@ -1,5 +1,6 @@
 import { loadTiming } from '../core/ingest/report.js';
 import { SERVICES } from '../services/registry.js';
+import { standsFor } from '../services/types.js';
 import { createLogger, openRuntime } from '../server/serve.js';
 import { ownPort, ownPortOrigin } from '../server/config.js';
 import { statusReport } from '../server/status.js';
@@ -27,7 +28,8 @@ export async function statusCommand(flags: CommonFlags & { json?: boolean | unde
     process.stdout.write(`server: ${server}\n`);
     for (const s of report.services) {
       process.stdout.write(`\n${s.id} — ${s.title}\n`);
-      for (const [k, v] of Object.entries(s.baseUrls)) process.stdout.write(`  {${k}} ${v}\n`);
+      const module = SERVICES.find((m) => m.id === s.id);
+      for (const [k, v] of Object.entries(s.baseUrls)) process.stdout.write(`  ${module ? standsFor(module, k) : k} = ${v}\n`);
       for (const d of s.datasets) {
         if (d.generation === null) {
           process.stdout.write(`  ${d.dataset}: not loaded\n`);
@@ -67,7 +69,7 @@ export function servicesCommand(flags: CommonFlags): number {
   const origin = `http://${config.host}:${config.port}`;
   for (const s of SERVICES) {
     process.stdout.write(`${s.id}\t${s.title}\n`);
-    for (const [k, v] of Object.entries(s.baseUrls)) process.stdout.write(`  {${k}} = ${origin}${s.mount}${v}\n`);
+    for (const [k, v] of Object.entries(s.baseUrls)) process.stdout.write(`  ${standsFor(s, k)} = ${origin}${s.mount}${v}\n`);
     const p = ownPort(config, s);
     const own = p === undefined ? 'none (past port 65535: choose a lower --port)' : p === 0 ? 'any free port' : String(p);
     process.stdout.write(`  own port with --port-per-service: ${own} (${ownPortOrigin(config, s)})\n`);

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ServiceModule } from '../services/types.js';
+import { standsFor, type ServiceModule } from '../services/types.js';
 import { ownPort, type Config } from './config.js';
 import { listeningOwnPort } from './self.js';
 import type { statusReport } from './status.js';
@@ -41,7 +41,7 @@ export function landingPage(report: Report, services: readonly ServiceModule[], 
       const urls = Object.entries(s.baseUrls)
         .map(([k, v]) => {
           const own = ownUrl(config, s, host, v);
-          return `<div><code>{${esc(k)}}</code> <a href="${esc(origin + s.mount + v)}">${esc(origin + s.mount + v)}</a><br><span class="own">own port${config.portPerService ? '' : ' (with --port-per-service)'}: ${esc(own)}</span></div>`;
+          return `<div><code>${esc(standsFor(s, k))}</code> → <a href="${esc(origin + s.mount + v)}">${esc(origin + s.mount + v)}</a><br><span class="own">own port${config.portPerService ? '' : ' (with --port-per-service)'}: ${esc(own)}</span></div>`;
         })
         .join('');
       const data = (r?.datasets ?? [])

@@ -34,6 +34,8 @@ export interface ServiceModule {
   mount: string;
   /** The spec's base-URL placeholders and their paths below the mount, e.g. trials_base_url -> /api/v2. */
   baseUrls: Readonly<Record<string, string>>;
+  /** The real service's address each base URL stands for (none for biomirror's own services). */
+  publicUrls?: Readonly<Record<string, string>>;
   /**
    * The service's own port under `serve --port-per-service` with the default main port (8080); with
    * another `--port` it moves by as much (see ownPort in server/config.ts), unless configured.
@@ -84,4 +86,9 @@ export interface ServiceCommand {
   /** One line of usage, shown by `biomirror <service id>` without a command. */
   usage: string;
   run(args: string[], ctx: ServiceContext, out: (line: string) => void): Promise<number>;
+}
+
+/** What a base URL stands for, said to a person: the real service's address, or biomirror's own. */
+export function standsFor(s: Pick<ServiceModule, 'publicUrls'>, key: string): string {
+  return s.publicUrls?.[key] ?? "biomirror's own";
 }

@@ -26,6 +26,7 @@ export function alphafoldService(opts: AlphafoldOptions = {}): ServiceModule {
     title: 'AlphaFold Protein Structure Database (API, files, 3D-Beacons)',
     mount: '/alphafold',
     baseUrls: { fold_base_url: '', beacons_url: '/api' },
+    publicUrls: { fold_base_url: 'https://alphafold.ebi.ac.uk', beacons_url: 'https://alphafold.ebi.ac.uk/api' },
     defaultPort: 8093,
     limits: ALPHAFOLD_LIMITS,
     migrations: MIGRATIONS,

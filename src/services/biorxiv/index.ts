@@ -15,6 +15,7 @@ export const biorxiv: ServiceModule = {
   mount: '/biorxiv',
   // The API and the site's full-text addresses share the mount: /details, /pubs and /content.
   baseUrls: { preprint_base_url: '', preprint_site_url: '' },
+  publicUrls: { preprint_base_url: 'https://api.biorxiv.org', preprint_site_url: 'https://www.biorxiv.org' },
   defaultPort: 8087,
   // The spec: "no numeric limit; recommended minimum delay 0.5 s" — a recommendation to clients, not a refusal.
   limits: [],

@@ -15,6 +15,7 @@ export const clinicaltrials: ServiceModule = {
   title: 'ClinicalTrials.gov API v2',
   mount: '/clinicaltrials',
   baseUrls: { trials_base_url: '/api/v2' },
+  publicUrls: { trials_base_url: 'https://clinicaltrials.gov/api/v2' },
   defaultPort: 8081,
   // The spec: "about 50 requests per minute per IP address".
   limits: [perIp('per-ip', 50, 60_000)],

@@ -21,6 +21,7 @@ export const datasets: ServiceModule = {
   title: 'NCBI Datasets gene reports (v2alpha)',
   mount: '/datasets',
   baseUrls: { datasets_url: '/v2alpha' },
+  publicUrls: { datasets_url: 'https://api.ncbi.nlm.nih.gov/datasets/v2alpha' },
   defaultPort: 8083,
   limits: LIMITS,
   migrations: [],

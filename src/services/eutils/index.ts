@@ -17,6 +17,7 @@ export const eutils: ServiceModule = {
   title: 'NCBI E-utilities (db=gene, db=clinvar)',
   mount: '/eutils',
   baseUrls: { eutils_url: '' },
+  publicUrls: { eutils_url: 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils' },
   defaultPort: 8082,
   limits: LIMITS,
   migrations: HISTORY_MIGRATIONS,

@@ -35,6 +35,7 @@ export function createGwas(options: Partial<GwasOptions> = {}): ServiceModule {
     title: 'GWAS Catalog REST API and summary-statistics API',
     mount: '/gwas',
     baseUrls: { gwas_url: CATALOG_PATH, sumstats_url: SUMSTATS_PATH },
+    publicUrls: { gwas_url: 'https://www.ebi.ac.uk/gwas/rest/api', sumstats_url: 'https://www.ebi.ac.uk/gwas/summary-statistics/api' },
     defaultPort: 8086,
     // The catalog's own v2 document; its paths start at /v2 below the catalog's base.
     officialApis: [{ name: 'GWAS Catalog REST API v2 (the catalog\'s own document)', load: async () => parseYaml(await v2Document()) as Record<string, unknown>, serverPath: CATALOG_PATH }],

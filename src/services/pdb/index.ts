@@ -21,6 +21,7 @@ export const rcsbData: ServiceModule = {
   title: 'RCSB PDB Data API (REST and GraphQL)',
   mount: '/rcsb/data',
   baseUrls: { data_url: '' },
+  publicUrls: { data_url: 'https://data.rcsb.org' },
   defaultPort: 8089,
   // The RCSB documents a 429 past its limit without a number; none is applied by default.
   limits: [],

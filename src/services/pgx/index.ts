@@ -17,6 +17,7 @@ export const pgx: ServiceModule = {
   title: 'Pharmacogenomics (PharmGKB / ClinPGx API v1)',
   mount: '/pgx',
   baseUrls: { pgx_base_url: '' },
+  publicUrls: { pgx_base_url: 'https://api.pharmgkb.org' },
   defaultPort: 8088,
   // The spec: "maximum 2 requests per second; excess gets 429; recommended spacing 500 ms".
   limits: [perIp('per-ip', 2, 1000)],

@@ -28,6 +28,7 @@ export function createProtocolsService(): ServiceModule {
     title: 'protocols.io API v3 (OAuth 2.0 and protocols)',
     mount: '/protocols',
     baseUrls: { protocol_base_url: '' },
+    publicUrls: { protocol_base_url: 'https://www.protocols.io' },
     defaultPort: 8085,
     limits: protocolLimits(keys, () => db),
     migrations: MIGRATIONS,

@@ -58,6 +58,7 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     title: 'PubChem PUG REST and PUG View',
     mount: '/pubchem',
     baseUrls: { chem_base_url: '' },
+    publicUrls: { chem_base_url: 'https://pubchem.ncbi.nlm.nih.gov' },
     defaultPort: 8084,
     limits: pubchemLimits(opts.runningTimeMs),
     limitHeaders,

@@ -15,6 +15,7 @@ export const rcsbSearch: ServiceModule = {
   title: 'RCSB PDB Search API',
   mount: '/rcsb/search',
   baseUrls: { search_url: '' },
+  publicUrls: { search_url: 'https://search.rcsb.org' },
   defaultPort: 8091,
   // The RCSB documents a 429 past its limit without a number; none is applied by default.
   limits: [],
