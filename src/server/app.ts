@@ -15,7 +15,8 @@ import { clientErrorHandler } from './client-errors.js';
 import { installFaults } from './faults.js';
 import { asset, landingPage, referencePage } from './landing.js';
 import { openApiDocument, type RouteRecord } from './openapi.js';
-import { registerLocalApp } from './self.js';
+import { registerLocalApp } from '../core/http/local-apps.js';
+import { sendServiceError } from '../core/http/send.js';
 import { statusReport } from './status.js';
 
 export interface AppDeps {
@@ -28,12 +29,6 @@ export interface AppDeps {
   storeDescription: string;
 }
 
-export function sendServiceError(reply: FastifyReply, e: ServiceError): FastifyReply {
-  reply.code(e.status).type(e.contentType);
-  for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-  const body = typeof e.body === 'string' || Buffer.isBuffer(e.body) ? e.body : JSON.stringify(e.body);
-  return reply.send(body);
-}
 
 const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f5f8b"/><text x="8" y="12.5" font-family="sans-serif" font-size="12" font-weight="bold" fill="#fff" text-anchor="middle">b</text></svg>';
 

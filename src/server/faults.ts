@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceModule } from '../services/types.js';
-import { sendServiceError } from './app.js';
+import { sendServiceError } from '../core/http/send.js';
 
 /**
  * Faults on demand, for client developers: the exact failures the public services send (their own

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { standsFor, type ServiceModule } from '../services/types.js';
 import { ownPort, type Config } from './config.js';
-import { listeningOwnPort } from './self.js';
+import { listeningOwnPort } from '../core/http/local-apps.js';
 import type { statusReport } from './status.js';
 
 type Report = Awaited<ReturnType<typeof statusReport>>;

@@ -6,7 +6,7 @@
  * file is read on a conversion thread with a time budget; whatever it holds, a bad file is a 400.
  */
 import { CifFormatError, CifTaskTimeout, decodeResidues, runCifTask, type Residues } from '../../../core/mmcif/index.js';
-import { getLocal, localTarget } from '../../../server/self.js';
+import { getLocal, localTarget } from '../../../core/http/local-apps.js';
 import type { SearchScope } from './engine.js';
 import { SearchProblem, bad } from './errors.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { sendServiceError } from '../../../server/app.js';
+import { sendServiceError } from '../../../core/http/send.js';
 import type { ServiceContext } from '../../types.js';
 import { scopeOf } from './engine.js';
 import { SearchProblem, searchError } from './errors.js';
