@@ -128,18 +128,21 @@ interface Structures {
   /** Position of each CID. */
   at: Map<number, number>;
   keyed: number;
-  pickles: Uint8Array[];
+  /** Each molecule's SMILES, as the service's matching threads read them. */
+  smiles: string[];
 }
 
 /** Every structure of a generation, read straight from the SQLite file, for the plain scans. */
 function readStructures(file: string, gen: number): Structures {
   const d = new Database(file, { readonly: true });
-  const rows = d.prepare(`SELECT cid, subskeys, pickle FROM "pcc_structures_g${gen}" ORDER BY cid`).all() as { cid: number; subskeys: Buffer | null; pickle: Buffer }[];
+  const rows = d
+    .prepare(`SELECT s.cid AS cid, s.subskeys AS subskeys, c.props AS props FROM "pcc_structures_g${gen}" s JOIN "pcc_compounds_g${gen}" c ON c.cid = s.cid ORDER BY s.cid`)
+    .all() as { cid: number; subskeys: Buffer | null; props: string }[];
   d.close();
   const cids = new Uint32Array(rows.length);
   const keys = new Uint8Array(rows.length * KEY_BYTES);
   const at = new Map<number, number>();
-  const pickles: Uint8Array[] = [];
+  const smiles: string[] = [];
   let keyed = 0;
   rows.forEach((r, i) => {
     cids[i] = r.cid;
@@ -148,9 +151,9 @@ function readStructures(file: string, gen: number): Structures {
       keys.set(r.subskeys, i * KEY_BYTES);
       keyed++;
     }
-    pickles.push(new Uint8Array(r.pickle));
+    smiles.push(String((JSON.parse(r.props) as { SMILES?: string }).SMILES ?? ''));
   });
-  return { cids, keys, at, keyed, pickles };
+  return { cids, keys, at, keyed, smiles };
 }
 
 const POP = new Uint8Array(256).map((_, i) => {
@@ -183,8 +186,8 @@ function plainSubstructure(r: RDKitModule, s: Structures, smiles: string): numbe
   const q = r.get_mol(smiles);
   if (!q) throw new Error(smiles);
   let hits = 0;
-  for (const p of s.pickles) {
-    const m = r.get_mol_from_uint8array(p);
+  for (const p of s.smiles) {
+    const m = r.get_mol(p);
     if (!m) continue;
     if (m.get_substruct_match(q) !== '{}') hits++;
     m.delete();

@@ -181,6 +181,30 @@ describe('substructure screen equals brute force', () => {
   });
 });
 
+describe('superstructure candidates (no forbidden key) equal brute force', () => {
+  /** Records holding none of `forbidden`'s bits, in file order (as bruteScreen orders). */
+  function bruteNone(forbidden: Uint8Array, limit: number): number[] {
+    const all = bruteScreen(new Uint8Array(RAW_KEY_BYTES), N);
+    const pos = new Map(Array.from(cids, (c, i) => [c, i]));
+    return all.filter((cid) => {
+      const i = pos.get(cid) as number;
+      return !forbidden.some((b, j) => (b & (keys[i * KEY_BYTES + j] as number)) !== 0);
+    }).slice(0, limit);
+  }
+
+  it('for the complement of a compound’s keys, a sparse mask and no mask', async () => {
+    // What a compound's keys do not hold: records within it.
+    const within = keyOf(QUERIES[5] as number).map((b) => ~b & 0xff);
+    within[RAW_KEY_BYTES - 1] = (within[RAW_KEY_BYTES - 1] as number) & 0x80;
+    const sparse = new Uint8Array(RAW_KEY_BYTES).map((_, j) => (j % 7 === 0 ? 0x11 : 0));
+    for (const f of [within, sparse, new Uint8Array(RAW_KEY_BYTES)]) {
+      for (const limit of [1, 500, N]) expect(await searcher.none(f, limit)).toEqual(bruteNone(f, limit));
+    }
+    expect(bruteNone(within, N).length).toBeGreaterThan(0);
+    expect(bruteNone(sparse, N).length).toBeLessThan(N);
+  });
+});
+
 describe('files', () => {
   it('sorts input that is not in CID order, and refuses a CID given twice', async () => {
     const path = join(work, 'shuffled.bin');

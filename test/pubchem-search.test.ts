@@ -4,6 +4,7 @@ import { rdkit, type RDKit } from '../src/services/pubchem/chem/rdkit.js';
 import { decodeSubskeys, encodeSubskeys, keyTanimoto } from '../src/services/pubchem/chem/subskeys-codec.js';
 import { subskeysEngine, type KeysOf } from '../src/services/pubchem/chem/subskeys-engine.js';
 import { ListKeys } from '../src/services/pubchem/search/listkeys.js';
+import { popcountBytes, segmentsOf } from '../src/services/pubchem/search/keyfile/format.js';
 import { B, dataset, fault, post, req, type Res , demoSuite } from './helpers/pubchem.js';
 import { REAL_SUBSKEYS } from './helpers/subskeys.js';
 import { STORES } from './helpers/stores.js';
@@ -98,7 +99,7 @@ for (const target of STORES) {
       }
     });
 
-    it('finds by substructure and superstructure exactly what RDKit matching finds, in CID order', async () => {
+    it('finds by substructure and superstructure exactly what RDKit matching finds, in CID order; MaxRecords keeps the smallest', async () => {
       const matches = (query: string, smarts: boolean, mode: 'sub' | 'super') => {
         const q = smarts ? r.get_qmol(query) : r.get_mol(query);
         if (!q) throw new Error(query);
@@ -127,8 +128,22 @@ for (const target of STORES) {
       const aspirin = demo.find((d) => d.cid === 2244)?.smiles as string;
       expect(ids(sup)).toEqual(matches(aspirin, false, 'super'));
       expect(ids(sup)).toContain(241);
+      // Past MaxRecords, the matches kept are the first in the key file's order: fewest keys, then
+      // the keys of sections 1-2 and 3-5, then CID; answered in CID order.
       const few = await req(t.app, `${B}/compound/fastsubstructure/smiles/c1ccccc1/cids/JSON?MaxRecords=3`);
-      expect(ids(few)).toEqual(matches('c1ccccc1', false, 'sub').slice(0, 3));
+      const keysOf = new Map(demo.map((d) => [d.cid, d.keys]));
+      const order = (cid: number) => {
+        const k = keysOf.get(cid) as Uint8Array;
+        const [s1, s2] = segmentsOf(k);
+        return [popcountBytes(k), s1, s2, cid];
+      };
+      const smallest = matches('c1ccccc1', false, 'sub')
+        .filter((c) => keysOf.get(c))
+        .sort((a, b) => {
+          const [x, y] = [order(a), order(b)];
+          return (x[0] as number) - (y[0] as number) || (x[1] as number) - (y[1] as number) || (x[2] as number) - (y[2] as number) || a - b;
+        });
+      expect(ids(few)).toEqual(smallest.slice(0, 3).sort((a, b) => a - b));
     });
 
     it('finds by identity on the InChIKey, or its connectivity block', async () => {

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { PATTERN_WORDS, popcount } from '../src/services/pubchem/chem/fingerprints.js';
-import { KEY_WORDS } from '../src/services/pubchem/chem/subskeys-codec.js';
+import { sdfRecords, type SdfItem } from '../src/services/pubchem/ingest/sdf-stream.js';
 import { formulaOf, graphOf } from '../src/services/pubchem/chem/graph.js';
 import { massString, weightString } from '../src/services/pubchem/chem/compute.js';
 import { propertyName, storedName } from '../src/services/pubchem/chem/properties.js';
@@ -10,8 +13,6 @@ import { throttlingControl } from '../src/services/pubchem/limits.js';
 import { csvTable, outputFromAccept } from '../src/services/pubchem/output/formats.js';
 import { documentXml } from '../src/services/pubchem/output/xml.js';
 import { Options, parsePugPath } from '../src/services/pubchem/request.js';
-import { FingerprintIndex, NO_KEYS } from '../src/services/pubchem/search/index.js';
-import { screen, similar } from '../src/services/pubchem/search/scan.js';
 import { ServiceError } from '../src/core/http/errors.js';
 
 const parse = (path: string, query: Record<string, string> = {}, accept?: string) => parsePugPath(path, new Options(query), accept);
@@ -109,74 +110,28 @@ describe('chemistry computed by the project', () => {
     expect(typeof mf !== 'string' && mf.bonds).toEqual([{ a: 1, b: 2, order: 1, stereo: 1 }]);
     expect(parseSdf('no molfile here\n$$$$\n')).toEqual(['no "M  END" line: not a molfile']);
   });
-});
 
-describe('fingerprint scans', () => {
-  // The last key word holds keys 864..880: two bytes and the top bit of the third (little-endian).
-  const LAST_WORD = 0x0080ffff;
-
-  /**
-   * A random index whose words use the top bit (JavaScript's bitwise results are signed), ordered
-   * as the store gives it: compounds with keys by count, then `keyless` compounds without keys.
-   */
-  function randomIndex(n: number, seed: number, keyless = 0) {
-    let x = seed;
-    const rnd = () => ((x = (x * 1103515245 + 12345) >>> 0), x);
-    const total = n + keyless;
-    const cids = new Uint32Array(total);
-    const keys = new Uint32Array(total * KEY_WORDS);
-    const pattern = new Uint32Array(total * PATTERN_WORDS);
-    const counts = new Uint16Array(total);
-    const rows = Array.from({ length: n }, (_, i) => {
-      const k = new Uint32Array(KEY_WORDS).map((_, w) => rnd() & rnd() & (w === KEY_WORDS - 1 ? LAST_WORD : rnd()));
-      const p = new Uint32Array(PATTERN_WORDS).map(() => rnd() | rnd());
-      return { cid: i + 1, k, p, c: popcount(k) };
-    }).sort((a, b) => a.c - b.c || a.cid - b.cid);
-    rows.forEach((row, i) => {
-      cids[i] = row.cid;
-      keys.set(row.k, i * KEY_WORDS);
-      pattern.set(row.p, i * PATTERN_WORDS);
-      counts[i] = row.c;
-    });
-    for (let i = n; i < total; i++) {
-      cids[i] = 100_000 + i;
-      counts[i] = NO_KEYS;
-      pattern.set(new Uint32Array(PATTERN_WORDS).map(() => rnd() | rnd()), i * PATTERN_WORDS);
+  it('streams SD records as the line reader reads them, keeping the text and first line of each record', async () => {
+    const real = gunzipSync(readFileSync(join(import.meta.dirname, 'fixtures/pubchem/real-subskeys.sdf.gz'))).toString('utf8');
+    const block = 'x\n  test\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 N   0  0  0  0  0  0  0  0  0  0  0  0\nM  END\n';
+    const odd = [
+      `${block}> <A>\nno blank line before the end\n$$$$\n`,
+      `no molfile\n$$$$\n`,
+      `${block}> <B>\r\nwindows\r\n\r\n$$$$\r\n`,
+      `${block}>  12  <C>\nnumbered\n\n> <C>\nsecond\n\n$$$$\n`,
+      `${block}> <D>\nlast record, no end line\n`,
+    ].join('');
+    for (const text of [real, odd]) {
+      const chunks = Array.from({ length: Math.ceil(text.length / 7919) }, (_, i) => Buffer.from(text.slice(i * 7919, (i + 1) * 7919)));
+      const got: SdfItem[] = [];
+      for await (const item of sdfRecords(Readable.from(chunks))) got.push(item);
+      const expected = parseSdf(text);
+      expect(got.map((g) => (typeof g.record === 'string' ? g.record : { molblock: g.record.molblock, tags: g.record.tags }))).toEqual(expected);
+      // Each record starts on the line after the previous one's `$$$$`, and keeps its text.
+      const starts = [1, ...[...text.matchAll(/^\$\$\$\$.*$/gm)].map((m) => text.slice(0, (m.index as number) + m[0].length).split('\n').length + 1)];
+      expect(got.map((g) => g.line)).toEqual(starts.slice(0, got.length));
+      if (text === real) expect(got.map((g) => (typeof g.record === 'string' ? '' : g.record.text)).join('')).toBe(real);
     }
-    return { index: new FingerprintIndex(total, cids, counts, keys, pattern), rows };
-  }
-
-  it('finds the same similar set as a full scan (the count bounds lose nothing), never a compound without keys', async () => {
-    const { index, rows } = randomIndex(400, 7, 25);
-    expect(index.keyed).toBe(400);
-    expect(index.keysAt(400)).toBeUndefined();
-    for (const t of [0.3, 0.5, 0.7, 0.9]) {
-      const q = rows[123]?.k as Uint32Array;
-      const expected = rows
-        .map((row) => {
-          let both = 0;
-          for (let w = 0; w < KEY_WORDS; w++) both += popcount(new Uint32Array([(row.k[w] as number) & (q[w] as number)]));
-          return { cid: row.cid, score: both / (popcount(q) + row.c - both) };
-        })
-        .filter((h) => h.score >= t)
-        .sort((a, b) => b.score - a.score || a.cid - b.cid);
-      const got = await similar(index, q, t, Date.now() + 10_000);
-      expect(got.map((h) => h.cid)).toEqual(expected.map((h) => h.cid));
-    }
-    // Threshold 0 takes every compound with keys, and still none without.
-    expect((await similar(index, rows[5]?.k as Uint32Array, 0, Date.now() + 10_000)).length).toBe(400);
-  });
-
-  it('screens substructure and superstructure candidates by bit containment, high bits included', async () => {
-    const { index, rows } = randomIndex(200, 11);
-    const q = new Uint32Array(PATTERN_WORDS);
-    q[0] = 0x80000001;
-    const subs = await screen(index, q, 'sub', Date.now() + 10_000);
-    expect(subs).toEqual(rows.filter((r) => ((r.p[0] as number) & 0x80000001) >>> 0 === 0x80000001).map((r) => r.cid).sort((a, b) => a - b));
-    expect(subs.length).toBeGreaterThan(0);
-    const full = new Uint32Array(PATTERN_WORDS).fill(0xffffffff);
-    // Compounds without keys are screened like the others.
-    expect(await screen(randomIndex(200, 11, 10).index, full, 'super', Date.now() + 10_000)).toHaveLength(210);
   });
 });
 

@@ -46,12 +46,12 @@ export async function handleConformers(data: Data, rawPath: string, options: Opt
   if (!cids.length) throw pcErrors.notFound('No records found for the given conformer id(s)');
   const confs = await store.byCids(cids);
   if (output === 'SDF') return answer('SDF', cids.map((cid) => confs.get(cid)?.sdf ?? '').join(''));
-  const rows = await compounds.store.rows(cids, ['record']);
+  const stored = await compounds.store.records(cids);
   const records = cids.flatMap((cid) => {
     const c = confs.get(cid);
-    const base = rows.get(cid)?.record;
+    const base = stored.get(cid);
     // A conformer whose compound is not loaded is served with the identity it needs.
-    return c ? [record3d(base ? currentLabels(JSON.parse(base) as Record<string, unknown>) : { id: { id: { cid } } }, c)] : [];
+    return c ? [record3d(base ? currentLabels(base) : { id: { id: { cid } } }, c)] : [];
   });
   return renderDoc({ PC_Compounds: records }, output, options, { XML: () => asnXml('PC-Compounds', 'PC-Compound', records) });
 }

@@ -77,7 +77,8 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
         name: DATASETS.compounds,
         tablePrefix: COMPOUND_PREFIX,
         tables: COMPOUND_TABLES,
-        batchSize: 500,
+        // Larger transactions: the load's cost is writing its records (docs/performance.md).
+        batchSize: 5000,
         demo: demo('compounds'),
         read: readCompounds,
         create: createCompoundTables,

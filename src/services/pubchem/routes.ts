@@ -91,7 +91,7 @@ export function pubchemRoutes(opts: PubchemOptions) {
     let warmed: number | undefined;
 
     app.addHook('onClose', async () => {
-      data.closed = true;
+      await data.close();
       await queue?.close();
       await pool.close();
       await conformers.close();
@@ -122,13 +122,13 @@ export function pubchemRoutes(opts: PubchemOptions) {
 
     const env = (req: FastifyRequest): Env => ({ data, searcher, listkeys, conformers, structures, client: req.ip, log: ctx.log });
 
-    // The fingerprint index of newly served data is built as soon as a request notices it.
+    // The key file of newly served data is opened (or written, when missing) as soon as a request notices it.
     const warm = async () => {
       const c = await data.compounds();
       if (c && c.gen !== warmed) {
         warmed = c.gen;
-        c.index().catch((err: unknown) => {
-          if (!data.closed) ctx.log.error({ err }, 'building the fingerprint index failed');
+        c.keys().catch((err: unknown) => {
+          if (!data.closed) ctx.log.error({ err }, 'opening the key file failed');
         });
       }
     };
@@ -136,7 +136,7 @@ export function pubchemRoutes(opts: PubchemOptions) {
     // And at start, so the first search after a restart does not wait for it.
     app.addHook('onReady', async () => {
       warm().catch((err: unknown) => {
-        if (!data.closed) ctx.log.error({ err }, 'building the fingerprint index failed');
+        if (!data.closed) ctx.log.error({ err }, 'opening the key file failed');
       });
     });
 

@@ -2,15 +2,17 @@
  * One compound as the store keeps it, built from an SD record: the property values (PubChem's
  * from the PUBCHEM_* tags, the rest computed with RDKit), the full-record JSON, the SD text served
  * by `SDF` (the original tags, then computed ones, listed in BIOMIRROR_COMPUTED) and what
- * structure search needs (PubChem's 881 substructure keys, the pattern fingerprint and a binary
- * molecule).
+ * structure search needs (PubChem's 881 substructure keys; the matching threads read the SMILES).
+ *
+ * A record of PubChem's own files carries every value PubChem computes and its keys: it is built
+ * without RDKit (the load's hot path; about 40 times faster). RDKit reads only records that lack
+ * some of them (the demo's, other programs' SD files).
  */
 import { compute } from './compute.js';
-import { patternOf } from './fingerprints.js';
 import { SDF_TAGS, propsFromComputed, propsFromTags, tagsFromProps, withTotals, type Props } from './properties.js';
 import { parseMol, type Mol, type RDKit } from './rdkit.js';
 import { compoundRecord } from './record.js';
-import { writeSdfRecord, type SdfRecord } from './sdf.js';
+import { parseSdfText, writeSdfRecord, type SdfRecord } from './sdf.js';
 import { SUBSKEYS_TAG, decodeSubskeys, encodeSubskeys, keyCount } from './subskeys-codec.js';
 import type { KeysOf } from './subskeys-engine.js';
 
@@ -26,7 +28,7 @@ export interface BuiltCompound {
   props: Props;
   /** Names of the properties the project computed (the rest came from PUBCHEM_* tags). */
   computed: string[];
-  /** One PC_Compound as JSON text. */
+  /** One PC_Compound as JSON text; empty for a record of PubChem's files, built when read (`storedRecord`). */
   record: string;
   sdf: string;
   /** PubChem's 881 substructure keys (111 bytes), from the SD tag or computed; null when neither gave them. */
@@ -35,9 +37,6 @@ export interface BuiltCompound {
   bits: number | null;
   /** What the load reports about the record that still loads (a malformed key tag). */
   notes: string[];
-  pattern: Buffer;
-  /** RDKit's binary form of the heavy-atom molecule: reading it back is ten times faster than SMILES. */
-  pickle: Buffer;
 }
 
 const num = (v: unknown): number | null => {
@@ -73,18 +72,20 @@ interface Keys {
  * one is reported and gives none: a value PubChem did not publish is not made up in its place),
  * otherwise computed, when this build can.
  */
-function keysFor(tags: ReadonlyMap<string, string>, mol: Mol, keysOf: KeysOf | undefined): Keys {
+function keysFor(tags: ReadonlyMap<string, string>, mol: Mol | undefined, keysOf: KeysOf | undefined): Keys {
   const tag = tags.get(SUBSKEYS_TAG);
   if (tag !== undefined) {
     const d = decodeSubskeys(tag);
     return typeof d === 'string' ? { computed: false, note: `${SUBSKEYS_TAG} is malformed (${d})` } : { keys: d, computed: false };
   }
-  if (!keysOf) return { computed: false };
+  if (!keysOf || !mol) return { computed: false };
   const c = keysOf(mol);
   return typeof c === 'string' ? { computed: false, note: `its substructure keys could not be computed (${c})` } : { keys: c, computed: true };
 }
 
 // What compute() fills; when PubChem's tags carry all of it (its bulk files do), nothing is computed.
+// XLogP is the exception: PubChem leaves it out where XLogP3 has no value (metals, salts), and a
+// record that lacks only it is not completed with another program's estimate.
 const COMPUTABLE = [
   'MolecularFormula',
   'MolecularWeight',
@@ -110,6 +111,8 @@ const COMPUTABLE = [
   'CovalentUnitCount',
 ];
 
+const isComplete = (fromTags: Props) => COMPUTABLE.every((p) => fromTags[p] !== undefined || p === 'XLogP');
+
 /**
  * Property values and full record of a structure; tags win over computed values. `keysOf` computes
  * the substructure keys of a structure whose tags lack them.
@@ -119,7 +122,8 @@ export function describe(
   cid: number | undefined,
   molblock: string,
   tags: ReadonlyMap<string, string>,
-  mol: Mol,
+  /** Needed only when the tags lack a computed value or the keys. */
+  mol: Mol | undefined,
   keysOf?: KeysOf,
 ): Structure | string {
   const fromTags = propsFromTags(tags);
@@ -127,8 +131,9 @@ export function describe(
   // Fingerprint2D is the tag's value only when it decodes, then in its canonical form.
   delete fromTags.Fingerprint2D;
   if (k.keys && !k.computed) fromTags.Fingerprint2D = encodeSubskeys(k.keys);
-  const complete = COMPUTABLE.every((p) => fromTags[p] !== undefined);
-  const fromRdkit: Props = complete ? {} : propsFromComputed(compute(r, mol));
+  const complete = isComplete(fromTags);
+  if (!complete && !mol) return 'RDKit cannot read the structure';
+  const fromRdkit: Props = complete || !mol ? {} : propsFromComputed(compute(r, mol));
   if (k.keys && k.computed) fromRdkit.Fingerprint2D = encodeSubskeys(k.keys);
   const props: Props = { ...fromRdkit, ...fromTags };
   const computed = new Set(Object.keys(fromRdkit).filter((p) => fromTags[p] === undefined));
@@ -141,15 +146,74 @@ export function describe(
   return { props: all, computed, tags: new Map(tags), record, ...(k.keys ? { keys: k.keys } : {}), ...(k.note ? { keysNote: k.note } : {}) };
 }
 
-/** One SD record as stored; `keysOf` computes the substructure keys of a record without the tag. */
+/** What a compound is looked up by, from its property values. */
+function lookupColumns(cid: number, props: Props) {
+  return {
+    cid,
+    inchikey: String(props.InChIKey ?? ''),
+    formula: String(props.MolecularFormula ?? ''),
+    mw: num(props.MolecularWeight),
+    exactMass: num(props.ExactMass),
+    monoisotopicMass: num(props.MonoisotopicMass),
+    props,
+  };
+}
+
+/**
+ * A record of PubChem's files, which carries every value and the keys: stored as it came, its
+ * properties taken from its tags, its full record built when it is read. No RDKit.
+ */
+function fromPubchemFile(cid: number, rec: SdfRecord, fromTags: Props): BuiltCompound {
+  const k = keysFor(rec.tags, undefined, undefined);
+  delete fromTags.Fingerprint2D;
+  if (k.keys) fromTags.Fingerprint2D = encodeSubskeys(k.keys);
+  const props = withTotals(fromTags);
+  const own = rec.tags.has(COMPUTED_TAG);
+  return {
+    ...lookupColumns(cid, props),
+    computed: own ? generatedProps(rec.tags, props) : [],
+    record: '',
+    // As loaded: PubChem's files are written exactly as writeSdfRecord writes.
+    sdf: rec.text !== undefined && !own ? rec.text : writeSdfRecord(rec.molblock, rec.tags),
+    keys: k.keys ? Buffer.from(k.keys) : null,
+    bits: k.keys ? keyCount(k.keys) : null,
+    notes: k.note ? [k.note] : [],
+  };
+}
+
+/** Properties a generated SD file (one this project wrote) lists as computed. */
+function generatedProps(tags: ReadonlyMap<string, string>, props: Props): string[] {
+  const generated = new Set((tags.get(COMPUTED_TAG) ?? '').split('\n').map((x) => x.trim()));
+  return SDF_TAGS.filter((t) => generated.has(t.tag) && props[t.prop] !== undefined).map((t) => t.prop);
+}
+
+/**
+ * The full record of a stored compound: kept at load when it was built with RDKit, else built now
+ * from the SD text and property values as loaded (what a load of PubChem's files keeps).
+ */
+export function storedRecord(cid: number, row: { record: string; sdf: string; props: string; computed: string }, rdkitVersion: string): Record<string, unknown> {
+  if (row.record) return JSON.parse(row.record) as Record<string, unknown>;
+  const props = JSON.parse(row.props) as Props;
+  const rec = parseSdfText(row.sdf);
+  const computed = new Set(row.computed ? row.computed.split(',') : []);
+  const built = typeof rec === 'string' ? rec : compoundRecord({ cid, molblock: rec.molblock, props, tags: rec.tags, computed, rdkitVersion });
+  // A molfile the record cannot be built from still has its identity and values.
+  return typeof built === 'string' ? { id: { id: { cid } }, props: [], count: {} } : built;
+}
+
+/**
+ * One SD record as stored; `keysOf` computes the substructure keys of a record without the tag.
+ * `r` is asked for only when the record needs it.
+ */
 export function buildCompound(r: RDKit, cid: number, rec: SdfRecord, keysOf?: KeysOf): BuiltCompound | string {
+  const fromTags = propsFromTags(rec.tags);
+  if (rec.tags.has(SUBSKEYS_TAG) && isComplete(fromTags)) return fromPubchemFile(cid, rec, fromTags);
   const mol = heavyMolecule(r, rec.molblock);
   if (!mol) return 'RDKit cannot read the structure';
   try {
     const s = describe(r, cid, rec.molblock, rec.tags, mol, keysOf);
     if (typeof s === 'string') return s;
     // Tags for what was computed here, unless the record already carries the value under a tag of its own.
-    const fromTags = propsFromTags(rec.tags);
     const propOf = new Map(SDF_TAGS.map((x) => [x.tag, x.prop] as const));
     const extra = tagsFromProps(s.props).filter(([t]) => !rec.tags.has(t) && fromTags[propOf.get(t) ?? ''] === undefined && t !== 'PUBCHEM_COMPOUND_CANONICALIZED');
     const sdfTags: [string, string][] = [...rec.tags].filter(([t]) => t !== COMPUTED_TAG);
@@ -159,21 +223,13 @@ export function buildCompound(r: RDKit, cid: number, rec: SdfRecord, keysOf?: Ke
     }
     const p = s.props;
     return {
-      cid,
-      inchikey: String(p.InChIKey ?? ''),
-      formula: String(p.MolecularFormula ?? ''),
-      mw: num(p.MolecularWeight),
-      exactMass: num(p.ExactMass),
-      monoisotopicMass: num(p.MonoisotopicMass),
-      props: p,
+      ...lookupColumns(cid, p),
       computed: [...s.computed],
       record: JSON.stringify(s.record),
       sdf: writeSdfRecord(rec.molblock, sdfTags),
       keys: s.keys ? Buffer.from(s.keys) : null,
       bits: s.keys ? keyCount(s.keys) : null,
       notes: s.keysNote ? [s.keysNote] : [],
-      pattern: patternOf(mol),
-      pickle: Buffer.from(mol.get_as_uint8array() as Uint8Array),
     };
   } finally {
     mol.delete();

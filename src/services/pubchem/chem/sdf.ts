@@ -8,6 +8,8 @@ export interface SdfRecord {
   molblock: string;
   /** Data items in file order; a tag given twice keeps its first value. */
   tags: Map<string, string>;
+  /** The record's text as read, through its `$$$$` line (when read from a file). */
+  text?: string;
 }
 
 const TAG = /^>\s*(?:\d+\s*)?<([^>]+)>/;
@@ -26,6 +28,48 @@ export function parseSdfRecord(lines: readonly string[]): SdfRecord | string {
     if (!m) continue;
     const value: string[] = [];
     while (i < lines.length && (lines[i] as string).trim() !== '') value.push(lines[i++] as string);
+    const name = (m[1] as string).trim();
+    if (!tags.has(name)) tags.set(name, value.join('\n'));
+  }
+  return { molblock, tags };
+}
+
+/**
+ * One record from its text (through `M  END`, its data items, optionally its `$$$$` line), read
+ * as `parseSdfRecord` reads lines but without splitting the text: loads read millions of them.
+ */
+export function parseSdfText(text: string): SdfRecord | string {
+  if (text.includes('\r')) {
+    const lines = text.replace(/\r\n?/g, '\n').split('\n');
+    const stop = lines.findIndex((l) => l.startsWith('$$$$'));
+    return parseSdfRecord(stop < 0 ? lines : lines.slice(0, stop));
+  }
+  const end = text.startsWith('M  END') ? 0 : text.indexOf('\nM  END') + 1;
+  if (end <= 0 && !text.startsWith('M  END')) return 'no "M  END" line: not a molfile';
+  let header = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end && header < 3; i = text.indexOf('\n', i + 1)) header++;
+  if (header < 3) return 'molfile header is incomplete';
+  const eol = text.indexOf('\n', end);
+  const molblock = (eol < 0 ? text.slice(0, text.length) : text.slice(0, eol)) + '\n';
+  const tags = new Map<string, string>();
+  let i = eol < 0 ? text.length : eol + 1;
+  const lineAt = (at: number): [string, number] => {
+    const nl = text.indexOf('\n', at);
+    return nl < 0 ? [text.slice(at), text.length] : [text.slice(at, nl), nl + 1];
+  };
+  while (i < text.length) {
+    const [line, next] = lineAt(i);
+    i = next;
+    if (line.startsWith('$$$$')) break;
+    const m = TAG.exec(line);
+    if (!m) continue;
+    const value: string[] = [];
+    while (i < text.length) {
+      const [v, after] = lineAt(i);
+      if (v.trim() === '' || v.startsWith('$$$$')) break;
+      value.push(v);
+      i = after;
+    }
     const name = (m[1] as string).trim();
     if (!tags.has(name)) tags.set(name, value.join('\n'));
   }

@@ -36,7 +36,7 @@ const cidOf = (v: CompoundItem) => (v.kind === 'compound' ? v.c.cid : v.cid);
 export const compoundUpdates: Updates<Sourced<CompoundItem>> = {
   noun: 'compounds',
   parts: {
-    compound: { compounds: 'cid', structures: 'cid' },
+    compound: { compounds: 'cid', lookup: 'cid', structures: 'cid' },
     title: { titles: 'cid' },
     synonyms: { synonyms: 'cid' },
     sids: { cid_sids: 'cid' },

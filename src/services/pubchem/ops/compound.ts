@@ -65,8 +65,8 @@ async function record3dAnswer(env: Env, s: CompoundSubject, req: PugRequest): Pr
   const headers = computedHeaders(confs);
   const withHeaders = (a: Answer): Answer => (headers ? { ...a, headers } : a);
   if (req.output === 'SDF') return withHeaders(answer('SDF', found.map((cid) => confs.byCid.get(cid)?.sdf ?? '').join('')));
-  const rows = await c.store.rows(found, ['record']);
-  const records = found.map((cid) => record3d(currentLabels(JSON.parse(rows.get(cid)?.record ?? '{}') as Record<string, unknown>), confs.byCid.get(cid) as NonNullable<ReturnType<typeof confs.byCid.get>>));
+  const stored = await c.store.records(found);
+  const records = found.map((cid) => record3d(currentLabels(stored.get(cid) ?? {}), confs.byCid.get(cid) as NonNullable<ReturnType<typeof confs.byCid.get>>));
   if (req.output === 'ASNT' || req.output === 'ASNB') return withHeaders(recordsAsn('PC-Compounds', records, req.output));
   return withHeaders(renderDoc({ PC_Compounds: records }, req.output, req.options, { XML: () => asnXml('PC-Compounds', 'PC-Compound', records) }));
 }
@@ -81,9 +81,12 @@ async function record(env: Env, s: CompoundSubject, req: PugRequest): Promise<An
     if (!png) throw pcErrors.noRecords('CID');
     return answer('PNG', png.png);
   }
-  const rows = await c.store.rows(cids, [req.output === 'SDF' ? 'sdf' : 'record']);
-  if (req.output === 'SDF') return answer('SDF', cids.map((cid) => rows.get(cid)?.sdf ?? '').join(''));
-  const records = cids.map((cid) => currentLabels(JSON.parse(rows.get(cid)?.record ?? '{}') as Record<string, unknown>));
+  if (req.output === 'SDF') {
+    const rows = await c.store.rows(cids, ['sdf']);
+    return answer('SDF', cids.map((cid) => rows.get(cid)?.sdf ?? '').join(''));
+  }
+  const stored = await c.store.records(cids);
+  const records = cids.map((cid) => currentLabels(stored.get(cid) ?? {}));
   if (req.output === 'ASNT' || req.output === 'ASNB') return recordsAsn('PC-Compounds', records, req.output);
   return renderDoc({ PC_Compounds: records }, req.output, req.options, { XML: () => asnXml('PC-Compounds', 'PC-Compound', records) });
 }

@@ -5,8 +5,9 @@
  * the whole thread when a search runs out of time. Plain JavaScript: Node must be able to start it
  * both from the source tree (tests) and from the build.
  *
- * Messages: {id, op: 'prepare', text, smarts} -> {id, pattern} (the query's pattern fingerprint);
- * {id, op: 'match', text, smarts, mode: 'sub'|'super', cids, pickles} -> {id, matched};
+ * Messages: {id, op: 'prepare', text, smarts} -> {id, atoms} (the query is readable);
+ * {id, op: 'match', text, smarts, mode: 'sub'|'super', cids, smiles} -> {id, matched} (the
+ * compounds are read from their SMILES: the load keeps no RDKit molecule, see chem/compound.ts);
  * a query RDKit cannot read -> {id, invalid: true}; one that faulted RDKit -> {id, invalid: true, retire: true},
  * after which the thread ends.
  */
@@ -54,14 +55,21 @@ function query(text, smarts) {
 function handle(msg) {
   const q = query(msg.text, msg.smarts);
   if (!q) return { id: msg.id, invalid: true };
-  if (msg.op === 'prepare') {
-    const pattern = q.get_pattern_fp_as_uint8array(JSON.stringify({ nBits: 2048 }));
-    return { id: msg.id, pattern, atoms: q.get_num_atoms() };
-  }
+  if (msg.op === 'prepare') return { id: msg.id, atoms: q.get_num_atoms() };
   const matched = [];
   for (let i = 0; i < msg.cids.length; i++) {
-    const m = rdkit.get_mol_from_uint8array(msg.pickles[i]);
+    let m = null;
+    try {
+      m = rdkit.get_mol(msg.smiles[i]);
+    } catch (err) {
+      fault(err);
+      if (poisoned) throw err;
+    }
     if (!m) continue;
+    if (!m.is_valid()) {
+      m.delete();
+      continue;
+    }
     try {
       const hit = msg.mode === 'sub' ? m.get_substruct_match(q) : q.get_substruct_match(m);
       if (hit !== '{}') matched.push(msg.cids[i]);

@@ -13,7 +13,6 @@ export interface WorkerReply {
   id: number;
   invalid?: boolean;
   error?: string;
-  pattern?: Uint8Array;
   atoms?: number;
   matched?: number[];
   /** The thread faulted and ends after this answer. */

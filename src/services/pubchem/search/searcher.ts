@@ -1,14 +1,15 @@
 /**
  * Structure searches: similarity (Tanimoto on PubChem's 881 substructure keys), substructure and
- * superstructure (pattern screen, then an exact match in the matching threads) and identity
- * (InChIKey). A `fast...` search answers within its time limit or times out (504); the others
+ * superstructure (a screen on the keys a match cannot lose, then an exact match by RDKit in the
+ * matching threads, from the compounds' SMILES) and identity (InChIKey). Similarity and the
+ * screens scan the generation's key file (keys.ts, keyfile/). A `fast...` search answers within its time limit or times out (504); the others
  * always answer with a list key, whose list is ready at once when the search finished within a
  * short budget and otherwise fills in when the search, going on in the background, ends.
  */
 import { ServiceError } from '../../../core/http/errors.js';
 import type { Logger } from 'pino';
-import { PATTERN_WORDS, words } from '../chem/fingerprints.js';
-import { SUBSKEYS_TAG, keyWords } from '../chem/subskeys-codec.js';
+import { SUBSKEYS_TAG } from '../chem/subskeys-codec.js';
+import { screenKeys, superForbidden } from '../chem/subskeys-screen.js';
 import { molblockOfSdf } from '../chem/query.js';
 import type { Structures } from '../chem/structures.js';
 import type { CompoundGen } from '../data.js';
@@ -19,7 +20,7 @@ import type { Ledger } from './ledger.js';
 import type { ListKeys } from './listkeys.js';
 import type { MatchPool } from './pool.js';
 import type { SearchJob, SearchQueue } from './queue.js';
-import { checkDeadline, screen, SearchTimeout, similar } from './scan.js';
+import { checkDeadline, SearchTimeout } from './scan.js';
 
 export interface SearchOptions {
   /** How long a non-fast search may run before it is answered with a list key. */
@@ -51,10 +52,14 @@ interface Query {
   /** Text the matching threads read (SMILES, SMARTS or a molfile). */
   text: string;
   smarts: boolean;
-  pattern: Uint32Array;
+  /** The query's substructure keys (111 bytes); none for SMARTS or when they cannot be computed. */
+  keys?: Uint8Array;
 }
 
 const MATCH_BATCH = 1000;
+/** Candidates screened at first; more (four times as many each round) while matches are wanting. */
+const FIRST_CANDIDATES = 20_000;
+const KEY_BYTES = 111;
 /** Query texts go to the matching threads (never parsed here); past this size they are refused outright. */
 export const MAX_QUERY_CHARS = 1_000_000;
 
@@ -152,31 +157,44 @@ export class Searcher {
     if (spec.kind === 'identity') return this.identity(gen, spec);
     if (spec.kind === 'similarity') {
       const keys = await this.queryKeys(gen, spec);
-      const index = await gen.index();
+      const set = await gen.keys();
       checkDeadline(deadline.at);
-      const hits = await similar(index, keys, spec.threshold, deadline.at);
-      return hits.slice(0, spec.maxRecords).map((h) => h.cid);
+      const hits = await set.searcher.similar(keys, Math.max(spec.threshold, 1e-9), spec.maxRecords, { deadline: deadline.at });
+      return hits.map((h) => h.cid);
     }
-    const q = await this.query(gen, spec, deadline);
-    const index = await gen.index();
-    checkDeadline(deadline.at);
     const mode = spec.kind === 'substructure' ? 'sub' : 'super';
-    if (mode === 'super' && q.smarts) throw pcErrors.badRequest('Invalid search', 'superstructure search needs a structure, not SMARTS');
-    const candidates = await screen(index, q.pattern, mode, deadline.at);
+    if (mode === 'super' && spec.input === 'smarts') throw pcErrors.badRequest('Invalid search', 'superstructure search needs a structure, not SMARTS');
+    const q = await this.query(gen, spec, deadline);
+    const set = await gen.keys();
+    checkDeadline(deadline.at);
+    // Candidates come in the key file's order (fewest keys first, so smallest compounds first);
+    // the first MaxRecords that match are answered, in CID order.
+    const none = new Uint8Array(KEY_BYTES);
+    const screenBy = mode === 'sub' ? screenKeys(q.keys ?? none) : superForbidden(q.keys ?? none.fill(0xff));
     const found: number[] = [];
-    for (let i = 0; i < candidates.length && found.length < spec.maxRecords; i += MATCH_BATCH) {
-      const part = candidates.slice(i, i + MATCH_BATCH);
-      const pickles = await gen.store.pickles(part);
-      checkDeadline(deadline.at);
-      const reply = await this.pool.run(
-        { op: 'match', text: q.text, smarts: q.smarts, mode, cids: part, pickles: part.map((c) => new Uint8Array(bytes(pickles.get(c)))) },
-        deadline.at,
-      );
-      deadline.at += reply.waited ?? 0;
-      if (reply.invalid) throw pcErrors.badStructure(q.smarts ? 'SMARTS' : 'structure', q.text);
-      found.push(...(reply.matched ?? []));
+    const match = async (cids: readonly number[]) => {
+      for (let i = 0; i < cids.length && found.length < spec.maxRecords; i += MATCH_BATCH) {
+        const part = cids.slice(i, i + MATCH_BATCH);
+        const smiles = await gen.store.smiles(part);
+        checkDeadline(deadline.at);
+        const known = part.filter((c) => smiles.has(c));
+        const reply = await this.pool.run({ op: 'match', text: q.text, smarts: q.smarts, mode, cids: known, smiles: known.map((c) => smiles.get(c) as string) }, deadline.at);
+        deadline.at += reply.waited ?? 0;
+        if (reply.invalid) throw pcErrors.badStructure(q.smarts ? 'SMARTS' : 'structure', q.text);
+        found.push(...(reply.matched ?? []));
+      }
+    };
+    let done = 0;
+    for (let limit = FIRST_CANDIDATES; found.length < spec.maxRecords; limit *= 4) {
+      const opts = { deadline: deadline.at };
+      const candidates = mode === 'sub' ? await set.searcher.screen(screenBy, limit, opts) : await set.searcher.none(screenBy, limit, opts);
+      await match(candidates.slice(done));
+      done = candidates.length;
+      if (candidates.length < limit) break;
     }
-    return found.slice(0, spec.maxRecords);
+    // Compounds without keys cannot be screened: the match decides on each.
+    if (found.length < spec.maxRecords) await match(Array.from(set.keyless));
+    return found.slice(0, spec.maxRecords).sort((a, b) => a - b);
   }
 
   private async identity(gen: CompoundGen, spec: SearchSpec): Promise<number[]> {
@@ -197,17 +215,15 @@ export class Searcher {
     return cids.slice(0, spec.maxRecords);
   }
 
-  /** The query's pattern fingerprint and the text the matching threads parse. */
+  /** The text the matching threads parse (checked there) and the query's keys for the screen. */
   private async query(gen: CompoundGen, spec: SearchSpec, deadline: Deadline): Promise<Query> {
     if (spec.input === 'cid' || spec.input === 'inchi') {
       const cid = await this.loadedCid(gen, spec);
-      const row = (await gen.store.rows([cid], ['props'])).get(cid);
-      if (!row) throw pcErrors.noCid(`No CID found that matches the given CID ${cid}`);
-      const smiles = String((JSON.parse(row.props) as { SMILES?: string }).SMILES ?? '');
-      const index = await gen.index();
-      const pos = index.position(cid);
-      if (pos < 0 || !smiles) throw pcErrors.noCid(`CID ${cid} has no structure to search with`);
-      return { text: smiles, smarts: false, pattern: index.patternAt(pos).slice() };
+      const smiles = (await gen.store.smiles([cid])).get(cid);
+      if (!smiles) throw pcErrors.noCid(`CID ${cid} has no structure to search with`);
+      const stored = await gen.store.keysOf(cid);
+      if (stored) return { text: smiles, smarts: false, keys: new Uint8Array(bytes(stored)) };
+      return { text: smiles, smarts: false, ...(await this.screenable('smiles', smiles)) };
     }
     const smarts = spec.input === 'smarts';
     let text = spec.value;
@@ -225,8 +241,22 @@ export class Searcher {
       if (err instanceof SearchTimeout) throw pcErrors.timeout(`reading the ${spec.input.toUpperCase()} query took longer than the search may run`);
       throw err;
     }
-    if (reply.invalid || !reply.pattern) throw pcErrors.badStructure(smarts ? 'SMARTS' : spec.input.toUpperCase(), spec.value);
-    return { text, smarts, pattern: words(reply.pattern, PATTERN_WORDS) };
+    if (reply.invalid) throw pcErrors.badStructure(smarts ? 'SMARTS' : spec.input.toUpperCase(), spec.value);
+    if (smarts) return { text, smarts };
+    return { text, smarts, ...(await this.screenable(spec.input === 'sdf' ? 'sdf' : 'smiles', spec.value)) };
+  }
+
+  /**
+   * The keys of a substructure query, for the screen. Keys that cannot be had (not computable, or
+   * their thread past its budget) only cost the screen: every compound goes to the exact match.
+   */
+  private async screenable(kind: 'smiles' | 'sdf', text: string): Promise<{ keys?: Uint8Array }> {
+    try {
+      const r = await this.structures.subskeys(kind, text);
+      return 'keys' in r ? { keys: r.keys } : {};
+    } catch {
+      return {};
+    }
   }
 
   /**
@@ -234,17 +264,16 @@ export class Searcher {
    * must be loaded) from the index; a SMILES or SD record's computed in a structure thread. A query
    * without keys answers 400 saying why.
    */
-  private async queryKeys(gen: CompoundGen, spec: SearchSpec): Promise<Uint32Array> {
+  private async queryKeys(gen: CompoundGen, spec: SearchSpec): Promise<Uint8Array> {
     if (spec.input === 'smarts') throw pcErrors.badRequest('Invalid search', 'similarity search needs a structure (SMILES, SDF, InChI or CID), not SMARTS');
     if (spec.input === 'cid' || spec.input === 'inchi') {
       const cid = await this.loadedCid(gen, spec);
-      const index = await gen.index();
-      const pos = index.position(cid);
-      if (pos < 0) throw pcErrors.noCid(`No CID found that matches the given CID ${cid}`);
-      const keys = index.keysAt(pos);
-      if (keys) return keys.slice();
+      const stored = await gen.store.keysOf(cid);
+      if (stored === undefined) throw pcErrors.noCid(`No CID found that matches the given CID ${cid}`);
+      if (stored !== null) return new Uint8Array(bytes(stored));
+      const legacy = (await gen.keys()).legacy;
       throw pcErrors.noKeys(
-        index.legacy
+        legacy
           ? `CID ${cid} has no substructure keys to search with: the compounds were loaded by an earlier version of biomirror, which kept none; load them again`
           : `CID ${cid} has no substructure keys to search with: its SD record carried no valid ${SUBSKEYS_TAG} and they were not computed at load`,
       );
@@ -253,7 +282,7 @@ export class Searcher {
     const r = await this.structures.subskeys(spec.input === 'sdf' ? 'sdf' : 'smiles', spec.value);
     if ('invalid' in r) throw pcErrors.badStructure(spec.input.toUpperCase(), spec.value);
     if ('unavailable' in r) throw pcErrors.noKeys(`the substructure keys of the ${spec.input.toUpperCase()} query cannot be computed: ${r.unavailable}`);
-    return keyWords(r.keys);
+    return r.keys;
   }
 
   /** The CID a CID or InChI query names (an InChI's must be loaded). */

@@ -1,20 +1,23 @@
 /**
  * The compounds dataset, one table set per load: compounds (lookup columns, property values, full
- * record and SD text of each CID), structures (PubChem's substructure keys with their count, the
- * pattern fingerprint and the binary molecule; the keys and fingerprints are read whole into the
- * search index), titles, synonyms (each CID's list in PubChem's order), names (every synonym
+ * record and SD text of each CID), structures (PubChem's substructure keys with their count; the
+ * key file the searches scan is written from them, search/keys.ts), titles, synonyms (each CID's list in PubChem's order), names (every synonym
  * and title, lower-cased, for name lookup), CID-SID pairs and PUG View annotation records.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import type { TableSet } from '../../../core/ingest/dataset.js';
+import { Generations } from '../../../core/store/generations.js';
+import { keyFilePath, sweepKeyFiles, writeGenerationKeys } from '../search/keys.js';
 import type { Sourced } from '../../../core/ingest/load.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
 import { columnsOf } from '../../../core/store/tables.js';
-import type { BuiltCompound } from '../chem/compound.js';
+import { storedRecord, type BuiltCompound } from '../chem/compound.js';
+import { rdkit } from '../chem/rdkit.js';
 import { byIds, countOf, existing, types } from './sql.js';
 
 export const COMPOUND_PREFIX = 'pcc';
-export const COMPOUND_TABLES = ['compounds', 'structures', 'titles', 'synonyms', 'names', 'cid_sids', 'annotations'];
+export const COMPOUND_TABLES = ['compounds', 'lookup', 'structures', 'titles', 'synonyms', 'names', 'cid_sids', 'annotations', 'keystamp'];
 
 export type CompoundItem =
   | { kind: 'compound'; c: BuiltCompound }
@@ -25,23 +28,32 @@ export type CompoundItem =
 
 interface Names {
   compounds: string;
+  /**
+   * The columns compounds are looked up by, apart from their documents, so that building their
+   * indexes reads a narrow table (generations loaded before it have them in `compounds`).
+   */
+  lookup: string;
   structures: string;
   titles: string;
   synonyms: string;
   names: string;
   cidSids: string;
   annotations: string;
+  /** One random value per load: names the generation's key file (search/keys.ts) apart from any other database's. */
+  keystamp: string;
 }
 
 export function compoundTables(t: TableSet): Names {
   return {
     compounds: t.name('compounds'),
+    lookup: t.name('lookup'),
     structures: t.name('structures'),
     titles: t.name('titles'),
     synonyms: t.name('synonyms'),
     names: t.name('names'),
     cidSids: t.name('cid_sids'),
     annotations: t.name('annotations'),
+    keystamp: t.name('keystamp'),
   };
 }
 
@@ -49,18 +61,20 @@ export async function createCompoundTables(db: Db, t: TableSet): Promise<void> {
   const n = compoundTables(t);
   const ty = types(db);
   await db.exec(`
-    CREATE TABLE ${ident(n.compounds)} (
+    CREATE TABLE ${ident(n.compounds)} (cid INTEGER PRIMARY KEY, props TEXT NOT NULL, computed TEXT NOT NULL, record TEXT NOT NULL, sdf TEXT NOT NULL);
+    CREATE TABLE ${ident(n.lookup)} (
       cid INTEGER PRIMARY KEY, inchikey TEXT NOT NULL, ikey14 TEXT NOT NULL, formula TEXT NOT NULL,
-      mw ${ty.real}, exact_mass ${ty.real}, mono_mass ${ty.real},
-      props TEXT NOT NULL, computed TEXT NOT NULL, record TEXT NOT NULL, sdf TEXT NOT NULL
+      mw ${ty.real}, exact_mass ${ty.real}, mono_mass ${ty.real}
     );
-    CREATE TABLE ${ident(n.structures)} (cid INTEGER PRIMARY KEY, bits INTEGER, subskeys ${ty.blob}, pattern ${ty.blob} NOT NULL, pickle ${ty.blob} NOT NULL);
+    CREATE TABLE ${ident(n.structures)} (cid INTEGER PRIMARY KEY, bits INTEGER, subskeys ${ty.blob});
     CREATE TABLE ${ident(n.titles)} (cid INTEGER PRIMARY KEY, title TEXT NOT NULL);
     CREATE TABLE ${ident(n.synonyms)} (cid INTEGER PRIMARY KEY, list TEXT NOT NULL);
     CREATE TABLE ${ident(n.names)} (name TEXT NOT NULL, cid INTEGER NOT NULL, rank INTEGER NOT NULL);
     CREATE TABLE ${ident(n.cidSids)} (cid INTEGER NOT NULL, sid ${ty.bigint} NOT NULL, type INTEGER NOT NULL);
     CREATE TABLE ${ident(n.annotations)} (cid INTEGER PRIMARY KEY, doc TEXT NOT NULL);
+    CREATE TABLE ${ident(n.keystamp)} (stamp TEXT NOT NULL);
   `);
+  await db.run(`INSERT INTO ${ident(n.keystamp)} (stamp) VALUES (?)`, [randomBytes(9).toString('base64url')]);
   // Duplicate CID groups of CID-SID are found through this index while loading.
   await db.exec(`CREATE INDEX ${ident(n.cidSids + '_cid')} ON ${ident(n.cidSids)} (cid, type, sid)`);
 }
@@ -80,6 +94,7 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
   };
   const dupes: number[] = [];
   const compounds: SqlValue[][] = [];
+  const lookup: SqlValue[][] = [];
   const structures: SqlValue[][] = [];
   const titles: SqlValue[][] = [];
   const synonyms: SqlValue[][] = [];
@@ -98,8 +113,9 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
     switch (v.kind) {
       case 'compound': {
         const c = v.c;
-        compounds.push([c.cid, c.inchikey, c.inchikey.slice(0, 14), c.formula, c.mw, c.exactMass, c.monoisotopicMass, JSON.stringify(c.props), c.computed.join(','), c.record, c.sdf]);
-        structures.push([c.cid, c.bits, c.keys, c.pattern, c.pickle]);
+        compounds.push([c.cid, JSON.stringify(c.props), c.computed.join(','), c.record, c.sdf]);
+        lookup.push([c.cid, c.inchikey, c.inchikey.slice(0, 14), c.formula, c.mw, c.exactMass, c.monoisotopicMass]);
+        structures.push([c.cid, c.bits, c.keys]);
         break;
       }
       case 'title':
@@ -118,8 +134,9 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
         break;
     }
   });
-  await tx.insertMany(n.compounds, ['cid', 'inchikey', 'ikey14', 'formula', 'mw', 'exact_mass', 'mono_mass', 'props', 'computed', 'record', 'sdf'], compounds);
-  await tx.insertMany(n.structures, ['cid', 'bits', 'subskeys', 'pattern', 'pickle'], structures);
+  await tx.insertMany(n.compounds, ['cid', 'props', 'computed', 'record', 'sdf'], compounds);
+  await tx.insertMany(n.lookup, ['cid', 'inchikey', 'ikey14', 'formula', 'mw', 'exact_mass', 'mono_mass'], lookup);
+  await tx.insertMany(n.structures, ['cid', 'bits', 'subskeys'], structures);
   await tx.insertMany(n.titles, ['cid', 'title'], titles);
   await tx.insertMany(n.synonyms, ['cid', 'list'], synonyms);
   await tx.insertMany(n.names, ['name', 'cid', 'rank'], names);
@@ -152,8 +169,8 @@ export async function renameCompounds(tx: Db, t: TableSet, part: 'title' | 'syno
 
 export async function finishCompounds(db: Db, t: TableSet): Promise<void> {
   const n = compoundTables(t);
-  const c = ident(n.compounds);
-  const idx = (suffix: string) => ident(`${n.compounds}_${suffix}`);
+  const c = ident(n.lookup);
+  const idx = (suffix: string) => ident(`${n.lookup}_${suffix}`);
   for (const sql of [
     `CREATE INDEX ${idx('ikey')} ON ${c} (inchikey)`,
     `CREATE INDEX ${idx('ikey14')} ON ${c} (ikey14)`,
@@ -163,12 +180,18 @@ export async function finishCompounds(db: Db, t: TableSet): Promise<void> {
     `CREATE INDEX ${idx('mono')} ON ${c} (mono_mass)`,
     `CREATE INDEX ${ident(n.names + '_name')} ON ${ident(n.names)} (name, rank, cid)`,
     `CREATE INDEX ${ident(n.cidSids + '_sid')} ON ${ident(n.cidSids)} (sid)`,
-    // The search index reads key sets in order of their count of keys.
-    `CREATE INDEX ${ident(n.structures + '_bits')} ON ${ident(n.structures)} (bits, cid)`,
   ]) {
     await db.exec(sql);
   }
+  // Statistics from a sample: a full ANALYZE reads every row of every table again.
+  if (db.dialect === 'sqlite') await db.exec('PRAGMA analysis_limit = 1000');
   for (const table of Object.values(n)) await db.exec(`ANALYZE ${ident(table)}`);
+  // The searches' key file, written now so that the first search after the switch need not wait;
+  // then those of generations no longer served go.
+  const store = new CompoundStore(db, t);
+  const path = keyFilePath(db, n.structures, await store.keystamp());
+  await writeGenerationKeys(store, path);
+  sweepKeyFiles(db, COMPOUND_PREFIX, [t.gen, ...(await new Generations(db).servableList('pubchem', 'compounds'))]);
 }
 
 export async function countCompoundItems(db: Db, t: TableSet): Promise<number> {
@@ -179,12 +202,10 @@ export async function countCompoundItems(db: Db, t: TableSet): Promise<number> {
   return total;
 }
 
-/** A structure as the search index reads it; `bits` and `keys` are null for a compound without keys. */
+/** A structure's keys as the key file is written from them; null for a compound without keys. */
 export interface StructureRow {
   cid: number;
-  bits: number | null;
   keys: unknown;
-  pattern: unknown;
 }
 
 export interface CompoundRow {
@@ -198,11 +219,13 @@ export interface CompoundRow {
 /** The lookups of one generation, with their SQL built once. */
 export class CompoundStore {
   private readonly n: Names;
+  private readonly gen: number;
   constructor(
     private readonly db: Db,
     t: TableSet,
   ) {
     this.n = compoundTables(t);
+    this.gen = t.gen;
   }
 
   async rows(cids: readonly number[], cols: readonly ('props' | 'computed' | 'record' | 'sdf')[]): Promise<Map<number, CompoundRow>> {
@@ -210,17 +233,24 @@ export class CompoundStore {
     return new Map(rows.map((r) => [Number(r.cid), r]));
   }
 
+  /** Full records (PC_Compound objects), kept or built from the SD text as loaded (chem/compound.ts). */
+  async records(cids: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
+    const rows = await this.rows(cids, ['record', 'sdf', 'props', 'computed']);
+    const version = rows.size && [...rows.values()].some((r) => !r.record && r.computed) ? (await rdkit()).version() : '';
+    return new Map([...rows].map(([cid, r]) => [cid, storedRecord(cid, r, version)]));
+  }
+
   async known(cids: readonly number[]): Promise<Set<number>> {
     return existing(this.db, this.n.compounds, 'cid', cids);
   }
 
   async byInchikey(key: string): Promise<number[]> {
-    const rows = await this.db.query<{ cid: number }>(`SELECT cid FROM ${ident(this.n.compounds)} WHERE inchikey = ? ORDER BY cid`, [key], { hot: true });
+    const rows = await this.db.query<{ cid: number }>(`SELECT cid FROM ${ident(await this.lookup())} WHERE inchikey = ? ORDER BY cid`, [key], { hot: true });
     return rows.map((r) => Number(r.cid));
   }
 
   async byConnectivity(key14: string): Promise<number[]> {
-    const rows = await this.db.query<{ cid: number }>(`SELECT cid FROM ${ident(this.n.compounds)} WHERE ikey14 = ? ORDER BY cid`, [key14]);
+    const rows = await this.db.query<{ cid: number }>(`SELECT cid FROM ${ident(await this.lookup())} WHERE ikey14 = ? ORDER BY cid`, [key14]);
     return rows.map((r) => Number(r.cid));
   }
 
@@ -234,13 +264,13 @@ export class CompoundStore {
   }
 
   async byFormula(formula: string): Promise<number[]> {
-    const rows = await this.db.query<{ cid: number }>(`SELECT cid FROM ${ident(this.n.compounds)} WHERE formula = ? ORDER BY cid`, [formula]);
+    const rows = await this.db.query<{ cid: number }>(`SELECT cid FROM ${ident(await this.lookup())} WHERE formula = ? ORDER BY cid`, [formula]);
     return rows.map((r) => Number(r.cid));
   }
 
   async byMass(column: 'mw' | 'exact_mass' | 'mono_mass', lo: number, hi: number): Promise<number[]> {
     const rows = await this.db.query<{ cid: number }>(
-      `SELECT cid FROM ${ident(this.n.compounds)} WHERE ${column} >= ? AND ${column} <= ? ORDER BY cid`,
+      `SELECT cid FROM ${ident(await this.lookup())} WHERE ${column} >= ? AND ${column} <= ? ORDER BY cid`,
       [lo, hi],
     );
     return rows.map((r) => Number(r.cid));
@@ -276,49 +306,65 @@ export class CompoundStore {
     return r?.doc;
   }
 
+  private keeps: boolean | undefined;
+  private lookupName: Promise<string> | undefined;
+
+  /** Where the lookup columns are: their own table, or `compounds` in a generation loaded before it. */
+  private lookup(): Promise<string> {
+    this.lookupName ??= columnsOf(this.db, this.n.lookup).then((cols) => (cols.includes('inchikey') ? this.n.lookup : this.n.compounds));
+    return this.lookupName;
+  }
+
+  /** The generation's stamp (a generation loaded before stamps were kept has the stamp of its load's start). */
+  async keystamp(): Promise<string> {
+    try {
+      const r = await this.db.one<{ stamp: string }>(`SELECT stamp FROM ${ident(this.n.keystamp)}`);
+      if (r) return r.stamp;
+    } catch {
+      // No stamp table: loaded by an earlier version.
+    }
+    const load = await this.db.one<{ started_at: string }>('SELECT started_at FROM bm_loads WHERE id = ?', [this.gen]);
+    return `l${createHash('sha256').update(String(load?.started_at ?? '')).digest('base64url').slice(0, 12)}`;
+  }
+
   /** Whether the generation keeps substructure keys (those loaded by an earlier version of biomirror do not). */
   async keepsKeys(): Promise<boolean> {
-    return (await columnsOf(this.db, this.n.structures)).includes('subskeys');
+    this.keeps ??= (await columnsOf(this.db, this.n.structures)).includes('subskeys');
+    return this.keeps;
   }
 
   /**
-   * Every structure's keys and pattern fingerprint for the search index: those with keys in order
-   * of their count of keys, then CID; then those without, by CID. A generation loaded by an earlier
-   * version of biomirror has no `subskeys` column: all its structures come as keyless.
+   * Every structure's keys in CID order, in batches (the key file's source); a compound without
+   * keys comes with `keys` null. A generation loaded by an earlier version of biomirror has no
+   * `subskeys` column: all its structures come as keyless.
    */
   async *structures(batch = 20_000): AsyncGenerator<StructureRow[]> {
     const table = ident(this.n.structures);
-    const keyed = await this.keepsKeys();
-    if (keyed) {
-      let bits = -1;
-      let cid = -1;
-      while (true) {
-        const rows = await this.db.query<StructureRow>(
-          `SELECT cid, bits, subskeys AS keys, pattern FROM ${table} WHERE bits > ? OR (bits = ? AND cid > ?) ORDER BY bits, cid LIMIT ?`,
-          [bits, bits, cid, batch],
-        );
-        if (!rows.length) break;
-        yield rows;
-        const last = rows[rows.length - 1] as StructureRow;
-        bits = Number(last.bits);
-        cid = Number(last.cid);
-      }
-    }
-    const missing = keyed ? 'bits IS NULL AND ' : '';
+    const keys = (await this.keepsKeys()) ? 'subskeys' : 'NULL';
     let cid = -1;
     while (true) {
-      const rows = await this.db.query<StructureRow>(
-        `SELECT cid, NULL AS bits, NULL AS keys, pattern FROM ${table} WHERE ${missing}cid > ? ORDER BY cid LIMIT ?`,
-        [cid, batch],
-      );
+      const rows = await this.db.query<StructureRow>(`SELECT cid, ${keys} AS keys FROM ${table} WHERE cid > ? ORDER BY cid LIMIT ?`, [cid, batch]);
       if (!rows.length) return;
       yield rows;
       cid = Number((rows[rows.length - 1] as StructureRow).cid);
     }
   }
 
-  async pickles(cids: readonly number[]): Promise<Map<number, unknown>> {
-    const rows = await byIds<{ cid: number; pickle: unknown }>(this.db, (m) => `SELECT cid, pickle FROM ${ident(this.n.structures)} WHERE cid IN (${m})`, cids);
-    return new Map(rows.map((r) => [Number(r.cid), r.pickle]));
+  /** The stored keys of a compound: bytes, null when it has none, undefined when it is not loaded. */
+  async keysOf(cid: number): Promise<unknown> {
+    if (!(await this.keepsKeys())) return (await this.known([cid])).has(cid) ? null : undefined;
+    const r = await this.db.one<{ keys: unknown }>(`SELECT subskeys AS keys FROM ${ident(this.n.structures)} WHERE cid = ?`, [cid]);
+    return r === undefined ? undefined : r.keys;
+  }
+
+  /** The SMILES of compounds (the matching threads read structures from it). */
+  async smiles(cids: readonly number[]): Promise<Map<number, string>> {
+    const rows = await this.rows(cids, ['props']);
+    const out = new Map<number, string>();
+    for (const [cid, r] of rows) {
+      const smiles = (JSON.parse(r.props) as { SMILES?: unknown }).SMILES;
+      if (typeof smiles === 'string' && smiles) out.set(cid, smiles);
+    }
+    return out;
   }
 }

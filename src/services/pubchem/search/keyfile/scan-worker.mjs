@@ -16,6 +16,8 @@
  *   -> {id, cids: Uint32Array, scores: Float64Array, records}
  * {id, op: 'screen', query, tasks: Float64Array [start, n]..., ctrl, limit}
  *   -> {id, chunks: Uint32Array, counts: Uint32Array, cids: Uint32Array, records}
+ * {id, op: 'super', query, ...as screen}: records holding none of the query's bits (the query is
+ *   the keys that rule a compound out of a superstructure search), in JavaScript
  * ctrl (Int32Array over a SharedArrayBuffer): [next task, stop (1 enough, 2 deadline), hits so far].
  */
 import { Buffer } from 'node:buffer';
@@ -76,6 +78,18 @@ function jsScreen(n, limit) {
     let missing = 0;
     for (let w = 0; w < WORDS; w++) missing |= i32[q + w] & ~i32[r + w];
     if (missing === 0) u32[(layout.out >> 2) + k++] = i;
+  }
+  return k;
+}
+
+/** Records with none of the query's bits (superstructure candidates); rare enough to need no kernel. */
+function jsNone(n, limit) {
+  const q = layout.query >> 2;
+  let k = 0;
+  for (let i = 0, r = layout.buf >> 2; i < n && k < limit; i++, r += WORDS) {
+    let bad = 0;
+    for (let w = 0; w < WORDS; w++) bad |= i32[q + w] & i32[r + w];
+    if (bad === 0) u32[(layout.out >> 2) + k++] = i;
   }
   return k;
 }
@@ -156,7 +170,8 @@ function screen(m) {
     readFully(bytes, layout.buf, n * KEY_BYTES, keysOffset + start * KEY_BYTES);
     records += n;
     // Each chunk keeps up to `limit` hits: the answer is the first `limit` in chunk order.
-    const hits = kernel === 'wasm' ? exports.screen(layout.buf, n, layout.out, limit) : kernel === 'js' ? jsScreen(n, limit) : 0;
+    const hits =
+      m.op === 'super' ? jsNone(n, limit) : kernel === 'wasm' ? exports.screen(layout.buf, n, layout.out, limit) : kernel === 'js' ? jsScreen(n, limit) : 0;
     if (hits === 0) continue;
     const out = layout.out >> 2;
     const first = u32[out];

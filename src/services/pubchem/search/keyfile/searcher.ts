@@ -183,7 +183,7 @@ export class KeyFileSearcher {
   }
 
   /** Runs one scan over every thread (scans run one at a time, in call order). */
-  private run(op: 'sim' | 'screen', msg: Record<string, unknown>, tasks: Float64Array, deadline: number | undefined): Promise<Reply[]> {
+  private run(op: 'sim' | 'screen' | 'super', msg: Record<string, unknown>, tasks: Float64Array, deadline: number | undefined): Promise<Reply[]> {
     const go = async (): Promise<Reply[]> => {
       if (this.closed) throw new Error('the key file searcher is closed');
       if (deadline !== undefined && Date.now() >= deadline) throw new SearchTimeout('the search ran past its time limit');
@@ -287,8 +287,24 @@ export class KeyFileSearcher {
     if (limit === 0) return [];
     const tasks: number[] = [];
     for (let p = qc; p < BANDS; p++) this.cellTasks(p, (s1, s2, s3) => s1 >= q1 && s2 >= q2 && s3 >= q3, [], tasks);
-    const replies = await this.run('screen', { query, limit }, Float64Array.from(tasks), opts.deadline);
-    // Put the threads' chunks back in file order, then keep the first `limit`.
+    return this.inFileOrder(await this.run('screen', { query, limit }, Float64Array.from(tasks), opts.deadline), limit);
+  }
+
+  /**
+   * Candidates of a superstructure search: CIDs whose keys hold none of the bits of `forbidden`
+   * (the keys that rule a compound out), the first `limit` in file order. Every record is read.
+   */
+  async none(forbidden: Uint8Array, limit: number, opts: Pick<ScanOptions, 'deadline'> = {}): Promise<number[]> {
+    if (!(Number.isInteger(limit) && limit >= 0)) throw new RangeError(`limit ${limit} is not a count`);
+    const { query } = prepareQuery(forbidden);
+    if (limit === 0) return [];
+    const tasks: number[] = [];
+    this.chunks(0, this.header.count, [], tasks);
+    return this.inFileOrder(await this.run('super', { query, limit }, Float64Array.from(tasks), opts.deadline), limit);
+  }
+
+  /** The threads' chunks back in file order, then the first `limit` CIDs. */
+  private inFileOrder(replies: Reply[], limit: number): number[] {
     const parts: { chunk: number; cids: Uint32Array }[] = [];
     for (const r of replies) {
       let at = 0;
