@@ -2,6 +2,7 @@
  * PubChem PUG REST and PUG View, served from PubChem's bulk files (compounds, substances,
  * bioassays) with RDKit as the chemistry engine.
  */
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '../types.js';
 import { conformerState } from './chem/compute3d.js';
@@ -37,7 +38,8 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     syncBudgetMs: options.syncBudgetMs ?? envMs('BIOMIRROR_PUBCHEM_SYNC_MS', 2000),
     maxSearchMs: options.maxSearchMs ?? envMs('BIOMIRROR_PUBCHEM_SEARCH_MS', 300_000),
     listkeyTtlMs: options.listkeyTtlMs ?? envMs('BIOMIRROR_PUBCHEM_LISTKEY_MS', 3_600_000),
-    matchThreads: options.matchThreads ?? envMs('BIOMIRROR_PUBCHEM_THREADS', 1),
+    // One matching thread per core (at most two): a substructure search spreads its candidates over them.
+    matchThreads: options.matchThreads ?? envMs('BIOMIRROR_PUBCHEM_THREADS', Math.min(2, availableParallelism())),
     runningTimeMs: options.runningTimeMs ?? RUNNING_TIME_MS,
     queue: options.queue ?? process.env.BIOMIRROR_PUBCHEM_QUEUE !== 'off',
     queuePrefix: options.queuePrefix ?? process.env.BIOMIRROR_QUEUE_PREFIX ?? 'biomirror',

@@ -71,6 +71,11 @@ export class MatchPool {
   /** Threads ended for running past a deadline (reported in tests and logs). */
   restarts = 0;
 
+  /** Threads the pool runs at most. */
+  get size(): number {
+    return this.slots.length;
+  }
+
   /** `worker` and `state`: the same pool runs other engines' threads (the conformer worker). */
   constructor(
     size: number,

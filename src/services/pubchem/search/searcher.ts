@@ -56,7 +56,7 @@ interface Query {
   keys?: Uint8Array;
 }
 
-const MATCH_BATCH = 1000;
+const MATCH_BATCH = 500;
 /** Candidates screened at first; more (four times as many each round) while matches are wanting. */
 const FIRST_CANDIDATES = 20_000;
 const KEY_BYTES = 111;
@@ -172,17 +172,33 @@ export class Searcher {
     const none = new Uint8Array(KEY_BYTES);
     const screenBy = mode === 'sub' ? screenKeys(q.keys ?? none) : superForbidden(q.keys ?? none.fill(0xff));
     const found: number[] = [];
+    // Batches go to every matching thread at once; their matches count in candidate order, so
+    // the answer is the same however the threads interleave.
     const match = async (cids: readonly number[]) => {
-      for (let i = 0; i < cids.length && found.length < spec.maxRecords; i += MATCH_BATCH) {
-        const part = cids.slice(i, i + MATCH_BATCH);
-        const smiles = await gen.store.smiles(part);
-        checkDeadline(deadline.at);
-        const known = part.filter((c) => smiles.has(c));
-        const reply = await this.pool.run({ op: 'match', text: q.text, smarts: q.smarts, mode, cids: known, smiles: known.map((c) => smiles.get(c) as string) }, deadline.at);
-        deadline.at += reply.waited ?? 0;
-        if (reply.invalid) throw pcErrors.badStructure(q.smarts ? 'SMARTS' : 'structure', q.text);
-        found.push(...(reply.matched ?? []));
-      }
+      const batches: number[][] = [];
+      for (let i = 0; i < cids.length; i += MATCH_BATCH) batches.push(cids.slice(i, i + MATCH_BATCH));
+      const results: (number[] | undefined)[] = [];
+      let next = 0;
+      let counted = 0;
+      const enough = () => {
+        while (counted < results.length && results[counted] !== undefined) found.push(...(results[counted++] as number[]));
+        return found.length >= spec.maxRecords;
+      };
+      const lane = async () => {
+        while (next < batches.length && !enough()) {
+          const at = next++;
+          const part = batches[at] as number[];
+          const smiles = await gen.store.smiles(part);
+          checkDeadline(deadline.at);
+          const known = part.filter((c) => smiles.has(c));
+          const reply = await this.pool.run({ op: 'match', text: q.text, smarts: q.smarts, mode, cids: known, smiles: known.map((c) => smiles.get(c) as string) }, deadline.at);
+          deadline.at += reply.waited ?? 0;
+          if (reply.invalid) throw pcErrors.badStructure(q.smarts ? 'SMARTS' : 'structure', q.text);
+          results[at] = reply.matched ?? [];
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(this.pool.size, batches.length) }, lane));
+      enough();
     };
     let done = 0;
     for (let limit = FIRST_CANDIDATES; found.length < spec.maxRecords; limit *= 4) {
