@@ -21,6 +21,10 @@ rdkit.disable_logging();
 /** @type {{ key: string, mol: any } | undefined} */
 let cached;
 
+// Compounds are read for matching only: no hydrogens to remove (PubChem's SMILES are heavy-atom
+// ones) and no stereo to assign (matching ignores it). Twice as fast as the full reading.
+const FOR_MATCHING = JSON.stringify({ removeHs: false, assignStereo: false });
+
 /**
  * A WASM fault (a molecule deep enough to overflow RDKit's stack) leaves this RDKit's memory
  * unusable: the thread answers the task that hit it, then ends, and the pool starts a fresh one.
@@ -60,7 +64,7 @@ function handle(msg) {
   for (let i = 0; i < msg.cids.length; i++) {
     let m = null;
     try {
-      m = rdkit.get_mol(msg.smiles[i]);
+      m = rdkit.get_mol(msg.smiles[i], FOR_MATCHING);
     } catch (err) {
       fault(err);
       if (poisoned) throw err;
