@@ -145,6 +145,30 @@ describe('serve among other programs', () => {
     expect(s.err()).toMatch(/move every own port with --port .*"services": \{"clinicaltrials": \{"port": N\}\}/);
   }, 30_000);
 
+  it('listens at once on a first start: live, not ready, services 503 until their demo data is in; then the banner', async () => {
+    const dir = tempDir();
+    const s = serve(['--port', '0', '--data-dir', dir]);
+    const url = await until('the early listening line', () => /listening on (http:\/\/[\d.:]+); loading the demo data of/.exec(s.err())?.[1] ?? (s.child.exitCode !== null ? Promise.reject(new Error(s.err())) : undefined), 60_000);
+    // Before the banner: the process answers, says what is loading, and refuses what is not ready.
+    expect(s.err()).not.toMatch(/serving on/);
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    const ready = await fetch(`${url}/ready`);
+    const body = (await ready.json()) as { status: string; services: Record<string, { state: string }> };
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('retry-after')).toBe('5');
+    expect(body.status).toBe('loading');
+    // The structure archive loads last: its services answer 503 in their own shape, saying why.
+    expect(body.services['rcsb-data']?.state ?? body.services.rcsb?.state).toBe('loading');
+    const entry = await fetch(`${url}/rcsb/data/rest/v1/core/entry/4HHB`);
+    expect(entry.status).toBe(503);
+    expect(entry.headers.get('retry-after')).toBe('5');
+    expect(await entry.text()).toMatch(/still loading its data on this server/);
+    await urlOf(s);
+    expect((await fetch(`${url}/ready`)).status).toBe(200);
+    expect((await fetch(`${url}/rcsb/data/rest/v1/core/entry/4HHB`)).status).toBe(200);
+    expect((await terminate(s)).code).toBe(0);
+  }, 240_000);
+
   it('stops within 5 s of SIGTERM while the demo data loads, leaves no program behind, and the next start serves the data', async () => {
     const dir = tempDir();
     const s = serve(['--port', '0', '--data-dir', dir]);

@@ -61,13 +61,56 @@ function config(over: Partial<Config> = {}): Config {
 }
 
 describe('server', () => {
+  it('listens before its demo data is loaded: live at once, each loading service 503 with Retry-After in its own shape, /ready when done', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (open = r));
+    // ClinicalTrials.gov whose demo load waits until the test lets it go on.
+    const gated: ServiceModule = {
+      ...clinicaltrials,
+      datasets: clinicaltrials.datasets.map((d) => ({
+        ...d,
+        read: async function* (input: string, ctx: Parameters<typeof d.read>[1]) {
+          await gate;
+          yield* d.read(input, ctx);
+        },
+      })),
+    } as ServiceModule;
+    const server = await startServer(config(), [gated], pino({ level: 'silent' }), { listenFirst: true });
+    try {
+      const base = server.apps[0]?.url as string;
+      const health = await fetch(`${base}/health`);
+      expect(health.status).toBe(200);
+      expect(((await health.json()) as { ready: boolean }).ready).toBe(false);
+      const ready = await fetch(`${base}/ready`);
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('retry-after')).toBe('5');
+      expect(await ready.json()).toMatchObject({ status: 'loading', services: { clinicaltrials: { state: 'loading', step: 'loading the demo dataset studies' } } });
+      const study = await fetch(`${base}/clinicaltrials/api/v2/studies/NCT02710084`);
+      expect(study.status).toBe(503);
+      expect(study.headers.get('retry-after')).toBe('5');
+      // ClinicalTrials.gov's own error body, saying why.
+      expect(await study.text()).toMatch(/still loading its data on this server \(loading the demo dataset studies\); retry in 5 seconds/);
+      const status = (await (await fetch(`${base}/status`)).json()) as { services: { state: string }[] };
+      expect(status.services[0]?.state).toBe('loading');
+      open();
+      await server.ready;
+      expect((await fetch(`${base}/ready`)).status).toBe(200);
+      expect((await fetch(`${base}/clinicaltrials/api/v2/studies/NCT02710084`)).status).toBe(200);
+      const after = (await (await fetch(`${base}/status`)).json()) as { services: { state: string }[] };
+      expect(after.services[0]?.state).toBe('ready');
+    } finally {
+      open();
+      await server.close();
+    }
+  });
+
   it('serves health and status, echoes or creates request ids, and logs one line per request', async () => {
     const { lines, log } = captureLogs();
     const server = await startServer(config(), [clinicaltrials], log);
     try {
       const base = server.apps[0]?.url as string;
       const health = await fetch(`${base}/health`);
-      expect(await health.json()).toEqual({ status: 'ok', pid: process.pid, database: 'sqlite', services: ['clinicaltrials'], engines: {} });
+      expect(await health.json()).toEqual({ status: 'ok', pid: process.pid, database: 'sqlite', services: ['clinicaltrials'], ready: true, engines: {} });
       const generated = health.headers.get('x-request-id');
       expect(generated).toMatch(/^[0-9a-f-]{36}$/);
       const mine = await fetch(`${base}/clinicaltrials/api/v2/studies/NCT02710084`, { headers: { 'x-request-id': 'trace-42' } });

@@ -48,14 +48,15 @@ async function serveHere(config: Config, workers: number, log: Logger, stop: Abo
   stop.addEventListener('abort', whileStarting, { once: true });
   let server: RunningServer;
   try {
-    server = await startServer(config, SERVICES, log, { signal: stop });
+    server = await startServer(config, SERVICES, log, { signal: stop, listenFirst: true });
   } catch (err) {
+    stop.removeEventListener('abort', whileStarting);
     if (!stop.aborted) throw err;
     log.info({ reason: (err as Error).message }, 'stopped before serving');
     return 0;
-  } finally {
-    stop.removeEventListener('abort', whileStarting);
   }
+  // Until the demo data is loaded, a stop also ends the programs the load runs (index builds).
+  void server.ready.catch(() => undefined).finally(() => stop.removeEventListener('abort', whileStarting));
 
   const closed = new Promise<void>((resolve) => {
     const close = () => {
@@ -87,6 +88,26 @@ async function serveHere(config: Config, workers: number, log: Logger, stop: Abo
           startedAt: new Date().toISOString(),
         })
       : () => undefined;
+  // Listening already; the demo data loads now, each service answering 503 until it has its own.
+  const loading = enabledServices(config, SERVICES).filter((s) => server.runtime.readiness.loading(s.id));
+  if (main && role !== 'other' && loading.length && !stop.aborted) {
+    process.stderr.write(`biomirror is listening on ${main.url}; loading the demo data of ${loading.map((s) => s.id).join(', ')} (GET ${main.url}/ready says when each is ready)\n`);
+  }
+  let failed = false;
+  try {
+    await server.ready;
+  } catch (err) {
+    // Stopped while loading: the stop closes the server. A failed load ends the start as before.
+    if (!stop.aborted) {
+      log.error({ err }, 'loading the demo data failed');
+      failed = true;
+      await server.close().catch(() => undefined);
+    }
+  }
+  if (failed) {
+    forget();
+    return 1;
+  }
   if (main && role !== 'other' && !stop.aborted) await printBanner(server, config, workers, stop);
 
   await closed;

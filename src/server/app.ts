@@ -18,6 +18,7 @@ import { openApiDocument, type RouteRecord } from './openapi.js';
 import { registerLocalApp } from '../core/http/local-apps.js';
 import { sendServiceError } from '../core/http/send.js';
 import { statusReport } from './status.js';
+import { LOADING_RETRY_SECONDS, loadingError, type Readiness } from './readiness.js';
 
 export interface AppDeps {
   config: Config;
@@ -27,6 +28,8 @@ export interface AppDeps {
   log: Logger;
   /** Where the data lives, for /health and /status. */
   storeDescription: string;
+  /** Services still loading their data answer 503 (absent: every service is ready). */
+  readiness?: Readiness;
 }
 
 
@@ -58,6 +61,16 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
   const settings = configureRules(service.limits, deps.config.services[service.id]?.limits, deps.config.limits);
   const limiter = new Limiter(service.id, settings, deps.limitStore);
   const prefix = scope.prefix;
+
+  // Until its data is loaded, a service answers 503 in its own error shape, saying so.
+  const readiness = deps.readiness;
+  if (readiness) {
+    scope.addHook('onRequest', async (req, reply) => {
+      if (!readiness.loading(service.id)) return undefined;
+      reply.header('Retry-After', String(LOADING_RETRY_SECONDS));
+      return sendServiceError(reply, loadingError(service, pathOf(req.url), readiness.report([service])[service.id]?.step));
+    });
+  }
 
   if (limiter.enabled) {
     const timed = settings.rules.some((r) => r.unit === 'ms');
@@ -256,17 +269,26 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
     done();
   });
 
+  const states = () => deps.readiness?.report(services) ?? Object.fromEntries(services.map((s) => [s.id, { state: 'ready' }]));
+  // For load balancers: 200 once every service has its data, 503 (with each one's state) before.
+  const ready = async (_req: FastifyRequest, reply: FastifyReply) => {
+    const all = deps.readiness?.allReady() ?? true;
+    if (!all) reply.code(503).header('Retry-After', String(LOADING_RETRY_SECONDS));
+    return { status: all ? 'ready' : 'loading', services: states() };
+  };
   const health = async () => ({
     status: 'ok',
     // Which process answered, when several share the port (`serve --workers N`).
     pid: process.pid,
     database: deps.db.dialect,
     services: services.map((s) => s.id),
+    ready: deps.readiness?.allReady() ?? true,
     engines: Object.fromEntries(services.filter((s) => s.engines).map((s) => [s.id, s.engines?.()])),
   });
   const status = async (req: FastifyRequest) => statusReport(deps, services, prefixed ? baseUrl(req) : baseUrl(req), prefixed);
 
   app.get('/_biomirror/health', health);
+  app.get('/_biomirror/ready', ready);
   app.get('/_biomirror/status', status);
   app.get<{ Params: { name: string } }>('/_biomirror/assets/:name', async (req, reply) => {
     const a = await asset(req.params.name);
@@ -275,6 +297,7 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
   });
   if (prefixed) {
     app.get('/health', health);
+    app.get('/ready', ready);
     // Browsers ask for it on every page; a small mark rather than a 404 in their consoles.
     app.get('/favicon.ico', async (_req, reply) => reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON));
     app.get('/status', status);

@@ -15,6 +15,7 @@ import { buildApp, type AppDeps } from './app.js';
 import { prettyDestination } from './pretty-log.js';
 import type { Config } from './config.js';
 import { listenOn, plannedPorts } from './ports.js';
+import { Readiness } from './readiness.js';
 
 export interface Runtime {
   db: Db;
@@ -22,6 +23,8 @@ export interface Runtime {
   limitStore: LimitStore;
   log: Logger;
   storeDescription: string;
+  /** Which services are still loading (a server listens before its demo data is loaded). */
+  readiness: Readiness;
   close(): Promise<void>;
 }
 
@@ -67,6 +70,7 @@ export async function openRuntime(
     limitStore,
     log,
     storeDescription: describeStore(storeOpts),
+    readiness: new Readiness(),
     async close() {
       await limitStore.close();
       await db.close();
@@ -77,33 +81,45 @@ export async function openRuntime(
 const notLoaded = () => new LoadAborted('stopped while loading the demo data; what was loaded before stays, the rest loads at the next start');
 
 /**
- * Loads the demo input of every dataset that has never been loaded, through the normal ingest path.
- * `signal` stops it between batches (a stopped load leaves nothing behind; see runLoad).
+ * Loads the demo input of every dataset that has never been loaded, through the normal ingest path,
+ * service by service; each service is ready (rt.readiness) once its datasets are loaded and it is
+ * prepared. `signal` stops it between batches (a stopped load leaves nothing behind; see runLoad).
  */
-export async function loadDemoData(rt: Runtime, services: readonly ServiceModule[], signal?: AbortSignal): Promise<void> {
-  for (const s of services) {
+export async function loadDemoData(rt: Pick<Runtime, 'db' | 'generations' | 'log'> & { readiness?: Readiness }, services: readonly ServiceModule[], signal?: AbortSignal): Promise<void> {
+  const readiness = rt.readiness ?? new Readiness();
+  const pending = services.filter((s) => s.prepare || s.datasets.some((d) => d.demo));
+  for (const s of pending) readiness.set(s.id, 'loading', { step: 'waiting for the services before it' });
+  for (const s of pending) {
+    const log = rt.log.child({ service: s.id });
     for (const ds of s.datasets) {
       if (!ds.demo) continue;
       if (signal?.aborted) throw notLoaded();
       if ((await rt.generations.active(s.id, ds.name)) !== undefined) continue;
+      readiness.step(s.id, `loading the demo dataset ${ds.name}`);
+      log.info({ dataset: ds.name }, 'loading demo data');
       const r = await runLoad(rt.db, rt.generations, ds, ds.demo, { source: `demo:${s.id}/${ds.name}`, ...(signal ? { signal } : {}) });
-      rt.log.info({ service: s.id, dataset: ds.name, records: r.records, generation: r.gen }, 'demo data loaded');
+      log.info({ dataset: ds.name, records: r.records, generation: r.gen }, 'demo data loaded');
     }
-  }
-  for (const s of services) {
-    if (!s.prepare) continue;
-    if (signal?.aborted) throw notLoaded();
-    try {
-      await s.prepare({ db: rt.db, generations: rt.generations, log: rt.log.child({ service: s.id }) });
-    } catch (err) {
-      rt.log.warn({ err, service: s.id }, 'could not prepare the demo data');
+    if (s.prepare) {
+      if (signal?.aborted) throw notLoaded();
+      readiness.step(s.id, 'preparing its engines (search indexes)');
+      const t0 = Date.now();
+      try {
+        await s.prepare({ db: rt.db, generations: rt.generations, log });
+        if (Date.now() - t0 > 1000) log.info({ seconds: Math.round((Date.now() - t0) / 100) / 10 }, 'engines prepared');
+      } catch (err) {
+        log.warn({ err }, 'could not prepare the demo data');
+      }
     }
+    readiness.set(s.id, 'ready');
   }
 }
 
 export interface RunningServer {
   apps: { service: string | null; url: string; app: FastifyInstance }[];
   runtime: Runtime;
+  /** Settles when the demo data is loaded (at once unless `listenFirst`); rejects when that load fails. */
+  ready: Promise<void>;
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -122,6 +138,12 @@ export const SHUTDOWN_GRACE_MS = 2_500;
 export interface StartOptions {
   /** Stops the demo load (the start then fails with LoadAborted). */
   signal?: AbortSignal;
+  /**
+   * Listen before the demo data is loaded: services still loading answer 503 with Retry-After,
+   * `/ready` says when all are ready, and `ready` settles then. Otherwise the start returns once
+   * everything is loaded.
+   */
+  listenFirst?: boolean;
 }
 
 export async function startServer(config: Config, all: readonly ServiceModule[], log = createLogger(config.logLevel), opts: StartOptions = {}): Promise<RunningServer> {
@@ -131,6 +153,7 @@ export async function startServer(config: Config, all: readonly ServiceModule[],
   // Every app built, listening or not: a close must reach the engines its services started.
   const built: FastifyInstance[] = [];
   const apps: RunningServer['apps'] = [];
+  let ready: Promise<void> = Promise.resolve();
   const closeAll = async () => {
     // In-flight requests get a grace period; then whatever is left is cut.
     await Promise.all(
@@ -143,18 +166,27 @@ export async function startServer(config: Config, all: readonly ServiceModule[],
         }
       }),
     );
+    // A demo load still running (stopped by the signal between batches) settles before the
+    // database closes under it, so that it is dropped rather than left half-recorded.
+    await ready.catch(() => undefined);
     // The shared structure-file conversion threads: once started they would keep the process alive.
     await closeCifPool();
     await runtime.close();
   };
   try {
     if (opts.signal?.aborted) throw notLoaded();
-    if (config.demo) await loadDemoData(runtime, services, opts.signal);
+    if (config.demo && !opts.listenFirst) await loadDemoData(runtime, services, opts.signal);
+    // Marked before the first connection: a service is never seen ready before its data is.
+    if (config.demo && opts.listenFirst) for (const s of services) if (s.prepare || s.datasets.some((d) => d.demo)) runtime.readiness.set(s.id, 'loading');
     const deps: AppDeps = { ...runtime, config };
     for (const p of ports) {
       const app = await buildApp(deps, p.service === null ? services : services.filter((s) => s.id === p.service), p.service === null);
       built.push(app);
       apps.push({ service: p.service, url: await listenOn(app, config.host, p), app });
+    }
+    if (config.demo && opts.listenFirst) {
+      ready = loadDemoData(runtime, services, opts.signal);
+      ready.catch(() => undefined);
     }
   } catch (err) {
     await closeAll().catch(() => undefined);
@@ -164,6 +196,7 @@ export async function startServer(config: Config, all: readonly ServiceModule[],
   return {
     apps,
     runtime,
+    ready,
     close: () => (closing ??= closeAll()),
   };
 }

@@ -3,7 +3,7 @@ import type { AppDeps } from './app.js';
 
 /** The provenance of what is served: per service, its base URLs and each dataset's current load. */
 export async function statusReport(
-  deps: Pick<AppDeps, 'generations' | 'storeDescription' | 'db'>,
+  deps: Pick<AppDeps, 'generations' | 'storeDescription' | 'db' | 'readiness'>,
   services: readonly ServiceModule[],
   origin: string,
   prefixed: boolean,
@@ -35,9 +35,13 @@ export async function statusReport(
         : { dataset: d.name, generation: null, records: 0, note: 'not loaded' };
     });
     const base = prefixed ? s.mount : '';
+    const ready = deps.readiness?.report([s])[s.id];
     out.push({
       id: s.id,
       title: s.title,
+      // loading, ready or failed: a server answers before its demo data is loaded (GET /ready).
+      state: ready?.state ?? 'ready',
+      ...(ready?.step ? { step: ready.step } : {}),
       baseUrls: Object.fromEntries(Object.entries(s.baseUrls).map(([k, v]) => [k, `${origin}${base}${v}`])),
       datasets,
     });
