@@ -68,6 +68,25 @@ for (const target of STORES) {
       }
     });
 
+    it('loads the demo data again with `demo`, replacing another load', async () => {
+      const s = await target.open();
+      try {
+        const env = envFor(s);
+        expect(cli(['ingest', 'clinicaltrials', syntheticFile(50)], env).code).toBe(0);
+        const mine = statusJson(env).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
+        expect(mine?.records).toBe(50);
+        const r = cli(['demo', 'clinicaltrials'], env);
+        expect(r.code, r.err).toBe(0);
+        expect(r.err).toMatch(/loaded 18 records as generation \d+/);
+        const after = statusJson(env).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
+        expect(after).toMatchObject({ records: 18, source: 'demo:clinicaltrials/studies' });
+        expect(after?.generation).toBeGreaterThan(mine?.generation as number);
+        expect(cli(['demo', 'nosuch'], env)).toMatchObject({ code: 2 });
+      } finally {
+        await s.cleanup();
+      }
+    });
+
     it('exits 2 with a clear message on a file of the wrong format, and lists skipped records', async () => {
       const s = await target.open();
       try {

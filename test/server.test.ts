@@ -61,6 +61,28 @@ function config(over: Partial<Config> = {}): Config {
 }
 
 describe('server', () => {
+  it('says a service has nothing loaded, and how to load it, where an empty service would answer "not found"', async () => {
+    const server = await startServer(config({ demo: false }), SERVICES, pino({ level: 'silent' }));
+    try {
+      const base = server.apps[0]?.url as string;
+      for (const [path, id] of [
+        ['/clinicaltrials/api/v2/studies/NCT02513394', 'clinicaltrials'],
+        ['/rcsb/data/rest/v1/core/entry/4HHB', 'rcsb-data'],
+        ['/alphafold/api/prediction/P69905', 'alphafold'],
+      ] as const) {
+        const r = await fetch(`${base}${path}`);
+        expect(r.status, path).toBe(404);
+        const text = await r.text();
+        expect(text, path).toMatch(/No data is loaded for .* on this server \(its datasets? .* empty\)/);
+        expect(text, path).toContain(`biomirror demo ${id}`);
+      }
+      // A wrong address is still just not found.
+      expect(await (await fetch(`${base}/clinicaltrials/api/v2/nothing-here`)).text()).not.toMatch(/No data is loaded/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('listens before its demo data is loaded: live at once, each loading service 503 with Retry-After in its own shape, /ready when done', async () => {
     let open: () => void = () => undefined;
     const gate = new Promise<void>((r) => (open = r));

@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { endOwned } from '../core/children.js';
 import { FormatError, LoadAborted, UpdateRefused } from '../core/ingest/errors.js';
 import { runLoad } from '../core/ingest/load.js';
 import { progressFor } from '../core/ingest/progress.js';
@@ -8,6 +7,7 @@ import { sqlitePath } from '../core/store/open.js';
 import { SERVICES, findService } from '../services/registry.js';
 import { createLogger, openRuntime } from '../server/serve.js';
 import { configFrom, type CommonFlags } from './flags.js';
+import { loadStopper } from './stop.js';
 
 export interface IngestFlags extends CommonFlags {
   dataset?: string | undefined;
@@ -48,23 +48,14 @@ export async function ingestCommand(args: string[], flags: IngestFlags): Promise
   const config = configFrom(flags);
   const log = createLogger('warn');
   const rt = await openRuntime(config, [service], log);
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nstopping: the new data is being discarded, the data served before stays\n');
-    controller.abort();
-    // A load in its last steps waits on MMseqs2 and an index thread: they end now.
-    endOwned();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopper = loadStopper('stopping: the new data is being discarded, the data served before stays');
   let shown = 0;
   try {
     const result = await runLoad(rt.db, rt.generations, ds, input, {
       source: resolve(input),
       ...(flags.update ? { update: true } : {}),
       progress: progressFor(process.stderr),
-      signal: controller.signal,
+      signal: stopper.signal,
       ...(batchSize ? { batchSize } : {}),
       ...(flags.release ? { release: flags.release } : {}),
       onSkip: (place, reason) => {
@@ -84,8 +75,7 @@ export async function ingestCommand(args: string[], flags: IngestFlags): Promise
     process.stderr.write(`\nbiomirror ingest failed, the data served before is unchanged: ${(err as Error).message}\n`);
     return 1;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopper.dispose();
     await rt.close();
   }
 }

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../server/config.js';
 import { fetchCommand } from './fetch.js';
+import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
 import { serveCommand } from './serve.js';
 import { servicesCommand, statusCommand } from './status.js';
@@ -19,6 +20,7 @@ Usage:
                   taken port or a data folder another server holds stops the start at once; SIGTERM
                   or SIGINT stops the server within 4 s (in-flight requests get 2.5 s)
   biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n] [--update]
+  biomirror demo [service]   loads the demo data again (of every service, or of one), replacing what is served
   biomirror fetch <service> [dataset] [--limit N] [--ids a,b|@file] [--organism human] [--parts a,b]
                   [--from day] [--to day] [--token t] [--upstream key=url] [--dry-run] [--use-cache]
                   downloads the official bulk files (or harvests the API) and loads them; without
@@ -119,6 +121,8 @@ export async function main(argv: string[]): Promise<number> {
         return await serveCommand(parsed.values);
       case 'ingest':
         return await ingestCommand(rest, parsed.values);
+      case 'demo':
+        return await demoCommand(rest, parsed.values);
       case 'fetch':
         return await fetchCommand(rest, parsed.values);
       case 'status':

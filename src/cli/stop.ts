@@ -8,6 +8,30 @@ import { endOwned, ownedRunning } from '../core/children.js';
 export const STOP_DEADLINE_MS = 3_500;
 
 /**
+ * A load's SIGINT and SIGTERM: the first says `note` and stops the load (its programs end now), a
+ * second exits at once. `dispose` stops listening.
+ */
+export function loadStopper(note: string): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(`\n${note}\n`);
+    controller.abort();
+    // A load in its last steps waits on MMseqs2 and an index thread: they end now.
+    endOwned();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/**
  * SIGTERM and SIGINT as an AbortSignal, listened for before anything else is done so that a signal
  * during the start (the demo load) stops it too. Whatever still holds the process at the deadline
  * (a request that does not end once cut, a database that does not close) is left: its programs are

@@ -62,6 +62,23 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
   const limiter = new Limiter(service.id, settings, deps.limitStore);
   const prefix = scope.prefix;
 
+  // A record not found by a service that has nothing loaded at all says so, and how to load it,
+  // in the service's own error body (instead of "not found", which reads as a missing record).
+  if (service.datasets.length) {
+    const names = service.datasets.map((d) => d.name);
+    const message =
+      `No data is loaded for ${service.title} on this server (${names.length > 1 ? `its datasets ${names.join(', ')} are` : `its dataset ${names[0] as string} is`} empty): ` +
+      `load the official files with \`biomirror fetch ${service.id}\` or \`biomirror ingest ${service.id} <files>\`, or the demo data with \`biomirror demo ${service.id}\``;
+    scope.addHook('onSend', async (req, reply, payload) => {
+      if (reply.statusCode !== 404 || !req.routeOptions.url) return payload;
+      for (const d of service.datasets) if ((await deps.generations.active(service.id, d.name)) !== undefined) return payload;
+      const e = service.errors.badRequest(message, 404, pathOf(req.url));
+      reply.type(e.contentType);
+      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      return typeof e.body === 'string' || Buffer.isBuffer(e.body) ? e.body : JSON.stringify(e.body);
+    });
+  }
+
   // Until its data is loaded, a service answers 503 in its own error shape, saying so.
   const readiness = deps.readiness;
   if (readiness) {
