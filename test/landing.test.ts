@@ -8,6 +8,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '../src/server/openapi.js';
 import { SERVICES } from '../src/services/registry.js';
+import { clinicaltrials } from '../src/services/clinicaltrials/index.js';
+import { runLoad } from '../src/core/ingest/load.js';
 import { makeApp, type TestApp } from './helpers/app.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { missing } from './helpers/tools.js';
@@ -23,6 +25,9 @@ describe('landing page and API references', () => {
   beforeAll(async () => {
     store = await (STORES[0] as (typeof STORES)[number]).open();
     t = await makeApp(store, { services: [...SERVICES] });
+    // ClinicalTrials.gov's demo studies, for trying its operations.
+    const ct = clinicaltrials.datasets[0] as (typeof clinicaltrials.datasets)[number];
+    await runLoad(store.db, t.generations, ct, ct.demo as string);
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
@@ -114,6 +119,14 @@ describe('landing page and API references', () => {
     expect(doc.info.title).toBe('Gwas Catalog Rest API V2');
     expect(doc.servers).toEqual([{ url: 'http://localhost:80/gwas/rest/api', description: 'biomirror' }]);
     expect(Object.keys(doc.paths)).toContain('/v2/studies');
+    // ClinicalTrials.gov's, served where the registry serves it too.
+    const ct = (await t.app.inject({ method: 'GET', url: '/clinicaltrials/openapi/official-0.json' })).json();
+    expect(ct.info).toMatchObject({ title: 'ClinicalTrials.gov REST API', version: '2.0.5' });
+    expect(ct.servers).toEqual([{ url: 'http://localhost:80/clinicaltrials/api/v2', description: 'biomirror' }]);
+    expect(Object.keys(ct.paths)).toEqual(expect.arrayContaining(['/studies', '/studies/{nctId}']));
+    const yaml = await t.app.inject({ method: 'GET', url: '/clinicaltrials/api/oas/v2' });
+    expect(yaml.statusCode).toBe(200);
+    expect(yaml.body).toMatch(/^openapi: "3\.0\.3"/);
     // A service without one keeps a single document.
     expect((await t.app.inject({ method: 'GET', url: '/pubchem/openapi' })).body).not.toContain('standalone-preset');
   });
@@ -135,12 +148,30 @@ describe('landing page and API references', () => {
       const shot = join(tempDir(), 'landing.png');
       await page.screenshot({ path: shot, fullPage: true });
       expect(statSync(shot).size).toBeGreaterThan(20_000);
-      await page.click('a[href="/clinicaltrials/openapi"]');
+      // A service without a document of its own: the one generated from its routes.
+      await page.click('a[href="/biorxiv/openapi"]');
       await page.waitForSelector('.opblock', { timeout: 30_000 });
-      const doc = (await t.app.inject({ method: 'GET', url: '/clinicaltrials/openapi.json' })).json();
+      const doc = (await t.app.inject({ method: 'GET', url: '/biorxiv/openapi.json' })).json();
       const operations = Object.values(doc.paths as Record<string, object>).reduce((n: number, item) => n + Object.keys(item).length, 0);
       expect(await page.locator('.opblock').count()).toBe(operations);
-      expect(await page.locator('.opblock-summary-path').allTextContents()).toContain('/api/v2/studies/{nctId}');
+      expect(await page.locator('.opblock-summary-path').allTextContents()).toContain(Object.keys(doc.paths as object)[0]);
+      await page.close();
+    }, 90_000);
+
+    it('tries a ClinicalTrials.gov operation from the registry\'s own document, against this server', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      await page.goto(`${base}/clinicaltrials/openapi`);
+      await page.waitForSelector('.opblock', { timeout: 30_000 });
+      const op = page.locator('.opblock', { has: page.locator('.opblock-summary-path', { hasText: /^\/studies\/\{nctId\}$/ }) }).first();
+      await op.locator('.opblock-summary').click();
+      await op.locator('button.try-out__btn').click();
+      await op.locator('tr[data-param-name="nctId"] input').fill('NCT02710084');
+      await op.locator('button.execute').click();
+      const status = op.locator('.live-responses-table .response .response-col_status').first();
+      await status.waitFor({ timeout: 30_000 });
+      expect((await status.textContent())?.trim(), (await op.locator('.request-url').textContent()) ?? '').toBe('200');
+      // The demo study, from this server.
+      expect(await op.locator('.live-responses-table .response .response-col_description').first().textContent()).toContain('NCT02710084');
       await page.close();
     }, 90_000);
 

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../types.js';
 import { csvColumns, csvHeader, csvStudy } from './csv.js';
 import { buildTrie, prune } from './fields.js';
 import { getStudy, searchStudies, version } from './handlers.js';
+import { registryDocument } from './oas.js';
 import { parseFields, parseFormat, parseMarkup, parseNctId, parseSearch } from './params.js';
 
 const JSON_TYPE = 'application/json';
@@ -51,6 +52,8 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void 
   });
 
   app.get('/api/v2/version', async () => version(ctx));
+  // Where the registry publishes its OpenAPI document.
+  app.get('/api/oas/v2', async (_req, reply) => reply.type('application/yaml').send(await registryDocument()));
 }
 
 function redirect(reply: FastifyReply, url: string, given: string, target: string): FastifyReply {
