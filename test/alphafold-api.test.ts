@@ -19,8 +19,8 @@ const ORDER = [
   'toolUsed', 'providerId', 'entityType', 'isUniProt', 'modelEntityId', 'modelCreatedDate', 'sequenceVersionDate', 'globalMetricValue',
   'fractionPlddtVeryLow', 'fractionPlddtLow', 'fractionPlddtConfident', 'fractionPlddtVeryHigh', 'latestVersion', 'allVersions', 'sequence',
   'sequenceStart', 'sequenceEnd', 'sequenceChecksum', 'isUniProtReviewed', 'gene', 'uniprotAccession', 'uniprotId', 'uniprotDescription', 'taxId',
-  'organismScientificName', 'isUniProtReferenceProteome', 'chainId', 'bcifUrl', 'cifUrl', 'pdbUrl', 'paeImageUrl', 'plddtDocUrl', 'paeDocUrl',
-  'isComplex', 'entryId', 'uniprotSequence', 'uniprotStart', 'uniprotEnd', 'isReferenceProteome', 'isReviewed',
+  'organismScientificName', 'isUniProtReferenceProteome', 'chainId', 'bcifUrl', 'cifUrl', 'pdbUrl', 'paeImageUrl', 'msaUrl', 'plddtDocUrl', 'paeDocUrl',
+  'amAnnotationsUrl', 'amAnnotationsHg19Url', 'amAnnotationsHg38Url', 'isComplex', 'entryId', 'uniprotSequence', 'uniprotStart', 'uniprotEnd', 'isReferenceProteome', 'isReviewed',
 ];
 
 describe.each(STORES.map((s) => [s.name, s] as const))('AlphaFold DB API on %s (demo data)', (_name, target) => {

@@ -187,17 +187,28 @@ for (const target of STORES) {
         target,
         (s) => makeApp(s, { services: [alphafold] }),
         async ({ a, b, appA, appB, up: af }) => {
-          await loadAf(a, appA.generations, AF_DEMO);
+          // The upstream carries the demo with an MSA and one AlphaMissense table (generated text) of P69905.
+          const upDir = tempDir('biomirror-af-up-');
+          for (const n of readdirSync(AF_DEMO)) if (n !== 'README.md') writeFileSync(join(upDir, n), readFileSync(join(AF_DEMO, n)));
+          writeFileSync(join(upDir, 'AF-P69905-F1-msa_v4.a3m'), '>101\nMVLSPADKTN\n>generated\nMVLSPADKTN\n');
+          writeFileSync(join(upDir, 'AF-P69905-F1-hg38.csv'), 'CHROM,POS,REF,ALT\nchr16,1,A,C\n');
+          await loadAf(a, appA.generations, upDir);
           const load = await fetchAndLoad(b.db, appB.generations, request(b, 'alphafold', 'models', [`alphafold=${af.url}/alphafold`], { ids: ['P69905'] }));
           expect(load).toMatchObject({ release: 'v4' });
+          // The record's optional files are asked for too; the two the upstream lacks (404) are passed over.
           expect(af.requests.map((r) => r.path).sort()).toEqual(
-            ['/alphafold/api/prediction/P69905', ...['model_v4.cif', 'confidence_v4.json', 'predicted_aligned_error_v4.json'].map((f) => `/alphafold/files/AF-P69905-F1-${f}`)].sort(),
+            [
+              '/alphafold/api/prediction/P69905',
+              '/alphafold/files/msa/AF-P69905-F1-msa_v4.a3m',
+              ...['model_v4.cif', 'confidence_v4.json', 'predicted_aligned_error_v4.json', 'aa-substitutions.csv', 'hg19.csv', 'hg38.csv'].map((f) => `/alphafold/files/AF-P69905-F1-${f}`),
+            ].sort(),
           );
-          for (const path of ['/alphafold/api/prediction/P69905', '/alphafold/files/AF-P69905-F1-confidence_v4.json', '/alphafold/api/uniprot/summary/P69905.json']) {
+          for (const path of ['/alphafold/api/prediction/P69905', '/alphafold/files/AF-P69905-F1-confidence_v4.json', '/alphafold/api/uniprot/summary/P69905.json', '/alphafold/files/msa/AF-P69905-F1-msa_v4.a3m', '/alphafold/files/AF-P69905-F1-hg38.csv']) {
             const [x, y] = await Promise.all([appA.app.inject(path), appB.app.inject(path)]);
             expect(y.statusCode, path).toBe(200);
             expect(y.body, path).toBe(x.body);
           }
+          expect((await appB.app.inject('/alphafold/files/AF-P69905-F1-hg19.csv')).statusCode).toBe(404);
           expect((await appB.app.inject('/alphafold/api/prediction/P68871')).statusCode).toBe(404);
           const missing = await fetchAndLoad(b.db, appB.generations, request(b, 'alphafold', 'models', [`alphafold=${af.url}/alphafold`], { ids: ['Q00000'] })).catch((e: unknown) => e);
           expect((missing as Error).message).toMatch(/^AlphaFold DB has no prediction for Q00000/);

@@ -75,6 +75,25 @@ for (const target of STORES) {
       expect(cif.body).toContain(syntheticSequence(36, 11).slice(0, 20));
     });
 
+    it('adds the AlphaMissense table and MSA of an entry, and replaces one loaded again', async () => {
+      const url = `/alphafold/files/AF-${VERS}-F1-hg38.csv`;
+      expect((await t.app.inject(url)).statusCode).toBe(404);
+      const dir = tempDir('biomirror-af-update-');
+      writeFileSync(join(dir, `AF-${VERS}-F1-hg38.csv`), 'CHROM,POS\nchr1,1\n');
+      writeFileSync(join(dir, `AF-${VERS}-F1-msa_v4.a3m`), '>101\nMKV\n');
+      const r = await loadAf(s, t.generations, dir, { update: true });
+      expect(r.changes?.parts.meta).toEqual({ added: 2, replaced: 0, deleted: 0 });
+      t.generations.invalidate();
+      expect((await t.app.inject(url)).body).toBe('CHROM,POS\nchr1,1\n');
+      expect((await t.app.inject(`/alphafold/files/msa/AF-${VERS}-F1-msa_v4.a3m`)).body).toBe('>101\nMKV\n');
+      expect((await prediction(VERS)).body[0]).toHaveProperty('amAnnotationsHg38Url');
+      writeFileSync(join(dir, `AF-${VERS}-F1-hg38.csv`), 'CHROM,POS\nchr2,2\n');
+      const again = await loadAf(s, t.generations, dir, { update: true });
+      expect(again.changes?.parts.meta).toEqual({ added: 0, replaced: 2, deleted: 0 });
+      t.generations.invalidate();
+      expect((await t.app.inject(url)).body).toBe('CHROM,POS\nchr2,2\n');
+    });
+
     it('keeps what is served when an update stops part-way', async () => {
       await expect(loadAf(s, t.generations, laterFiles(), { update: true, ...stopAfterFirstBatch() })).rejects.toThrow(LoadAborted);
       expect((await prediction(VERS)).body[0]).toMatchObject({ latestVersion: 4 });

@@ -56,6 +56,16 @@ export interface ExperimentalStructures {
 
 export const noExperimentalStructures: ExperimentalStructures = { byUniprot: async () => [] };
 
+/**
+ * The fraction of the UniProt sequence a structure covers, as the 3D-Beacons schema defines it:
+ * (uniprot_end - uniprot_start + 1) / the sequence's length, to two decimals (4HHB chain A, P69905
+ * 2-142 of 142: 0.99).
+ */
+export function coverageOf(start: number, end: number, length: number): number {
+  if (!Number.isFinite(start) || !Number.isFinite(end) || end < start || length <= 0) return 0;
+  return Math.min(1, Math.round(((end - start + 1) / length) * 100) / 100);
+}
+
 function modelStructure(e: Entry, base: string, length: number): BeaconsStructure {
   const r = e.latest;
   const d = r.doc;
@@ -78,7 +88,7 @@ function modelStructure(e: Entry, base: string, length: number): BeaconsStructur
       sequence_identity: 1,
       uniprot_start: start,
       uniprot_end: end,
-      coverage: Math.round(((end - start + 1) / Math.max(1, length)) * 1000) / 1000,
+      coverage: coverageOf(start, end, length),
       experimental_method: null,
       resolution: null,
       confidence_type: 'pLDDT',
@@ -120,7 +130,10 @@ export async function beaconsSummary(
   const length = Math.max(seq.length, ...entries.map((e) => e.latest.doc.uniprotEnd), ...pdb.map((s) => s.summary.uniprot_end));
   const named = entries[0];
   const id = named ? ((named.meta.uniprotId as string | undefined) ?? named.latest.doc.uniprotId) : null;
-  let structures = [...entries.map((e) => modelStructure(e, base, length)), ...pdb];
+  // Experimental entries are measured against the same UniProt length as the models: their
+  // provider knows their UniProt range but not the sequence's length.
+  const experimentalItems = pdb.map((s) => ({ ...s, summary: { ...s.summary, coverage: coverageOf(s.summary.uniprot_start, s.summary.uniprot_end, length) } }));
+  let structures = [...entries.map((e) => modelStructure(e, base, length)), ...experimentalItems];
   if (provider) structures = structures.filter((s) => s.summary.provider.toLowerCase() === provider.toLowerCase());
   return {
     uniprot_entry: {

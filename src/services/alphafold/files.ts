@@ -87,6 +87,11 @@ async function convert(ctx: ServiceContext, kind: 'bcif' | 'pdb', gz: Buffer): P
 
 const tagOf = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32);
 
+/** A kept file sent as loaded (gzipped): the MSA and AlphaMissense files. */
+export async function deliverKept(ctx: ServiceContext, key: string, type: string): Promise<Delivery> {
+  return { bytes: await stored(ctx, key), gzipped: true, type, tag: tagOf(key) };
+}
+
 export async function deliver(ctx: ServiceContext, f: FileName, row: ModelRow, scheme: CategoryScheme): Promise<Delivery> {
   if (f.kind === 'model') {
     if (f.format === 'cif') return { bytes: await stored(ctx, row.model_key), gzipped: true, type: TYPES.cif, tag: tagOf(row.model_key) };

@@ -6,8 +6,9 @@ import { tableSet, type TableSet } from '../../core/ingest/dataset.js';
 import type { ServiceContext } from '../types.js';
 import { crc64, md5 } from './checksum.js';
 import { afErrors, invalidParameter } from './errors.js';
+import { AM_TABLES, type ExtraName } from './extra-files.js';
 import type { Meta } from './metadata.js';
-import { DATASET, PREFIX, SERVICE, modelOf, modelsOf, type ModelRow } from './store.js';
+import { DATASET, PREFIX, SERVICE, extraFileKey, extraFilesOf, modelOf, modelsOf, type ModelRow } from './store.js';
 
 /** UniProt's accession format, with an optional isoform number. */
 export const ACCESSION_PATTERN = '^([OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9]([A-Z][A-Z0-9]{2}[0-9]){1,2})(-[0-9]+)?$';
@@ -29,6 +30,8 @@ export interface Entry {
   latest: ModelRow;
   versions: number[];
   meta: Meta;
+  /** The optional files the load carried for the entry (`file:msa_v6`, `file:hg38`, ...). */
+  files: ReadonlySet<string>;
 }
 
 const isoformOf = (acc: string) => Number(/-(\d+)$/.exec(acc)?.[1] ?? 0);
@@ -40,11 +43,12 @@ export async function entriesOf(ctx: ServiceContext, acc: string): Promise<Entry
   const rows = await modelsOf(ctx.db, t, acc, !acc.includes('-'));
   const byEntry = new Map<string, ModelRow[]>();
   for (const r of rows) byEntry.set(r.entry_id, [...(byEntry.get(r.entry_id) ?? []), r]);
+  const files = byEntry.size ? await extraFilesOf(ctx.db, t, [...byEntry.keys()]) : new Map<string, Set<string>>();
   const out: Entry[] = [];
-  for (const versions of byEntry.values()) {
+  for (const [entryId, versions] of byEntry) {
     versions.sort((a, b) => a.version - b.version);
     const latest = versions[versions.length - 1] as ModelRow;
-    out.push({ latest, versions: versions.map((v) => v.version), meta: latest.meta });
+    out.push({ latest, versions: versions.map((v) => v.version), meta: latest.meta, files: files.get(entryId) ?? new Set() });
   }
   // Canonical first, then isoforms by number; fragments in order.
   out.sort((a, b) => isoformOf(a.latest.acc) - isoformOf(b.latest.acc) || a.latest.fragment - b.latest.fragment);
@@ -68,9 +72,34 @@ export function fileUrls(base: string, entryId: string, v: number) {
     cifUrl: `${f}-model_v${v}.cif`,
     pdbUrl: `${f}-model_v${v}.pdb`,
     paeImageUrl: `${f}-predicted_aligned_error_v${v}.png`,
+    msaUrl: `${base}/files/msa/${entryId}-msa_v${v}.a3m`,
     plddtDocUrl: `${f}-confidence_v${v}.json`,
     paeDocUrl: `${f}-predicted_aligned_error_v${v}.json`,
+    amAnnotationsUrl: `${f}-${AM_TABLES[0]}.csv`,
+    amAnnotationsHg19Url: `${f}-${AM_TABLES[1]}.csv`,
+    amAnnotationsHg38Url: `${f}-${AM_TABLES[2]}.csv`,
   };
+}
+
+/**
+ * Whether a record names the AlphaMissense files: when the load carried any of them, and otherwise
+ * for the canonical entry of a human protein. The recorded answer names them on the canonical
+ * record of a human protein and leaves the keys out (not null) on its isoform; AlphaMissense covers
+ * the human canonical proteins only. A URL named without its file loaded answers 404.
+ */
+function namesAlphaMissense(e: Entry, taxId: number | null): boolean {
+  if (AM_TABLES.some((k) => e.files.has(`file:${k}`))) return true;
+  return taxId === 9606 && !e.latest.acc.includes('-');
+}
+
+/**
+ * Whether the entry is reviewed (Swiss-Prot), when no metadata says so: UniProtKB/TrEMBL entry
+ * names are the accession and the species (`A0A024R161_HUMAN`), Swiss-Prot's a mnemonic
+ * (`HBA_HUMAN`). Unknown (null) without an entry name.
+ */
+function reviewedByName(uniprotId: string | null, acc: string): boolean | null {
+  if (!uniprotId) return null;
+  return !uniprotId.toUpperCase().startsWith(`${acc.replace(/-\d+$/, '')}_`);
 }
 
 /**
@@ -86,9 +115,15 @@ export function predictionRecord(e: Entry, base: string): Record<string, unknown
   const sequence = pick(meta, 'uniprotSequence', d.sequence);
   const start = pick(meta, 'uniprotStart', d.uniprotStart);
   const end = pick(meta, 'uniprotEnd', d.uniprotEnd);
-  const reviewed = pick<boolean | null>(meta, 'isReviewed', null);
+  const uniprotId = pick<string | null>(meta, 'uniprotId', d.uniprotId);
+  const taxId = pick<number | null>(meta, 'taxId', d.taxId);
+  const reviewed = pick<boolean | null>(meta, 'isReviewed', reviewedByName(uniprotId, r.acc));
+  // Whether the protein is in a reference proteome is not in the model file: null unless the metadata says.
   const reference = pick<boolean | null>(meta, 'isReferenceProteome', null);
   const urls = fileUrls(base, r.entry_id, v);
+  const am = namesAlphaMissense(e, taxId)
+    ? { amAnnotationsUrl: urls.amAnnotationsUrl, amAnnotationsHg19Url: urls.amAnnotationsHg19Url, amAnnotationsHg38Url: urls.amAnnotationsHg38Url }
+    : {};
   return {
     toolUsed: 'AlphaFold Monomer v2.0 pipeline',
     providerId: 'GDM',
@@ -112,9 +147,9 @@ export function predictionRecord(e: Entry, base: string): Record<string, unknown
     isUniProtReviewed: reviewed,
     gene: pick<string | null>(meta, 'gene', d.gene),
     uniprotAccession: pick(meta, 'uniprotAccession', r.acc),
-    uniprotId: pick<string | null>(meta, 'uniprotId', d.uniprotId),
+    uniprotId,
     uniprotDescription: pick<string | null>(meta, 'uniprotDescription', d.description),
-    taxId: pick<number | null>(meta, 'taxId', d.taxId),
+    taxId,
     organismScientificName: pick<string | null>(meta, 'organismScientificName', d.organism),
     isUniProtReferenceProteome: reference,
     chainId: 'A',
@@ -122,8 +157,10 @@ export function predictionRecord(e: Entry, base: string): Record<string, unknown
     cifUrl: urls.cifUrl,
     pdbUrl: urls.pdbUrl,
     paeImageUrl: urls.paeImageUrl,
+    msaUrl: urls.msaUrl,
     plddtDocUrl: urls.plddtDocUrl,
     paeDocUrl: urls.paeDocUrl,
+    ...am,
     isComplex: false,
     entryId: r.entry_id,
     uniprotSequence: sequence,
@@ -194,6 +231,14 @@ export function parseFileName(name: string): FileName | undefined {
   const [, entryId, kind, v, format] = m as unknown as [string, string, FileKind, string, FileFormat];
   if (!FORMATS[kind].includes(format)) return undefined;
   return { entryId, kind, version: Number(v), format };
+}
+
+/** The file-store key of an optional file (MSA, AlphaMissense table) the load carried, or a 404. */
+export async function extraFileOf(ctx: ServiceContext, x: ExtraName): Promise<string> {
+  const t = await activeTables(ctx);
+  const key = t ? await extraFileKey(ctx.db, t, x.entryId, x.source) : undefined;
+  if (!key) throw afErrors.notFound();
+  return key;
 }
 
 /** The loaded model of a file name (that exact version), or a 404 as the file host answers. */

@@ -18,7 +18,8 @@ export const ALPHAFOLD_LIMITS: readonly LimitRule[] = [{ name: 'concurrent', lim
 
 /**
  * The AlphaFold Protein Structure Database: its API (predictions by UniProt accession, the
- * 3D-Beacons summary) and its file host (models, confidence and PAE files, the PAE image).
+ * 3D-Beacons summary) and its file host (models, confidence and PAE files, the PAE image, and the
+ * MSA and AlphaMissense files a load carries).
  */
 export function alphafoldService(opts: AlphafoldOptions = {}): ServiceModule {
   return {

@@ -1,7 +1,8 @@
 /**
  * Reads the bulk downloads: proteome tar shards (members `*.cif.gz`, `*-confidence_*.json.gz`,
  * `*-predicted_aligned_error_*.json.gz`), folders of per-entry files, `accession_ids.csv` and the
- * metadata table. The files of one entry are gathered (they sit together in shards and in sorted
+ * metadata table, and the optional files of an entry (its MSA, its AlphaMissense tables; see
+ * extra-files.ts), each kept on its own. The files of one entry are gathered (they sit together in shards and in sorted
  * folders) and yielded as one record once all three are there, or at the end of the input.
  */
 import { createReadStream } from 'node:fs';
@@ -10,6 +11,7 @@ import { FormatError } from '../../core/ingest/errors.js';
 import { ByteProgress, lines, listInputs, openInput, peek } from '../../core/ingest/inputs.js';
 import type { Sourced } from '../../core/ingest/load.js';
 import type { ModelRecord, Part, Pending } from './entry.js';
+import { checkedExtra, parseLoadedExtra } from './extra-files.js';
 import { IngestPool, readInPlace } from './ingest-pool.js';
 import { accessionIdsRow, csvFields, typedMeta, type Meta } from './metadata.js';
 import { tarMembers } from './tar.js';
@@ -24,7 +26,15 @@ export interface MetaRecord {
   doc: Meta;
 }
 
-export type AfRecord = ModelRecord | MetaRecord;
+/** An optional file of an entry (MSA, AlphaMissense table), gzipped, kept under `source`. */
+export interface FileRecord {
+  kind: 'file';
+  entryId: string;
+  source: string;
+  bytes: Buffer;
+}
+
+export type AfRecord = ModelRecord | MetaRecord | FileRecord;
 
 const FILE = /^(AF-.+?)-(model|confidence|predicted_aligned_error)_v(\d+)\.(cif|json|pdb)$/;
 
@@ -66,13 +76,14 @@ class Gatherer {
   }
 }
 
-type Kind = 'tar' | 'entry-file' | 'ids' | 'table' | 'ignore' | 'unknown';
+type Kind = 'tar' | 'entry-file' | 'extra-file' | 'ids' | 'table' | 'ignore' | 'unknown';
 
 function kindOf(path: string, head: string): Kind {
   const name = (path.split(/[\\/]/).pop() ?? path).toLowerCase();
   if (/\.tar$/.test(name)) return 'tar';
   const base = (path.split(/[\\/]/).pop() ?? path).replace(/\.gz$/i, '');
   if (FILE.test(base)) return 'entry-file';
+  if (parseLoadedExtra(base)) return 'extra-file';
   if (/^download_metadata\.json$|^msa_depths\.csv$|\.(md|txt|fasta|a3m)$/.test(name.replace(/\.gz$/, ''))) return 'ignore';
   const first = head.split(/\r?\n/)[0] ?? '';
   if (/entryId/.test(first)) return 'table';
@@ -151,6 +162,19 @@ export async function* readAlphafold(input: string, ctx: ReadContext): AsyncGene
     }
   }
 
+  /** An optional file (MSA, AlphaMissense table), checked and kept on its own; undefined when skipped. */
+  function extraFile(name: string, part: Part): Sourced<AfRecord> | undefined {
+    const x = parseLoadedExtra(name.split('/').pop() ?? name);
+    if (!x) return undefined;
+    recognised++;
+    try {
+      return { value: { kind: 'file', entryId: x.entryId, source: x.source, bytes: checkedExtra(x.kind, part.bytes) }, place: part.place };
+    } catch (err) {
+      ctx.skip(part.place, `${name.split('/').pop() ?? name}: ${(err as Error).message}`);
+      return undefined;
+    }
+  }
+
   function entryFile(name: string, part: Part): [string, number, Pending][] {
     const base = (name.split('/').pop() ?? name).replace(/\.gz$/i, '');
     const m = FILE.exec(base);
@@ -174,20 +198,27 @@ export async function* readAlphafold(input: string, ctx: ReadContext): AsyncGene
       if (kind === 'tar') {
         try {
           for await (const member of tarMembers(openInput(f.path, bytes))) {
-            yield* emit(entryFile(member.name, { bytes: member.bytes, place: { file: f.path, position: member.name } }));
+            const part = { bytes: member.bytes, place: { file: f.path, position: member.name } };
+            const extra = extraFile(member.name, part);
+            if (extra) yield extra;
+            else yield* emit(entryFile(member.name, part));
           }
         } catch (err) {
           throw new FormatError(`${f.path}: ${(err as Error).message}`);
         }
         // Entries of a shard are complete within it.
         yield* emit(gather.drain());
-      } else if (kind === 'entry-file') {
+      } else if (kind === 'entry-file' || kind === 'extra-file') {
         const chunks: Buffer[] = [];
         for await (const c of createReadStream(f.path)) {
           chunks.push(c as Buffer);
           bytes.add((c as Buffer).length);
         }
-        yield* emit(entryFile(f.path, { bytes: Buffer.concat(chunks), place: { file: f.path, position: 0 } }));
+        const part = { bytes: Buffer.concat(chunks), place: { file: f.path, position: 0 } };
+        if (kind === 'extra-file') {
+          const extra = extraFile(f.path, part);
+          if (extra) yield extra;
+        } else yield* emit(entryFile(f.path, part));
       } else if (kind === 'table' || kind === 'ids') {
         recognised++;
         yield* tableRows(f.path, bytes, ctx, kind === 'ids');

@@ -1,7 +1,8 @@
 /**
  * The HTTP surface: the API (`/api/prediction/{qualifier}`, the 3D-Beacons summary under `/api`) and
- * the file host (`/files/{name}`), all below the service's mount. Files are sent with an ETag,
- * gzip transfer when the client accepts it, and single byte ranges.
+ * the file host (`/files/{name}`, the MSA files below `/files/msa/`), all below the service's
+ * mount. Files are sent with an ETag, gzip transfer when the client accepts it, and single byte
+ * ranges.
  */
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,8 +11,9 @@ import type { ServiceContext } from '../types.js';
 import { beaconsSummary, noExperimentalStructures, type ExperimentalStructures } from './beacons.js';
 import type { CategoryScheme } from './confidence.js';
 import { afErrors, detail } from './errors.js';
-import { deliver, type Delivery } from './files.js';
-import { modelOfFile, parseFileName, predictionsJson } from './handlers.js';
+import { EXTRA_TYPES, parseAmName, parseMsaName, type ExtraName } from './extra-files.js';
+import { deliver, deliverKept, type Delivery } from './files.js';
+import { extraFileOf, modelOfFile, parseFileName, predictionsJson } from './handlers.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -99,9 +101,21 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext, opts: 
     return reply.type(JSON_TYPE).send(JSON.stringify(body));
   });
 
+  const sendExtra = async (req: FastifyRequest, reply: FastifyReply, x: ExtraName) => send(req, reply, await deliverKept(ctx, await extraFileOf(ctx, x), EXTRA_TYPES[x.kind]));
+
+  app.get<{ Params: { name: string } }>('/files/msa/:name', async (req, reply) => {
+    const x = parseMsaName(req.params.name);
+    if (!x) throw afErrors.notFound();
+    return sendExtra(req, reply, x);
+  });
+
   app.get<{ Params: { name: string } }>('/files/:name', async (req, reply) => {
     const f = parseFileName(req.params.name);
-    if (!f) throw afErrors.notFound();
+    if (!f) {
+      const x = parseAmName(req.params.name);
+      if (!x) throw afErrors.notFound();
+      return sendExtra(req, reply, x);
+    }
     const scheme = f.kind === 'confidence' ? schemeOf(req) : 'names';
     const row = await modelOfFile(ctx, f);
     return send(req, reply, await deliver(ctx, f, row, scheme));

@@ -106,7 +106,15 @@ export async function writeRecords(tx: Db, t: TableSet, batch: readonly Sourced<
         dupes.push(i);
         continue;
       }
-      metaRows.push([r.entryId, r.source, JSON.stringify(r.doc)]);
+      if (r.kind === 'file') {
+        const row: SqlValue[] = [r.entryId, r.source, null];
+        metaRows.push(row);
+        puts.push(
+          (async () => {
+            row[2] = JSON.stringify({ key: await files.put(r.bytes, tx) });
+          })(),
+        );
+      } else metaRows.push([r.entryId, r.source, JSON.stringify(r.doc)]);
     }
   }
   await Promise.all(puts);
@@ -176,6 +184,29 @@ export async function modelsOf(db: Db, t: TableSet, accession: string, isoforms:
 export async function modelOf(db: Db, t: TableSet, entryId: string, version: number): Promise<ModelRow | undefined> {
   const r = await db.one<RawModelRow>(`${select(names(t))} WHERE m.entry_id = ? AND m.version = ?`, [entryId, version], { hot: true });
   return r ? parseRow(r) : undefined;
+}
+
+/** The sources (`file:...`) of the optional files loaded for each of `entryIds`. */
+export async function extraFilesOf(db: Db, t: TableSet, entryIds: readonly string[]): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  for (let i = 0; i < entryIds.length; i += 400) {
+    const chunk = entryIds.slice(i, i + 400);
+    const rows = await db.query<{ entry_id: string; source: string }>(
+      `SELECT entry_id, source FROM ${names(t).meta} WHERE entry_id IN (${chunk.map(() => '?').join(',')}) AND source LIKE 'file:%'`,
+      [...chunk],
+      { hot: true },
+    );
+    for (const r of rows) out.set(r.entry_id, (out.get(r.entry_id) ?? new Set()).add(r.source));
+  }
+  return out;
+}
+
+/** The file-store key of an entry's optional file, when the load carried it. */
+export async function extraFileKey(db: Db, t: TableSet, entryId: string, source: string): Promise<string | undefined> {
+  const r = await db.one<{ doc: string }>(`SELECT doc FROM ${names(t).meta} WHERE entry_id = ? AND source = ?`, [entryId, source], { hot: true });
+  if (!r) return undefined;
+  const key = (JSON.parse(r.doc) as { key?: unknown }).key;
+  return typeof key === 'string' ? key : undefined;
 }
 
 export async function derivedKey(db: Db, sourceKey: string, kind: string): Promise<string | undefined> {

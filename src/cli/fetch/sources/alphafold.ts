@@ -2,7 +2,10 @@
  * AlphaFold DB: whole proteomes as the tar shards of its FTP release folder
  * (`pub/databases/alphafold/latest/`, EBI), or single entries by UniProt accession, whose file
  * addresses and metadata the prediction API gives (`/api/prediction/{accession}`). The API's
- * records are kept as the metadata table (JSON lines with the table's column names).
+ * records are kept as the metadata table (JSON lines with the table's column names). An entry's
+ * optional files that its record names (the MSA, `msaUrl`; the AlphaMissense tables,
+ * `amAnnotationsUrl`, `amAnnotationsHg19Url`, `amAnnotationsHg38Url`) are taken too, each passed
+ * over when the file host lacks it.
  */
 import { FetchError, UsageError } from '../errors.js';
 import type { BulkSource, PlanContext, PlannedFile } from '../plan.js';
@@ -14,6 +17,27 @@ const ACCESSION = /^[A-Z0-9]{6,10}$/;
 const SHARD = /^(UP\d{9})_\d+_[A-Z0-9]+_v(\d+)\.tar$/;
 
 type Prediction = Record<string, unknown> & { entryId?: unknown; uniprotAccession?: unknown; cifUrl?: unknown; plddtDocUrl?: unknown; paeDocUrl?: unknown };
+
+/** The record's links to files a load may carry (version 6 records name them). */
+export const OPTIONAL_LINKS = ['msaUrl', 'amAnnotationsUrl', 'amAnnotationsHg19Url', 'amAnnotationsHg38Url'] as const;
+
+/** The optional files a prediction record names, as planned downloads (404 passed over). */
+export function optionalFiles(ctx: Pick<PlanContext, 'upstreams'>, r: Prediction): PlannedFile[] {
+  const out: PlannedFile[] = [];
+  for (const key of OPTIONAL_LINKS) {
+    const link = r[key];
+    if (typeof link !== 'string' || link === '') continue;
+    let name: string;
+    try {
+      name = new URL(link).pathname.split('/').pop() as string;
+    } catch {
+      continue;
+    }
+    if (!/^AF-[A-Za-z0-9-]+?-(msa_v\d+\.a3m|aa-substitutions\.csv|hg19\.csv|hg38\.csv)$/.test(name)) continue;
+    out.push({ url: rebase(ctx.upstreams, 'alphafold', link), path: `entries/${name}`, optional: true });
+  }
+  return out;
+}
 
 async function entryFiles(ctx: PlanContext, acc: string): Promise<{ files: PlannedFile[]; meta: string[]; version: number }> {
   const url = upstreamUrl(ctx.upstreams, 'alphafold', `api/prediction/${acc}`);
@@ -39,6 +63,7 @@ async function entryFiles(ctx: PlanContext, acc: string): Promise<{ files: Plann
       files.push({ url: rebase(ctx.upstreams, 'alphafold', link), path: `entries/${name}` });
       version = Math.max(version, Number(/_v(\d+)\./.exec(name)?.[1] ?? 0));
     }
+    files.push(...optionalFiles(ctx, r));
     // entryId first: the reader tells a metadata table by its first line's start.
     const { entryId, ...rest } = r;
     meta.push(JSON.stringify({ entryId, ...rest }));
@@ -85,7 +110,8 @@ export const models: BulkSource = {
       meta.push(...e.meta);
       version = Math.max(version, e.version);
     }
-    const what = [proteomes.length || !ids.length ? `${files.length - accessions.length * 3} proteome${files.length - accessions.length * 3 === 1 ? '' : 's'}` : '', accessions.length ? `${accessions.length} entr${accessions.length === 1 ? 'y' : 'ies'}` : '']
+    const shardCount = files.filter((f) => f.path.startsWith('proteomes/')).length;
+    const what = [proteomes.length || !ids.length ? `${shardCount} proteome${shardCount === 1 ? '' : 's'}` : '', accessions.length ? `${accessions.length} entr${accessions.length === 1 ? 'y' : 'ies'}` : '']
       .filter(Boolean)
       .join(' and ');
     return {
