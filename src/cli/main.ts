@@ -4,6 +4,7 @@ import { ConfigError } from '../server/config.js';
 import { fetchCommand } from './fetch.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
+import { mcpCommand } from './mcp.js';
 import { serveCommand } from './serve.js';
 import { servicesCommand, statusCommand } from './status.js';
 import { serviceCommand } from './service-command.js';
@@ -27,6 +28,9 @@ Usage:
                   arguments it lists what can be fetched (docs/data.md)
   biomirror status [--json]
   biomirror services
+  biomirror mcp [--data-dir ./data] [--no-demo] [--config file.json]
+                  the Model Context Protocol server over stdio, for agents (the same tools answer
+                  over Streamable HTTP at /mcp of a running serve)
   biomirror <service> <command> [args...]   commands of a service, e.g. biomirror protocols add-user
 
 Environment: DATABASE_URL (PostgreSQL instead of the embedded SQLite), REDIS_URL (shared rate-limit
@@ -129,6 +133,8 @@ export async function main(argv: string[]): Promise<number> {
         return await statusCommand(parsed.values);
       case 'services':
         return servicesCommand(parsed.values);
+      case 'mcp':
+        return await mcpCommand(parsed.values);
       default:
         process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
         return 2;

@@ -18,6 +18,7 @@ import { openApiDocument, type RouteRecord } from './openapi.js';
 import { registerLocalApp } from '../core/http/local-apps.js';
 import { sendServiceError } from '../core/http/send.js';
 import { statusReport } from './status.js';
+import { mountMcp } from '../mcp/http.js';
 import { LOADING_RETRY_SECONDS, loadingError, type Readiness } from './readiness.js';
 
 export interface AppDeps {
@@ -329,6 +330,8 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
   for (const service of services) {
     await app.register(async (scope) => mountService(scope, service, deps), { prefix: prefixed ? service.mount : '' });
   }
+  // Agents' tools over the same routes (in-process), beside the services on the shared port.
+  if (prefixed) mountMcp(app, deps);
   // Services read each other's answers through it (by URL of this server, never the network).
   const own = services[0];
   registerLocalApp({

@@ -2,7 +2,7 @@
  * The HTTP surface: health, the skills, their details, and execution. Names in paths are looked up
  * in the loaded skills (a map), never joined into a file path.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { bearerMatches, bearerNeeded } from '../../core/http/bearer.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ExecEngine } from './engine.js';
 import { execError } from './errors.js';
@@ -25,31 +25,6 @@ function skillRecord(skill: Skill) {
     metadata: skill.metadata,
     scripts: [...skill.scripts.values()].map((s) => scriptRecord(skill, s)),
   };
-}
-
-function isLoopback(address: string): boolean {
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
-}
-
-/**
- * A token is needed unless every address the server listens on is loopback (or a Unix socket). A
- * server that is not listening (a request dispatched in-process) cannot tell where a request came
- * from, so it needs one too.
- */
-function tokenNeeded(app: FastifyInstance, engine: ExecEngine): boolean {
-  if (engine.settings.auth !== 'auto') return engine.settings.auth === 'always';
-  const a = app.server.address();
-  if (a === null) return true;
-  if (typeof a === 'string') return false;
-  return !isLoopback(a.address);
-}
-
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  if (!m?.[1]) return false;
-  const given = Buffer.from(m[1]);
-  const want = Buffer.from(token);
-  return given.length === want.length && timingSafeEqual(given, want);
 }
 
 /** The arguments of a request body, or the reason it is refused. */
@@ -117,7 +92,7 @@ export function registerRoutes(app: FastifyInstance, engine: ExecEngine, health:
   });
 
   app.post<{ Params: { skill: string; script: string } }>('/api/execute/:skill/:script', async (req: FastifyRequest<{ Params: { skill: string; script: string } }>, reply) => {
-    if (tokenNeeded(app, engine) && !tokenMatches(req.headers.authorization, engine.token)) {
+    if (bearerNeeded(app, engine.settings.auth) && !bearerMatches(req.headers.authorization, engine.token)) {
       throw execError(401, 'a bearer token is needed to run scripts on this server (Authorization: Bearer <token>; the server prints it at start)', '', {
         'WWW-Authenticate': 'Bearer realm="biomirror-exec"',
       });

@@ -1,0 +1,85 @@
+/** The one answer shape every tool returns, its schema, and the size budget. */
+import { z } from 'zod';
+import { ToolError, type McpContext } from './context.js';
+
+/** Tokens are an agent's budget: list answers stay under this unless it asks for more items. */
+export const ANSWER_BUDGET = 8 * 1024;
+
+export const SourceSchema = z.object({
+  service: z.string(),
+  datasets: z.array(z.object({ dataset: z.string(), release: z.string().nullable(), loaded_at: z.string().nullable(), source: z.string() })),
+});
+
+export const OUTPUT = {
+  ids: z.array(z.string()).describe('identifiers of the records in this answer, to cite or to fetch'),
+  total: z.number().nullable().describe('how many records match, when the service says'),
+  items: z.array(z.record(z.string(), z.unknown())).describe('compact records'),
+  next_cursor: z.string().nullable().describe('pass as `cursor` for the next page; null on the last'),
+  truncated: z.boolean().describe('true when items were dropped to keep the answer under 8 KB'),
+  source: SourceSchema,
+};
+
+export type Answer = {
+  ids: string[];
+  total: number | null;
+  items: Record<string, unknown>[];
+  next_cursor: string | null;
+  truncated: boolean;
+  source: z.infer<typeof SourceSchema>;
+};
+
+export type Page = Omit<Answer, 'source' | 'truncated' | 'total' | 'next_cursor'> & { total?: number | null; next_cursor?: string | null };
+
+// Read at most once a second per service: a tool call then costs no extra query, and a load
+// (by this process or a server beside it) still shows within a second.
+const SOURCE_TTL_MS = 1000;
+const sources = new WeakMap<McpContext['generations'], Map<string, { at: number; value: Promise<Answer['source']> }>>();
+
+/** What is loaded for a service: its datasets' releases, so that an answer can be cited. */
+export function sourceOf(ctx: McpContext, service: string): Promise<Answer['source']> {
+  let byService = sources.get(ctx.generations);
+  if (!byService) sources.set(ctx.generations, (byService = new Map()));
+  const hit = byService.get(service);
+  if (hit && Date.now() - hit.at < SOURCE_TTL_MS) return hit.value;
+  const value = ctx.generations.served(service).then((served) => ({
+    service,
+    datasets: served.map((l) => ({ dataset: l.dataset, release: l.release, loaded_at: l.finishedAt, source: l.source })),
+  }));
+  value.catch(() => byService.delete(service));
+  byService.set(service, { at: Date.now(), value });
+  return value;
+}
+
+/** Drops items from the end until the answer fits the budget; the cursor still leads past them. */
+export function fit(answer: Answer, budget = ANSWER_BUDGET): Answer {
+  let a = answer;
+  while (a.items.length > 1 && Buffer.byteLength(JSON.stringify(a)) > budget) {
+    const items = a.items.slice(0, -1);
+    a = { ...a, items, ids: a.ids.slice(0, items.length), truncated: true };
+  }
+  return a;
+}
+
+/** Cursors are opaque to the agent: an offset or an upstream page token, base64url JSON. */
+export function encodeCursor(c: { offset?: number; token?: string }): string {
+  return Buffer.from(JSON.stringify(c)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): { offset: number; token?: string } {
+  if (!cursor) return { offset: 0 };
+  try {
+    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { offset?: unknown; token?: unknown };
+    const offset = typeof c.offset === 'number' && Number.isInteger(c.offset) && c.offset >= 0 ? c.offset : 0;
+    return typeof c.token === 'string' ? { offset, token: c.token } : { offset };
+  } catch {
+    throw new ToolError('cursor: not a cursor this server gave (pass next_cursor from the previous answer, or nothing for the first page)');
+  }
+}
+
+/** Keeps the named fields that are present (compact records). */
+export function pick(o: unknown, keys: readonly string[]): Record<string, unknown> {
+  const src = (o ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (src[k] !== undefined && src[k] !== null) out[k] = src[k];
+  return out;
+}

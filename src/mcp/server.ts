@@ -1,0 +1,117 @@
+/**
+ * The MCP server: every tool, resource and prompt over one in-process app. Built per connection
+ * (stdio) or per request (stateless Streamable HTTP); building it is cheap (no I/O).
+ */
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ToolError, call, getJson, type McpContext } from './context.js';
+import { OUTPUT, fit, sourceOf, type Answer } from './result.js';
+import { TOOLS } from './tools/index.js';
+
+export const MCP_VERSION = '0.1.0';
+
+const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false } as const;
+
+export function registerTools(server: McpServer, ctx: McpContext): void {
+  for (const t of TOOLS) {
+    server.registerTool(
+      t.name,
+      { title: t.title, description: t.description, inputSchema: t.input, outputSchema: OUTPUT, annotations: { ...ANNOTATIONS, title: t.title } },
+      async (args: Record<string, unknown>) => {
+        try {
+          const page = await t.run(ctx, args);
+          const answer: Answer = fit({ total: null, next_cursor: null, ...page, truncated: false, source: await sourceOf(ctx, t.service) });
+          return { content: [{ type: 'text' as const, text: JSON.stringify(answer) }], structuredContent: answer };
+        } catch (err) {
+          // A ToolError is the agent's to act on; anything else is logged and answered in general terms.
+          if (err instanceof ToolError) return { isError: true, content: [{ type: 'text' as const, text: err.message }] };
+          ctx.app.log.error({ err, tool: t.name }, 'tool failed');
+          return { isError: true, content: [{ type: 'text' as const, text: `${t.name} failed inside the server; see its log` }] };
+        }
+      },
+    );
+  }
+}
+
+/** Records as resources: the service's own JSON for a record, by URI. */
+function registerResources(server: McpServer, ctx: McpContext): void {
+  const json = (uri: URL, body: unknown) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body) }] });
+  server.registerResource(
+    'pdb-entry',
+    new ResourceTemplate('pdb://entry/{id}', { list: undefined }),
+    { title: 'PDB entry', description: 'An RCSB PDB entry as the Data API serves it', mimeType: 'application/json' },
+    async (uri, { id }) => json(uri, await getJson(ctx, `/rcsb/data/rest/v1/core/entry/${encodeURIComponent(String(id).toUpperCase())}`, { record: `entry ${String(id)}`, dataset: 'rcsb-data/archive' })),
+  );
+  server.registerResource(
+    'pdb-file',
+    new ResourceTemplate('pdb://file/{name}', { list: undefined }),
+    { title: 'PDB file', description: 'A file of the PDB file host (e.g. pdb://file/4hhb.cif)', mimeType: 'application/octet-stream' },
+    async (uri, { name }) => {
+      const u = await call(ctx, 'GET', `/rcsb/files/download/${encodeURIComponent(String(name))}`);
+      if (u.status !== 200) throw new ToolError(`file ${String(name)} is not in the loaded data (the dataset rcsb-data/archive would hold it)`);
+      return { contents: [{ uri: uri.href, mimeType: 'application/octet-stream', blob: u.raw.toString('base64') }] };
+    },
+  );
+  server.registerResource(
+    'pubchem-compound',
+    new ResourceTemplate('pubchem://compound/{cid}', { list: undefined }),
+    { title: 'PubChem compound', description: 'A PubChem compound record (PUG REST JSON)', mimeType: 'application/json' },
+    async (uri, { cid }) => json(uri, await getJson(ctx, `/pubchem/rest/pug/compound/cid/${encodeURIComponent(String(cid))}/JSON`, { record: `CID ${String(cid)}`, dataset: 'pubchem/compounds' })),
+  );
+  server.registerResource(
+    'clinicaltrials-study',
+    new ResourceTemplate('clinicaltrials://study/{nct}', { list: undefined }),
+    { title: 'ClinicalTrials.gov study', description: 'A study as the ClinicalTrials.gov API v2 serves it', mimeType: 'application/json' },
+    async (uri, { nct }) => json(uri, await getJson(ctx, `/clinicaltrials/api/v2/studies/${encodeURIComponent(String(nct))}`, { record: `study ${String(nct)}`, dataset: 'clinicaltrials/studies' })),
+  );
+}
+
+interface SkillRecord {
+  name: string;
+  description?: string;
+  body?: string;
+}
+
+// The execution service reads its skills once, at start: one list per app serves every request.
+const skillLists = new WeakMap<McpContext['app'], Promise<SkillRecord[]>>();
+
+function skillsOf(ctx: McpContext): Promise<SkillRecord[]> {
+  let p = skillLists.get(ctx.app);
+  if (!p) {
+    p = call(ctx, 'GET', '/exec/api/skills').then((u) => (u.status === 200 ? ((u.json as { skills?: SkillRecord[] }).skills ?? []) : []));
+    // A failed read (exec still starting) is asked again next time.
+    void p.then((l) => l.length || skillLists.delete(ctx.app));
+    skillLists.set(ctx.app, p);
+  }
+  return p;
+}
+
+/** A prompt per skill: its SKILL.md, so an agent can follow a skill's steps with the tools. */
+async function registerPrompts(server: McpServer, ctx: McpContext): Promise<void> {
+  const skills = (await skillsOf(ctx)).filter((s) => /^[a-z0-9-]+$/.test(s.name));
+  for (const s of skills) {
+    server.registerPrompt(
+      `skill-${s.name}`,
+      { title: s.name, description: String(s.description ?? '').slice(0, 500), argsSchema: { question: z.string().max(2000).optional() } },
+      async ({ question }) => {
+        const d = (await getJson(ctx, `/exec/api/skills/${s.name}`, { record: `skill ${s.name}`, dataset: 'the skills folders' })) as SkillRecord;
+        const ask = question ? `\n\nQuestion: ${question}` : '';
+        return {
+          description: s.description,
+          messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `Follow this skill, using the biomirror tools for its data.\n\n${d.body ?? ''}${ask}` } }],
+        };
+      },
+    );
+  }
+}
+
+export async function createMcpServer(ctx: McpContext): Promise<McpServer> {
+  const server = new McpServer(
+    { name: 'biomirror', version: MCP_VERSION },
+    { instructions: 'Biomedical reference data served from a local, release-pinned mirror. Every answer names its records\' ids and its source release; page with next_cursor.' },
+  );
+  registerTools(server, ctx);
+  registerResources(server, ctx);
+  await registerPrompts(server, ctx);
+  return server;
+}
