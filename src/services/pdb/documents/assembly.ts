@@ -133,7 +133,8 @@ export function assemblyDocument(m: StructureModel, assemblyId: string): PartDoc
     polymer_entity_instance_count_nucleic_acid_hybrid: instByType['NA-hybrid'],
     polymer_entity_instance_count_protein: instByType.Protein,
     polymer_monomer_count: monomers,
-    selected_polymer_entity_types: selectedTypes(protein, dna + rna + hybrid, branchedEntities.size, polymerEntities.size),
+    // The assembly schema's enum has no oligosaccharide categories (the entry's has): branched entities are not counted here.
+    selected_polymer_entity_types: selectedTypes(protein, dna + rna + hybrid, 0, polymerEntities.size),
     solvent_atom_count: solventAtoms,
     solvent_entity_count: solventEntities.size,
     solvent_entity_instance_count: instCount.solvent,

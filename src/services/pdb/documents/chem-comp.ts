@@ -54,6 +54,8 @@ export function chemCompDocument(entry: Entry): Record<string, unknown> | undefi
     atom_count_heavy: atoms.rows ? heavy : undefined,
     bond_count: bonds.rows || undefined,
     bond_count_aromatic: bonds.rows ? aromatic : undefined,
+    // Required by the official chem_comp schema (GraphQL errors when it is selected and absent).
+    comp_id: id,
     initial_release_date: initial ? isoDate(initial) : undefined,
     revision_date: modified ? isoDate(modified) : undefined,
   });

@@ -16,6 +16,7 @@ import {
   type CifTaskKind,
   type PolymerSequence,
 } from '../../../core/mmcif/index.js';
+import { withHeader } from './legacy-header.js';
 import type { FileName } from './names.js';
 import type { EntryFileSource } from './source.js';
 
@@ -144,10 +145,16 @@ export class FileHost {
     const unavailableKey = `${base}:unavailable`;
     if (await this.source.cache.get(unavailableKey)) return { found: false, reason: 'unavailable' };
     try {
-      const plain = await this.derived(base, () => runCifTask(kind, raw, conversionBudget.ms, name.assembly ? { assembly: name.assembly } : {}));
-      const tag = `${hash.slice(0, 20)}-${kind}${name.assembly ?? ''}`;
+      // Keyed apart from files the pool wrote before header records were added here.
+      const key = kind === 'pdb' ? `${base}:h1` : base;
+      const plain = await this.derived(key, async () => {
+        const out = await runCifTask(kind, raw, conversionBudget.ms, name.assembly ? { assembly: name.assembly } : {});
+        // The pool's writer leaves out REVDAT, JRNL, REMARK 1/2, HELIX, SSBOND and LINK; added here from the mmCIF.
+        return kind === 'pdb' ? withHeader(out, raw) : out;
+      });
+      const tag = `${hash.slice(0, 20)}-${kind}${name.assembly ?? ''}${kind === 'pdb' ? '-h1' : ''}`;
       if (!gz) return { found: true, bytes: plain, gzipped: false, tag };
-      const packed = await this.derived(`${base}.gz`, async () => new Uint8Array(await gzipAsync(plain)));
+      const packed = await this.derived(`${key}.gz`, async () => new Uint8Array(await gzipAsync(plain)));
       return { found: true, bytes: packed, gzipped: true, tag: `${tag}-gz` };
     } catch (e) {
       if (e instanceof LegacyFormatUnavailable || e instanceof AssemblyNotFound) {

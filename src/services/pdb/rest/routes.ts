@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendServiceError } from '../../../core/http/send.js';
 import type { ServiceContext } from '../../types.js';
 import { PART_ID, PdbData, type Doc } from '../data.js';
+import { holdingsStatus, MAX_STATUS_IDS } from '../holdings.js';
 import type { ObjectKind } from '../documents/index.js';
 import { PdbProblem, dataError, pdbErrors } from '../errors.js';
 import { runGraphQL } from '../graphql/execute.js';
@@ -69,6 +70,27 @@ export function dataRoutes(app: FastifyInstance, ctx: ServiceContext): void {
 
   app.get('/rest/v1/holdings/current/entry_ids', async (_req, reply) => send(reply, JSON.stringify(await data.entryIds())));
   app.get('/rest/v1/holdings/current/ccd_ids', async (_req, reply) => send(reply, JSON.stringify(await data.ccdIds())));
+
+  app.get<{ Params: { id: string } }>('/rest/v1/holdings/status/:id', async (req, reply) => {
+    const [status] = await holdingsStatus(data, [req.params.id]);
+    return status ? send(reply, JSON.stringify(status)) : fail(reply, pdbErrors.notFound('entry', req.params.id));
+  });
+  app.get<{ Querystring: Record<string, unknown> }>('/rest/v1/holdings/status', async (req, reply) => {
+    const raw = req.query.ids;
+    const ids = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(',')).filter((v) => v.trim());
+    if (!ids.length) return fail(reply, pdbErrors.badRequest('Required parameter ids is missing'));
+    if (ids.length > MAX_STATUS_IDS) return fail(reply, pdbErrors.badRequest(`At most ${MAX_STATUS_IDS} ids per request`));
+    const found = await holdingsStatus(data, ids);
+    return found.length ? send(reply, JSON.stringify(found)) : fail(reply, pdbErrors.notFound('entry', ids.join(',')));
+  });
+  // Removed and unreleased entries are not kept by the archive load, nor DrugBank data or interfaces
+  // computed: these answer the Data API's 404 for every id (see docs/compatibility.md).
+  app.get<{ Params: { id: string } }>('/rest/v1/holdings/removed/:id', (req, reply) => fail(reply, pdbErrors.notFound('removed entry', req.params.id)));
+  app.get<{ Params: { id: string } }>('/rest/v1/holdings/unreleased/:id', (req, reply) => fail(reply, pdbErrors.notFound('unreleased entry', req.params.id)));
+  app.get<{ Params: { id: string } }>('/rest/v1/core/drugbank/:id', (req, reply) => fail(reply, pdbErrors.notFound('drugbank', req.params.id)));
+  app.get<{ Params: { entry: string; assembly: string; iface: string } }>('/rest/v1/core/interface/:entry/:assembly/:iface', (req, reply) =>
+    fail(reply, pdbErrors.notFound('interface', `${req.params.entry}-${req.params.assembly}.${req.params.iface}`)),
+  );
 
   app.get<{ Params: { object: string } }>('/rest/v1/schema/:object', async (req, reply) => {
     const name = req.params.object;

@@ -1,0 +1,339 @@
+/**
+ * Header records of a legacy `.pdb` file that the structure-file pool's writer does not write:
+ * REVDAT (from pdbx_audit_revision_history, newest first, so readers such as Biopython's
+ * `parse_pdb_header` take the last one as the release date), JRNL (the primary citation), REMARK 1
+ * (the other citations), REMARK 2 (resolution), HELIX (struct_conf), SSBOND and LINK (struct_conn).
+ * They are merged into the pool's output in the wwPDB format's record order. The mmCIF is parsed
+ * again here, once per stored file (the result is cached with the converted file); a file that does
+ * not parse keeps the pool's shorter header rather than failing the request.
+ */
+import { parseCif } from '../../../core/mmcif/index.js';
+import { firstBlock } from '../../../core/mmcif/parse.js';
+
+type Block = ReturnType<typeof firstBlock>;
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const pad80 = (s: string) => (s.length >= 80 ? s.slice(0, 80) : s.padEnd(80));
+
+/** One value of a category (row i), '' for absent, '.' or '?'. */
+function value(block: Block, category: string, field: string, row = 0): string {
+  const f = block.categories[category]?.getField(field);
+  if (!f || row >= f.rowCount || f.valueKind(row) !== 0) return '';
+  return f.str(row).trim();
+}
+
+function rows(block: Block, category: string): number {
+  return block.categories[category]?.rowCount ?? 0;
+}
+
+/** "1984-07-17" as the legacy format writes dates: "17-JUL-84". */
+export function legacyDate(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  if (!m) return '         ';
+  return `${m[3]}-${MONTHS[Number(m[2]) - 1] ?? '???'}-${(m[1] as string).slice(2)}`;
+}
+
+/** "Perutz, M.F." written the legacy way: "M.F.PERUTZ". */
+function legacyAuthor(name: string): string {
+  const comma = name.indexOf(',');
+  return (comma < 0 ? name : `${name.slice(comma + 1).trim()}${name.slice(0, comma).trim()}`).toUpperCase();
+}
+
+function revdat(block: Block, idCode: string): string[] {
+  const n = rows(block, 'pdbx_audit_revision_history');
+  const out: string[] = [];
+  const revisions: { ordinal: number; date: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const type = value(block, 'pdbx_audit_revision_history', 'data_content_type', i);
+    if (type && type !== 'Structure model') continue;
+    const ordinal = Number(value(block, 'pdbx_audit_revision_history', 'ordinal', i)) || i + 1;
+    revisions.push({ ordinal, date: value(block, 'pdbx_audit_revision_history', 'revision_date', i) });
+  }
+  revisions.sort((a, b) => b.ordinal - a.ordinal);
+  for (const r of revisions) {
+    // Columns 8-10 modNum, 14-22 date, 24-27 id, 32 modType (0: initial release, 1: other).
+    out.push(pad80(`REVDAT ${String(r.ordinal).padStart(3)}   ${legacyDate(r.date)} ${idCode.slice(0, 4).padEnd(4)}    ${r.ordinal === 1 ? '0' : '1'}`));
+  }
+  return out;
+}
+
+/** A JRNL sub-record's text over continued lines (text from column 20, up to column 79). */
+function jrnlText(sub: string, text: string, out: string[], separator = ' ', prefix = 'JRNL        '): void {
+  const pieces = separator === ',' ? text.split(',').map((p, i, all) => (i < all.length - 1 ? `${p},` : p)) : text.replace(/\s+/g, ' ').trim().split(' ');
+  let line = '';
+  let n = 1;
+  const flush = () => {
+    out.push(pad80(`${prefix}${sub.padEnd(4)}${n === 1 ? '  ' : String(n).padStart(2)} ${line}`));
+    n++;
+    line = '';
+  };
+  for (const p of pieces) {
+    const joined = separator === ',' ? `${line}${p}` : line ? `${line} ${p}` : p;
+    if (line && joined.length > 59) flush();
+    line = separator === ',' ? `${line}${p}` : line ? `${line} ${p}` : p.slice(0, 59);
+  }
+  if (line) flush();
+}
+
+/** A citation's sub-records, as JRNL (the primary one) or REMARK 1 (the others) lay them out. */
+function citationRecords(block: Block, row: number, prefix: string): string[] {
+  const id = value(block, 'citation', 'id', row);
+  const out: string[] = [];
+  const authorRows = rows(block, 'citation_author');
+  const authors: string[] = [];
+  for (let i = 0; i < authorRows; i++) {
+    if (value(block, 'citation_author', 'citation_id', i) === id) authors.push(legacyAuthor(value(block, 'citation_author', 'name', i)));
+  }
+  if (authors.length) jrnlText('AUTH', authors.join(','), out, ',', prefix);
+  const title = value(block, 'citation', 'title', row);
+  if (title) jrnlText('TITL', title.toUpperCase(), out, ' ', prefix);
+  const journal = value(block, 'citation', 'journal_abbrev', row).toUpperCase().replace(/\.\s+/g, '.');
+  const volume = value(block, 'citation', 'journal_volume', row);
+  const page = value(block, 'citation', 'page_first', row);
+  const year = value(block, 'citation', 'year', row);
+  if (journal) {
+    // Columns 20-47 journal, 50-51 "V.", 52-55 volume, 57-61 first page, 63-66 year.
+    const published = journal !== 'TO BE PUBLISHED';
+    out.push(pad80(`${prefix}REF    ${journal.slice(0, 28).padEnd(28)}${published ? `  V.${volume.padStart(4)} ${page.padStart(5)} ${year.padStart(4)}` : ''}`));
+  }
+  const issn = value(block, 'citation', 'journal_id_ISSN', row);
+  if (issn) out.push(pad80(`${prefix}REFN                   ISSN ${issn}`));
+  const pmid = value(block, 'citation', 'pdbx_database_id_PubMed', row);
+  if (pmid) out.push(pad80(`${prefix}PMID   ${pmid}`));
+  const doi = value(block, 'citation', 'pdbx_database_id_DOI', row);
+  if (doi) out.push(pad80(`${prefix}DOI    ${doi.toUpperCase()}`));
+  return out;
+}
+
+function jrnl(block: Block): string[] {
+  for (let i = 0; i < rows(block, 'citation'); i++) if (value(block, 'citation', 'id', i) === 'primary') return citationRecords(block, i, 'JRNL        ');
+  return [];
+}
+
+/** REMARK 1: the entry's other citations, numbered as REFERENCE n. */
+function remark1(block: Block): string[] {
+  const out: string[] = [];
+  let n = 0;
+  for (let i = 0; i < rows(block, 'citation'); i++) {
+    if (value(block, 'citation', 'id', i) === 'primary') continue;
+    if (!n) out.push(pad80('REMARK   1'));
+    n++;
+    out.push(pad80(`REMARK   1 REFERENCE ${n}`));
+    out.push(...citationRecords(block, i, 'REMARK   1  '));
+  }
+  return out;
+}
+
+function remark2(block: Block): string[] {
+  const method = value(block, 'exptl', 'method').toUpperCase();
+  const resolution = value(block, 'refine', 'ls_d_res_high') || value(block, 'em_3d_reconstruction', 'resolution') || value(block, 'reflns', 'd_resolution_high');
+  const out = [pad80('REMARK   2')];
+  const r = Number(resolution);
+  if (resolution && Number.isFinite(r)) out.push(pad80(`REMARK   2 RESOLUTION. ${r.toFixed(2).padStart(7)} ANGSTROMS.`));
+  else if (method.includes('NMR')) out.push(pad80('REMARK   2 RESOLUTION. NOT APPLICABLE.'));
+  else out.push(pad80('REMARK   2 RESOLUTION. NULL ANGSTROMS.'));
+  return out;
+}
+
+/** HELIX records from struct_conf (helices only), author numbering. */
+function helix(block: Block): string[] {
+  const out: string[] = [];
+  const v = (f: string, i: number) => value(block, 'struct_conf', f, i);
+  let serial = 0;
+  for (let i = 0; i < rows(block, 'struct_conf'); i++) {
+    if (!v('conf_type_id', i).startsWith('HELX')) continue;
+    const chain1 = v('beg_auth_asym_id', i);
+    const chain2 = v('end_auth_asym_id', i);
+    if (chain1.length > 1 || chain2.length > 1) continue;
+    serial++;
+    const id = (v('pdbx_PDB_helix_id', i) || String(serial)).slice(0, 3);
+    const comment = v('details', i).toUpperCase().slice(0, 30);
+    out.push(
+      pad80(
+        `HELIX  ${String(serial).padStart(3)} ${id.padStart(3)} ${v('beg_auth_comp_id', i).padStart(3)} ${chain1 || ' '} ${v('beg_auth_seq_id', i).padStart(4)}${v('pdbx_beg_PDB_ins_code', i) || ' '} ` +
+          `${v('end_auth_comp_id', i).padStart(3)} ${chain2 || ' '} ${v('end_auth_seq_id', i).padStart(4)}${v('pdbx_end_PDB_ins_code', i) || ' '}${(v('pdbx_PDB_helix_class', i) || '1').padStart(2)}${comment.padEnd(30)} ${v('pdbx_PDB_helix_length', i).padStart(5)}`,
+      ),
+    );
+  }
+  return out;
+}
+
+const TWO_LETTER = /^(FE|ZN|MG|MN|CU|CO|NI|NA|CL|BR|CD|HG|SE|CA|LI|AL|GA|PT|AU|AG|MO|SR|BA|CS|RB|TB|YB|GD|SM|EU|PB|IR|OS|RU|RH|PD|SB|TE|XE|KR|AR|NE|HE|BE|SI|TI|CR|V|AS)$/;
+const STANDARD = new Set(['ALA', 'ARG', 'ASN', 'ASP', 'CYS', 'GLN', 'GLU', 'GLY', 'HIS', 'ILE', 'LEU', 'LYS', 'MET', 'PHE', 'PRO', 'SER', 'THR', 'TRP', 'TYR', 'VAL', 'A', 'C', 'G', 'U', 'DA', 'DC', 'DG', 'DT']);
+
+/** Columns 13-16 of an atom name without its element: two-letter elements (a metal ion's FE) start at 13. */
+function linkAtomName(name: string, comp: string): string {
+  if (name.length >= 4) return name.slice(0, 4);
+  if (!STANDARD.has(comp) && TWO_LETTER.test(name)) return name.padEnd(4);
+  return ` ${name.padEnd(3)}`;
+}
+
+const symmetry = (s: string) => (s || '1_555').replace('_', '').padStart(6);
+
+/** SSBOND (disulfides) and LINK (other covalent and metal bonds) from struct_conn, author naming. */
+function connections(block: Block): { ssbond: string[]; link: string[] } {
+  const ssbond: string[] = [];
+  const link: string[] = [];
+  const v = (f: string, i: number) => value(block, 'struct_conn', f, i);
+  for (let i = 0; i < rows(block, 'struct_conn'); i++) {
+    const type = v('conn_type_id', i);
+    if (type === 'hydrog') continue;
+    const c1 = v('ptnr1_auth_asym_id', i);
+    const c2 = v('ptnr2_auth_asym_id', i);
+    if (c1.length > 1 || c2.length > 1) continue;
+    const distance = Number(v('pdbx_dist_value', i));
+    const dist = v('pdbx_dist_value', i) && Number.isFinite(distance) ? distance.toFixed(2).padStart(5) : '     ';
+    const syms = `${symmetry(v('ptnr1_symmetry', i))} ${symmetry(v('ptnr2_symmetry', i))} ${dist}`;
+    const comp1 = v('ptnr1_auth_comp_id', i) || v('ptnr1_label_comp_id', i);
+    const comp2 = v('ptnr2_auth_comp_id', i) || v('ptnr2_label_comp_id', i);
+    const seq1 = v('ptnr1_auth_seq_id', i).padStart(4);
+    const seq2 = v('ptnr2_auth_seq_id', i).padStart(4);
+    const ins1 = v('pdbx_ptnr1_PDB_ins_code', i) || ' ';
+    const ins2 = v('pdbx_ptnr2_PDB_ins_code', i) || ' ';
+    if (type === 'disulf') {
+      ssbond.push(pad80(`SSBOND ${String(ssbond.length + 1).padStart(3)} ${comp1.padStart(3)} ${c1 || ' '} ${seq1}${ins1}   ${comp2.padStart(3)} ${c2 || ' '} ${seq2}${ins2}${' '.repeat(23)}${syms}`));
+    } else {
+      const a1 = `${linkAtomName(v('ptnr1_label_atom_id', i), comp1)}${v('pdbx_ptnr1_label_alt_id', i) || ' '}${comp1.padStart(3)} ${c1 || ' '}${seq1}${ins1}`;
+      const a2 = `${linkAtomName(v('ptnr2_label_atom_id', i), comp2)}${v('pdbx_ptnr2_label_alt_id', i) || ' '}${comp2.padStart(3)} ${c2 || ' '}${seq2}${ins2}`;
+      link.push(pad80(`LINK        ${a1}${' '.repeat(15)}${a2}  ${syms}`));
+    }
+  }
+  return { ssbond, link };
+}
+
+/** A specification record (COMPND, SOURCE): one token per line, long tokens continued, numbered from 2. */
+function specification(record: string, tokens: string[]): string[] {
+  const out: string[] = [];
+  const push = (text: string) => out.push(pad80(out.length === 0 ? `${record}    ${text}` : `${record} ${String(out.length + 1).padStart(3)} ${text}`));
+  tokens.forEach((token, k) => {
+    const text = k < tokens.length - 1 ? `${token};` : token;
+    let line = '';
+    for (const w of text.split(' ')) {
+      if (line && line.length + 1 + w.length > 69) {
+        push(line);
+        line = '';
+      }
+      line = line ? `${line} ${w}` : w;
+    }
+    if (line) push(line);
+  });
+  return out;
+}
+
+/** Author chain ids of each polymer entity, in the order the scheme lists them. */
+function entityChains(block: Block): Map<string, string[]> {
+  const chains = new Map<string, string[]>();
+  for (let i = 0; i < rows(block, 'pdbx_poly_seq_scheme'); i++) {
+    const entity = value(block, 'pdbx_poly_seq_scheme', 'entity_id', i);
+    const chain = value(block, 'pdbx_poly_seq_scheme', 'pdb_strand_id', i);
+    let list = chains.get(entity);
+    if (!list) chains.set(entity, (list = []));
+    if (chain && !list.includes(chain)) list.push(chain);
+  }
+  return chains;
+}
+
+/** The row of a per-entity category for an entity, or -1. */
+function entityRow(block: Block, category: string, entity: string): number {
+  for (let i = 0; i < rows(block, category); i++) if (value(block, category, 'entity_id', i) === entity) return i;
+  return -1;
+}
+
+/** COMPND and SOURCE for the polymer entities (MOL_ID numbered from 1). */
+function compndSource(block: Block): { compnd: string[]; source: string[] } {
+  const chains = entityChains(block);
+  const compnd: string[] = [];
+  const source: string[] = [];
+  let mol = 0;
+  for (let i = 0; i < rows(block, 'entity'); i++) {
+    if (value(block, 'entity', 'type', i) !== 'polymer') continue;
+    const id = value(block, 'entity', 'id', i);
+    mol++;
+    const c = [`MOL_ID: ${mol}`, `MOLECULE: ${value(block, 'entity', 'pdbx_description', i).toUpperCase()}`];
+    const list = chains.get(id);
+    if (list?.length) c.push(`CHAIN: ${list.join(', ')}`);
+    const synonym = value(block, 'entity_name_com', 'name', entityRow(block, 'entity_name_com', id));
+    if (synonym) c.push(`SYNONYM: ${synonym.toUpperCase()}`);
+    const ec = value(block, 'entity', 'pdbx_ec', i);
+    if (ec) c.push(`EC: ${ec}`);
+    const fragment = value(block, 'entity', 'pdbx_fragment', i);
+    if (fragment) c.push(`FRAGMENT: ${fragment.toUpperCase()}`);
+    const method = value(block, 'entity', 'src_method', i);
+    if (method === 'man') c.push('ENGINEERED: YES');
+    const mutation = value(block, 'entity', 'pdbx_mutation', i);
+    if (mutation) c.push('MUTATION: YES');
+    compnd.push(...c);
+    const s = [`MOL_ID: ${mol}`];
+    const add = (key: string, v: string) => {
+      if (v) s.push(`${key}: ${v.toUpperCase()}`);
+    };
+    const gen = entityRow(block, 'entity_src_gen', id);
+    const nat = entityRow(block, 'entity_src_nat', id);
+    if (gen >= 0) {
+      const g = (f: string) => value(block, 'entity_src_gen', f, gen);
+      add('ORGANISM_SCIENTIFIC', g('pdbx_gene_src_scientific_name'));
+      add('ORGANISM_COMMON', g('gene_src_common_name'));
+      add('ORGANISM_TAXID', g('pdbx_gene_src_ncbi_taxonomy_id'));
+      add('GENE', g('pdbx_gene_src_gene').replace(/\s*,\s*/g, ', '));
+      add('EXPRESSION_SYSTEM', g('pdbx_host_org_scientific_name'));
+      add('EXPRESSION_SYSTEM_TAXID', g('pdbx_host_org_ncbi_taxonomy_id'));
+    } else if (nat >= 0) {
+      const n = (f: string) => value(block, 'entity_src_nat', f, nat);
+      add('ORGANISM_SCIENTIFIC', n('pdbx_organism_scientific'));
+      add('ORGANISM_COMMON', n('common_name'));
+      add('ORGANISM_TAXID', n('pdbx_ncbi_taxonomy_id'));
+    } else if (method === 'syn') s.push('SYNTHETIC: YES');
+    source.push(...s);
+  }
+  return { compnd: compnd.length ? specification('COMPND', compnd) : [], source: source.length ? specification('SOURCE', source) : [] };
+}
+
+/** The records this module writes for a block, by where they go. */
+export function extraHeaderRecords(block: Block, idCode: string): { afterTitle: string[]; afterAuthor: string[]; remarks: string[]; secondary: string[] } {
+  const { ssbond, link } = connections(block);
+  const { compnd, source } = compndSource(block);
+  return { afterTitle: [...compnd, ...source], afterAuthor: [...revdat(block, idCode), ...jrnl(block)], remarks: [...remark1(block), ...remark2(block)], secondary: [...helix(block), ...ssbond, ...link] };
+}
+
+const BEFORE_REMARKS = /^(DBREF|SEQADV|SEQRES|MODRES|HET {3}|HETNAM|HETSYN|FORMUL|HELIX |SHEET |SSBOND|LINK {2}|CISPEP|SITE {2}|CRYST1|ORIGX|SCALE|MTRIX|MODEL |ATOM {2}|HETATM|END)/;
+const AFTER_AUTHOR = /^(REVDAT|SPRSDE|JRNL {2}|REMARK)/;
+
+/** Legacy text with the extra header records merged in; text without a HEADER record is returned as is. */
+export function mergeHeader(text: string, block: Block): string {
+  const lines = text.split('\n');
+  if (!lines[0]?.startsWith('HEADER')) return text;
+  const idCode = lines[0].slice(62, 66).trim() || value(block, 'entry', 'id');
+  const { afterTitle, afterAuthor, remarks, secondary } = extraHeaderRecords(block, idCode);
+  // COMPND and SOURCE follow HEADER, OBSLTE, TITLE, SPLIT and CAVEAT.
+  let titleAt = lines.findIndex((l, k) => k > 0 && !/^(OBSLTE|TITLE |SPLIT |CAVEAT)/.test(l));
+  if (titleAt < 0) titleAt = 1;
+  let remarkAt = lines.findIndex((l) => BEFORE_REMARKS.test(l));
+  if (remarkAt < 0) remarkAt = lines.length;
+  // HELIX/SHEET, SSBOND and LINK come after the heterogen section, before CRYST1 and the coordinates.
+  let secondaryAt = lines.findIndex((l) => /^(CRYST1|ORIGX|SCALE|MTRIX|MODEL |ATOM {2}|HETATM|END)/.test(l));
+  if (secondaryAt < remarkAt) secondaryAt = remarkAt;
+  // After AUTHOR (or the last record before it): the first line that is a remark or later.
+  let authorAt = lines.findIndex((l) => AFTER_AUTHOR.test(l) || BEFORE_REMARKS.test(l));
+  if (authorAt < 0 || authorAt > remarkAt) authorAt = remarkAt;
+  return [
+    ...lines.slice(0, titleAt),
+    ...afterTitle,
+    ...lines.slice(titleAt, authorAt),
+    ...afterAuthor,
+    ...lines.slice(authorAt, remarkAt),
+    ...remarks,
+    ...lines.slice(remarkAt, secondaryAt),
+    ...secondary,
+    ...lines.slice(secondaryAt),
+  ].join('\n');
+}
+
+/** mergeHeader over the raw (possibly gzipped) mmCIF bytes; the text unchanged when they do not parse. */
+export async function withHeader(text: Uint8Array, cif: Uint8Array): Promise<Uint8Array> {
+  try {
+    const block = firstBlock(await parseCif(cif));
+    return new Uint8Array(Buffer.from(mergeHeader(Buffer.from(text).toString('utf8'), block), 'utf8'));
+  } catch {
+    return text;
+  }
+}
