@@ -158,7 +158,7 @@ describe('serve among other programs', () => {
     expect(ready.headers.get('retry-after')).toBe('5');
     expect(body.status).toBe('loading');
     // The structure archive loads last: its services answer 503 in their own shape, saying why.
-    expect(body.services['rcsb-data']?.state ?? body.services.rcsb?.state).toBe('loading');
+    expect(body.services['rcsb-data']?.state).toBe('loading');
     const entry = await fetch(`${url}/rcsb/data/rest/v1/core/entry/4HHB`);
     expect(entry.status).toBe(503);
     expect(entry.headers.get('retry-after')).toBe('5');

@@ -169,8 +169,8 @@ export class Searcher {
     checkDeadline(deadline.at);
     // Candidates come in the key file's order (fewest keys first, so smallest compounds first);
     // the first MaxRecords that match are answered, in CID order.
-    const none = new Uint8Array(KEY_BYTES);
-    const screenBy = mode === 'sub' ? screenKeys(q.keys ?? none) : superForbidden(q.keys ?? none.fill(0xff));
+    // Without query keys nothing is required (sub) and nothing rules a compound out (super).
+    const screenBy = !q.keys ? new Uint8Array(KEY_BYTES) : mode === 'sub' ? screenKeys(q.keys) : superForbidden(q.keys);
     const found: number[] = [];
     // Batches go to every matching thread at once; their matches count in candidate order, so
     // the answer is the same however the threads interleave.
