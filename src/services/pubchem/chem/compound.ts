@@ -208,6 +208,20 @@ export function storedRecord(cid: number, row: { record: string; sdf: string; pr
 export function buildCompound(r: RDKit, cid: number, rec: SdfRecord, keysOf?: KeysOf): BuiltCompound | string {
   const fromTags = propsFromTags(rec.tags);
   if (rec.tags.has(SUBSKEYS_TAG) && isComplete(fromTags)) return fromPubchemFile(cid, rec, fromTags);
+  return buildWithRdkit(r, cid, rec, fromTags, keysOf);
+}
+
+/**
+ * A record of PubChem's own files built without RDKit, or undefined when it lacks a value or its
+ * keys (then `buildCompound` reads it with RDKit). The load's reading threads call this.
+ */
+export function compoundFromTags(cid: number, rec: SdfRecord): BuiltCompound | undefined {
+  if (!rec.tags.has(SUBSKEYS_TAG)) return undefined;
+  const fromTags = propsFromTags(rec.tags);
+  return isComplete(fromTags) ? fromPubchemFile(cid, rec, fromTags) : undefined;
+}
+
+function buildWithRdkit(r: RDKit, cid: number, rec: SdfRecord, fromTags: Props, keysOf: KeysOf | undefined): BuiltCompound | string {
   const mol = heavyMolecule(r, rec.molblock);
   if (!mol) return 'RDKit cannot read the structure';
   try {

@@ -52,28 +52,40 @@ export function parseSdfText(text: string): SdfRecord | string {
   const eol = text.indexOf('\n', end);
   const molblock = (eol < 0 ? text.slice(0, text.length) : text.slice(0, eol)) + '\n';
   const tags = new Map<string, string>();
+  // Lines are walked by their offsets, not cut out: only tag lines and values become strings.
   let i = eol < 0 ? text.length : eol + 1;
-  const lineAt = (at: number): [string, number] => {
+  const lineEnd = (at: number) => {
     const nl = text.indexOf('\n', at);
-    return nl < 0 ? [text.slice(at), text.length] : [text.slice(at, nl), nl + 1];
+    return nl < 0 ? text.length : nl;
   };
   while (i < text.length) {
-    const [line, next] = lineAt(i);
-    i = next;
-    if (line.startsWith('$$$$')) break;
-    const m = TAG.exec(line);
+    const stop = lineEnd(i);
+    const first = text.charCodeAt(i);
+    if (first === 36 /* $ */ && text.startsWith('$$$$', i)) break;
+    const m = first === 62 /* > */ ? TAG.exec(text.slice(i, stop)) : null;
+    i = stop + 1;
     if (!m) continue;
-    const value: string[] = [];
+    const from = i;
+    let to = from;
     while (i < text.length) {
-      const [v, after] = lineAt(i);
-      if (v.trim() === '' || v.startsWith('$$$$')) break;
-      value.push(v);
-      i = after;
+      const e = lineEnd(i);
+      if (blank(text, i, e) || text.startsWith('$$$$', i)) break;
+      to = e;
+      i = e + 1;
     }
     const name = (m[1] as string).trim();
-    if (!tags.has(name)) tags.set(name, value.join('\n'));
+    if (!tags.has(name)) tags.set(name, to > from ? text.slice(from, to) : '');
   }
   return { molblock, tags };
+}
+
+/** Whether text[from, to) is empty or whitespace, as `String.trim` sees it. */
+function blank(text: string, from: number, to: number): boolean {
+  if (from === to) return true;
+  const c = text.charCodeAt(from);
+  // A printable ASCII first character settles it without cutting the line out.
+  if (c > 32 && c < 127) return false;
+  return text.slice(from, to).trim() === '';
 }
 
 /** Records of a whole SD text (small inputs: requests, tests). */

@@ -10,10 +10,11 @@ import { ByteProgress, baseName, listInputs, openInput } from '../../../core/ing
 import type { Sourced } from '../../../core/ingest/load.js';
 import { buildCompound } from '../chem/compound.js';
 import { rdkit } from '../chem/rdkit.js';
-import { subskeysEngine } from '../chem/subskeys-engine.js';
+import { subskeysEngine, type KeysOf } from '../chem/subskeys-engine.js';
 import type { CompoundItem } from '../store/compounds.js';
 import { readWholeJson } from './files.js';
-import { sdfRecords, tsvRows } from './sdf-stream.js';
+import { tsvRows } from './sdf-stream.js';
+import { sdfFileBatches } from './sdf-threads.js';
 
 type Kind = 'sdf' | 'title' | 'synonyms' | 'sids' | 'pugview';
 
@@ -46,39 +47,41 @@ export async function* readCompounds(input: string, ctx: ReadContext): AsyncGene
     files.reduce((a, f) => a + f.size, 0),
     (f) => ctx.progress(f),
   );
-  const r = await rdkit();
   // Records without PubChem's substructure keys get computed ones, where this build can compute
-  // them; otherwise they load without (searches by their CID then say why).
-  const keysOf = await subskeysEngine();
-  for (const f of files) {
+  // them; otherwise they load without (searches by their CID then say why). Asked for only when a
+  // record needs RDKit: PubChem's own files never do.
+  let engine: Promise<KeysOf> | undefined;
+  const keysOf = () => (engine ??= subskeysEngine());
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i] as (typeof files)[number];
     const kind = compoundFileKind(f.path) as Kind;
     const place = (position: string | number) => ({ file: f.path, position });
     if (kind === 'sdf') {
-      let good = 0;
-      let bad = 0;
-      for await (const item of sdfRecords(openInput(f.path, bytes))) {
-        if (ctx.signal.aborted) return;
-        const rec = item.record;
-        const at = `line ${item.line}`;
-        if (typeof rec === 'string') {
-          ctx.skip(place(at), rec);
-          if (++bad >= 100 && good === 0) throw new FormatError(`${f.path}: the first 100 records are not molfiles; expected ${EXPECTED}`);
-          continue;
+      // A run of SD files goes to the reading threads together, so that the next is read ahead.
+      const run = [f.path];
+      while (i + 1 < files.length && compoundFileKind((files[i + 1] as (typeof files)[number]).path) === 'sdf') run.push((files[++i] as (typeof files)[number]).path);
+      const counts = new Map<string, { good: number; bad: number }>();
+      for await (const { path, batch } of sdfFileBatches(run, bytes)) {
+        const at = (line: number) => ({ file: path, position: `line ${line}` });
+        const count = counts.get(path) ?? { good: 0, bad: 0 };
+        counts.set(path, count);
+        for (const p of batch) {
+          if (ctx.signal.aborted) return;
+          if (p.t === 'skip') {
+            ctx.skip(at(p.line), p.reason);
+            if (!p.molfile && ++count.bad >= 100 && count.good === 0) throw new FormatError(`${path}: the first 100 records are not molfiles; expected ${EXPECTED}`);
+            continue;
+          }
+          const c = p.t === 'compound' ? p.c : buildCompound(await rdkit(), p.cid, p.rec, await keysOf());
+          if (typeof c === 'string') {
+            ctx.skip(at(p.line), `CID ${p.t === 'rdkit' ? p.cid : '?'}: ${c}`);
+            continue;
+          }
+          // Reported as the loader reports records (file and place), though the compound itself loads.
+          for (const note of c.notes) ctx.skip(at(p.line), `CID ${c.cid}: ${note}; the compound is loaded without substructure keys`);
+          count.good++;
+          yield { value: { kind: 'compound', c }, place: at(p.line) };
         }
-        const cid = positiveInt(rec.tags.get('PUBCHEM_COMPOUND_CID')) ?? positiveInt(rec.molblock.split('\n', 1)[0]);
-        if (cid === undefined) {
-          ctx.skip(place(at), 'no PUBCHEM_COMPOUND_CID tag and no CID on the first line');
-          continue;
-        }
-        const built = buildCompound(r, cid, rec, keysOf);
-        if (typeof built === 'string') {
-          ctx.skip(place(at), `CID ${cid}: ${built}`);
-          continue;
-        }
-        // Reported as the loader reports records (file and place), though the compound itself loads.
-        for (const note of built.notes) ctx.skip(place(at), `CID ${cid}: ${note}; the compound is loaded without substructure keys`);
-        good++;
-        yield { value: { kind: 'compound', c: built }, place: place(at) };
       }
       continue;
     }

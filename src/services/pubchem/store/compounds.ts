@@ -13,6 +13,7 @@ import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
 import { columnsOf } from '../../../core/store/tables.js';
 import { storedRecord, type BuiltCompound } from '../chem/compound.js';
+import type { LoadedCompound } from '../ingest/sdf-prepare.js';
 import { rdkit } from '../chem/rdkit.js';
 import { byIds, countOf, existing, types } from './sql.js';
 
@@ -20,7 +21,7 @@ export const COMPOUND_PREFIX = 'pcc';
 export const COMPOUND_TABLES = ['compounds', 'lookup', 'structures', 'titles', 'synonyms', 'names', 'cid_sids', 'annotations', 'keystamp'];
 
 export type CompoundItem =
-  | { kind: 'compound'; c: BuiltCompound }
+  | { kind: 'compound'; c: BuiltCompound | LoadedCompound }
   | { kind: 'title'; cid: number; title: string }
   | { kind: 'synonyms'; cid: number; names: string[] }
   | { kind: 'sids'; cid: number; sids: [number, number][] }
@@ -113,9 +114,10 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
     switch (v.kind) {
       case 'compound': {
         const c = v.c;
-        compounds.push([c.cid, JSON.stringify(c.props), c.computed.join(','), c.record, c.sdf]);
+        compounds.push([c.cid, typeof c.props === 'string' ? c.props : JSON.stringify(c.props), c.computed.join(','), c.record, c.sdf]);
         lookup.push([c.cid, c.inchikey, c.inchikey.slice(0, 14), c.formula, c.mw, c.exactMass, c.monoisotopicMass]);
-        structures.push([c.cid, c.bits, c.keys]);
+        // Keys from a reading thread arrive as plain bytes; the drivers bind Buffers.
+        structures.push([c.cid, c.bits, c.keys && !Buffer.isBuffer(c.keys) ? Buffer.from(c.keys.buffer, c.keys.byteOffset, c.keys.byteLength) : c.keys]);
         break;
       }
       case 'title':

@@ -1,0 +1,115 @@
+/**
+ * Compound SD files read by threads while the loader's thread writes what they read. Files are
+ * handed out in order and their records come back in order (the first record of a CID wins a
+ * duplicate); with more than one thread, the next files are read ahead, each thread a bounded
+ * number of batches ahead of the loader.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { FormatError } from '../../../core/ingest/errors.js';
+import type { ByteProgress } from '../../../core/ingest/inputs.js';
+import { preparedBatches, type PreparedRecord } from './sdf-prepare.js';
+
+const BATCH = 500;
+/**
+ * Batches a thread may hold ready: more than the loader's transaction takes (5,000 records), so that
+ * the thread reads on while the loader writes; about 12 × 500 × 8 KB.
+ */
+const AHEAD = 12;
+
+function workerPath(): string | undefined {
+  const here = import.meta.url;
+  // From the TypeScript sources (tests), the build's copy; without a build, files are read in place.
+  const url = here.endsWith('.ts') ? new URL('../../../../dist/services/pubchem/ingest/sdf-worker.js', here) : new URL('./sdf-worker.js', here);
+  const path = fileURLToPath(url);
+  return existsSync(path) ? path : undefined;
+}
+
+/**
+ * Reading threads: BIOMIRROR_INGEST_WORKERS (0 reads in the loader's thread), else one fewer than
+ * the cores, at least one (on two cores one reads while the loader writes), at most 4.
+ */
+export function readingThreads(): number {
+  const env = process.env.BIOMIRROR_INGEST_WORKERS;
+  if (env !== undefined && env !== '' && Number.isInteger(Number(env))) return Math.max(0, Math.min(4, Number(env)));
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+type Message = { items?: PreparedRecord[]; done?: boolean; error?: string; bytes?: number; exit?: number };
+
+/** One file's reading thread, started at once; its batches are taken in order by `batches`. */
+class FileThread {
+  private readonly worker: Worker;
+  private readonly queue: Message[] = [];
+  private wake: (() => void) | undefined;
+  private ended = false;
+
+  constructor(
+    readonly path: string,
+    script: string,
+  ) {
+    this.worker = new Worker(script, { workerData: { path, batch: BATCH, ahead: AHEAD } });
+    const push = (m: Message) => {
+      this.queue.push(m);
+      this.wake?.();
+    };
+    this.worker.on('message', push);
+    this.worker.on('error', (err) => push({ error: err.message }));
+    this.worker.on('exit', (code) => push({ exit: code }));
+  }
+
+  async *batches(bytes: ByteProgress): AsyncGenerator<PreparedRecord[]> {
+    for (;;) {
+      while (this.queue.length === 0) await new Promise<void>((r) => (this.wake = r));
+      this.wake = undefined;
+      const m = this.queue.shift() as Message;
+      if (m.bytes) bytes.add(m.bytes);
+      // A file that cannot be read to its end (a broken gzip stream) fails the load, named.
+      if (m.error !== undefined) throw new FormatError(`${this.path}: ${m.error}`);
+      if (m.items) {
+        // Taken now, so that the thread reads on while the loader writes this batch.
+        this.worker.postMessage('taken');
+        yield m.items;
+        continue;
+      }
+      if (m.done) {
+        this.ended = true;
+        return;
+      }
+      throw new Error(`the thread reading ${this.path} stopped (exit code ${m.exit ?? '?'})`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.ended) await this.worker.terminate();
+    else this.worker.unref();
+  }
+}
+
+/** Batches of prepared records of each file in turn, from reading threads where the build has them. */
+export async function* sdfFileBatches(paths: readonly string[], bytes: ByteProgress, threads = readingThreads()): AsyncGenerator<{ path: string; batch: PreparedRecord[] }> {
+  const script = threads > 0 ? workerPath() : undefined;
+  if (!script) {
+    for (const path of paths) for await (const batch of preparedBatches(path, BATCH, (n) => bytes.add(n))) yield { path, batch };
+    return;
+  }
+  const running: FileThread[] = [];
+  let next = 0;
+  const fill = () => {
+    while (running.length < threads && next < paths.length) running.push(new FileThread(paths[next++] as string, script));
+  };
+  try {
+    fill();
+    while (running.length) {
+      const t = running[0] as FileThread;
+      for await (const batch of t.batches(bytes)) yield { path: t.path, batch };
+      await t.stop();
+      running.shift();
+      fill();
+    }
+  } finally {
+    await Promise.all(running.map((t) => t.stop()));
+  }
+}

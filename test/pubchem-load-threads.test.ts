@@ -1,0 +1,97 @@
+/**
+ * Compound SD files read by threads while the loader writes (ingest/sdf-threads.ts): the stored
+ * rows are those of a load read in the loader's own thread, files keep their order (the first
+ * record of a CID wins), and a file that breaks midway fails the load with its name, leaving what
+ * was served before.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync, gunzipSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runLoad } from '../src/core/ingest/load.js';
+import { ident } from '../src/core/store/db.js';
+import type { ServiceModule } from '../src/services/types.js';
+import type { TestApp } from './helpers/app.js';
+import { dataset, pubchemApp } from './helpers/pubchem.js';
+import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
+
+const FIXTURE = join(import.meta.dirname, 'fixtures/pubchem/real-subskeys.sdf.gz');
+const WORKER = fileURLToPath(new URL('../dist/services/pubchem/ingest/sdf-worker.js', import.meta.url));
+const sqlite = STORES.filter((s) => s.name === 'sqlite');
+
+/** The fixture cut in two files; the second repeats the first record of the first under its own text. */
+function twoFiles(): { dir: string; firstCid: number } {
+  const records = gunzipSync(readFileSync(FIXTURE)).toString('utf8').split(/(?<=\n\$\$\$\$\n)/);
+  const half = Math.floor(records.length / 2);
+  const first = records[0] as string;
+  const firstCid = Number(/> <PUBCHEM_COMPOUND_CID>\n(\d+)/.exec(first)?.[1]);
+  const changed = first.replace(/(> <PUBCHEM_IUPAC_NAME>\n)[^\n]*/, '$1not the first one');
+  const dir = tempDir();
+  writeFileSync(join(dir, 'Compound_1.sdf.gz'), gzipSync(records.slice(0, half).join('')));
+  writeFileSync(join(dir, 'Compound_2.sdf.gz'), gzipSync(records.slice(half).join('') + changed));
+  return { dir, firstCid };
+}
+
+describe.each(sqlite)('compound files read by threads on $name', (target) => {
+  let s: OpenedStore;
+  let t: TestApp;
+  let m: ServiceModule;
+  const saved = process.env.BIOMIRROR_INGEST_WORKERS;
+
+  beforeAll(async () => {
+    s = await target.open();
+    ({ t, m } = await pubchemApp(s));
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.BIOMIRROR_INGEST_WORKERS;
+    else process.env.BIOMIRROR_INGEST_WORKERS = saved;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await s?.cleanup();
+  });
+
+  const rows = async (gen: number) => {
+    const out: Record<string, unknown[]> = {};
+    for (const table of ['compounds', 'lookup', 'structures']) {
+      out[table] = await s.db.query(`SELECT * FROM ${ident(`pcc_${table}_g${gen}`)} ORDER BY cid`);
+    }
+    return out;
+  };
+
+  it('stores what a load read in its own thread stores, files in order, the first record of a CID kept', async () => {
+    expect(existsSync(WORKER), 'the build (npm run build) provides the reading thread').toBe(true);
+    const { dir, firstCid } = twoFiles();
+    const skipsOf = () => {
+      const list: string[] = [];
+      return { list, onSkip: (p: { file: string; position: string | number }, reason: string) => list.push(`${p.file.split('/').pop()} ${p.position} ${reason}`) };
+    };
+    process.env.BIOMIRROR_INGEST_WORKERS = '0';
+    const inPlace = skipsOf();
+    const a = await runLoad(s.db, t.generations, dataset(m, 'compounds'), dir, { onSkip: inPlace.onSkip });
+    const stored = await rows(a.gen);
+    process.env.BIOMIRROR_INGEST_WORKERS = '2';
+    const threaded = skipsOf();
+    const b = await runLoad(s.db, t.generations, dataset(m, 'compounds'), dir, { onSkip: threaded.onSkip });
+    expect(b.records).toBe(a.records);
+    expect(await rows(b.gen)).toEqual(stored);
+    expect(threaded.list).toEqual(inPlace.list);
+    expect(threaded.list.some((x) => x.startsWith('Compound_2.sdf.gz') && x.includes('duplicate'))).toBe(true);
+    const kept = (stored.compounds as { cid: number; sdf: string }[]).find((r) => r.cid === firstCid);
+    expect(kept?.sdf).not.toContain('not the first one');
+  }, 120_000);
+
+  it('fails a load whose file breaks midway, naming it, and keeps serving the load before', async () => {
+    process.env.BIOMIRROR_INGEST_WORKERS = '1';
+    const good = await runLoad(s.db, t.generations, dataset(m, 'compounds'), FIXTURE);
+    const whole = readFileSync(FIXTURE);
+    const dir = tempDir();
+    // Cut and corrupted inside the deflate stream: the reading thread's gunzip fails after some records.
+    const broken = Buffer.from(whole.subarray(0, Math.floor(whole.length * 0.6)));
+    broken.fill(0x55, broken.length - 4096);
+    writeFileSync(join(dir, 'Compound_broken.sdf.gz'), broken);
+    await expect(runLoad(s.db, t.generations, dataset(m, 'compounds'), dir)).rejects.toThrow(/Compound_broken\.sdf\.gz/);
+    expect(await t.generations.active('pubchem', 'compounds')).toBe(good.gen);
+  }, 120_000);
+});
