@@ -5,6 +5,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { loadGenes } from './helpers/ncbi.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '../src/server/openapi.js';
 import { SERVICES } from '../src/services/registry.js';
@@ -28,6 +29,8 @@ describe('landing page and API references', () => {
     // ClinicalTrials.gov's demo studies, for trying its operations.
     const ct = clinicaltrials.datasets[0] as (typeof clinicaltrials.datasets)[number];
     await runLoad(store.db, t.generations, ct, ct.demo as string);
+    // The demo genes, which NCBI Datasets answers from.
+    await loadGenes(store, t.generations);
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
@@ -127,6 +130,15 @@ describe('landing page and API references', () => {
     const yaml = await t.app.inject({ method: 'GET', url: '/clinicaltrials/api/oas/v2' });
     expect(yaml.statusCode).toBe(200);
     expect(yaml.body).toMatch(/^openapi: "3\.0\.3"/);
+    // NCBI Datasets: today's v2 and the v2alpha the interface describes, each pointed at its own base.
+    const ds = (await t.app.inject({ method: 'GET', url: '/datasets/openapi' })).body;
+    expect(ds).toContain('/datasets/openapi/official-1.json');
+    const v2 = (await t.app.inject({ method: 'GET', url: '/datasets/openapi/official-0.json' })).json();
+    expect(v2.info).toMatchObject({ title: 'NCBI Datasets API', version: 'v2' });
+    expect(v2.servers).toEqual([{ url: 'http://localhost:80/datasets/v2', description: 'biomirror' }]);
+    expect(Object.keys(v2.paths)).toContain('/gene/id/{gene_ids}');
+    const v2alpha = (await t.app.inject({ method: 'GET', url: '/datasets/openapi/official-1.json' })).json();
+    expect(v2alpha.servers).toEqual([{ url: 'http://localhost:80/datasets/v2alpha', description: 'biomirror' }]);
     // A service without one keeps a single document.
     expect((await t.app.inject({ method: 'GET', url: '/pubchem/openapi' })).body).not.toContain('standalone-preset');
   });
@@ -172,6 +184,25 @@ describe('landing page and API references', () => {
       expect((await status.textContent())?.trim(), (await op.locator('.request-url').textContent()) ?? '').toBe('200');
       // The demo study, from this server.
       expect(await op.locator('.live-responses-table .response .response-col_description').first().textContent()).toContain('NCT02710084');
+      await page.close();
+    }, 90_000);
+
+    it('tries an NCBI Datasets gene operation from its own document, against this server', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      await page.goto(`${base}/datasets/openapi`);
+      await page.waitForSelector('.opblock', { timeout: 30_000 });
+      // v2's current path for gene reports by id (the bare /gene/id/{gene_ids} is deprecated there).
+      const op = page.locator('.opblock', { has: page.locator('.opblock-summary-path', { hasText: /^\/gene\/id\/\{gene_ids\}\/dataset_report$/ }) }).first();
+      await op.locator('.opblock-summary').click();
+      await op.locator('button.try-out__btn').click();
+      // An array of GeneIDs: one item added, the demo's BRCA1.
+      await op.locator('tr[data-param-name="gene_ids"] button.json-schema-form-item-add').click();
+      await op.locator('tr[data-param-name="gene_ids"] input').first().fill('672');
+      await op.locator('button.execute').click();
+      const status = op.locator('.live-responses-table .response .response-col_status').first();
+      await status.waitFor({ timeout: 30_000 });
+      expect((await status.textContent())?.trim(), (await op.locator('.request-url').textContent()) ?? '').toBe('200');
+      expect(await op.locator('.live-responses-table .response .response-col_description').first().textContent()).toContain('BRCA1');
       await page.close();
     }, 90_000);
 

@@ -94,6 +94,18 @@ for (const target of STORES) {
       expect((sym.json() as Page).genes.map((x) => x.gene.gene_id)).toEqual(['2778']);
     });
 
+    it('answers v2 under the dataset_report paths that replace the deprecated ones, with the same reports', async () => {
+      const pairs = [
+        ['/datasets/v2/gene/id/672,7157', '/datasets/v2/gene/id/672,7157/dataset_report'],
+        ['/datasets/v2/gene/symbol/GNAS/taxon/9606', '/datasets/v2/gene/symbol/GNAS/taxon/9606/dataset_report'],
+      ];
+      for (const [old, current] of pairs) expect(await page(current as string)).toEqual(await page(old as string));
+      const r = await t.app.inject({ method: 'POST', url: '/datasets/v2/gene/dataset_report', payload: { gene_ids: [59067] } });
+      expect((r.json() as Page).genes.map((x) => x.gene.symbol)).toEqual(['IL21']);
+      // v2alpha never had them.
+      expect((await get(t.app, '/datasets/v2alpha/gene/id/672/dataset_report')).status).toBe(404);
+    });
+
     it('pages with page_size and page_token, and returns ids or counts only when asked', async () => {
       const ids = [1, 2, 9, 10, 25, 43, 58, 59, 60, 183, 185, 207, 213, 238, 324, 335, 338, 341, 348, 351, 355, 367, 472, 538, 540].join(',');
       const first = await page(`${D}/gene/id/${ids}?page_size=10`);

@@ -1,6 +1,7 @@
 import type { LimitRule } from '../../core/limits/policy.js';
 import type { ServiceModule } from '../types.js';
 import { datasetsCatalogue } from './errors.js';
+import { datasetsDocument } from './oas.js';
 import { registerRoutes } from './routes.js';
 
 function apiKey(headers: Record<string, string | string[] | undefined>): string | undefined {
@@ -22,6 +23,11 @@ export const datasets: ServiceModule = {
   mount: '/datasets',
   baseUrls: { datasets_url: '/v2alpha' },
   publicUrls: { datasets_url: 'https://api.ncbi.nlm.nih.gov/datasets/v2alpha' },
+  // NCBI's own documents (today's v2, and v2alpha as the interface describes it).
+  officialApis: [
+    { name: 'NCBI Datasets API v2 (NCBI\'s own document; gene paths served)', load: () => datasetsDocument('v2'), serverPath: '/v2' },
+    { name: 'NCBI Datasets API v2alpha (NCBI\'s own document; gene paths served)', load: () => datasetsDocument('v2alpha'), serverPath: '/v2alpha' },
+  ],
   defaultPort: 8083,
   limits: LIMITS,
   migrations: [],

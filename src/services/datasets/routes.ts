@@ -1,6 +1,7 @@
 /**
  * The Datasets gene endpoints under the spec's `v2alpha` segment (and `v2`, whose gene paths are the
- * same), also below `/datasets` as on the real host: GET by ids, GET by symbols and taxon, POST with `gene_ids` (the spec's /gene/id and the
+ * same, and v2 also under the `/dataset_report` names that replace them), also below `/datasets` as on
+ * the real host: GET by ids, GET by symbols and taxon, POST with `gene_ids` (the spec's /gene/id and the
  * real service's /gene). Query parameters: page_size (default 20, at most 1000), page_token,
  * returned_content.
  */
@@ -54,17 +55,22 @@ function bodyQuery(body: unknown): { q: GeneQuery; get: (name: string) => unknow
 export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   // On a port of its own the real service's full path works too (a client swaps only the host).
   for (const base of ['/v2alpha', '/v2', '/datasets/v2alpha', '/datasets/v2']) {
-    app.get<{ Params: { gene_ids: string } }>(`${base}/gene/id/:gene_ids`, async (req) => {
-      const q = req.query as Query;
-      return geneReports(ctx, { kind: 'ids', ids: checkIds(splitPath(req.params.gene_ids)) }, pageOf((n) => first(q, n)));
-    });
-    app.get<{ Params: { symbols: string; taxon: string } }>(`${base}/gene/symbol/:symbols/taxon/:taxon`, async (req) => {
-      const q = req.query as Query;
-      const symbols = splitPath(req.params.symbols);
-      if (!symbols.length) throw datasetsErrors.invalidParameter('symbols', req.params.symbols, 'one or more gene symbols, comma-separated');
-      return geneReports(ctx, { kind: 'symbols', symbols, taxon: req.params.taxon }, pageOf((n) => first(q, n)));
-    });
-    for (const path of [`${base}/gene/id`, `${base}/gene`]) {
+    // v2 deprecates the bare paths for `/dataset_report` ones with the same answer; both are served.
+    const reports = base.endsWith('/v2') ? ['', '/dataset_report'] : [''];
+    for (const tail of reports) {
+      app.get<{ Params: { gene_ids: string } }>(`${base}/gene/id/:gene_ids${tail}`, async (req) => {
+        const q = req.query as Query;
+        return geneReports(ctx, { kind: 'ids', ids: checkIds(splitPath(req.params.gene_ids)) }, pageOf((n) => first(q, n)));
+      });
+      app.get<{ Params: { symbols: string; taxon: string } }>(`${base}/gene/symbol/:symbols/taxon/:taxon${tail}`, async (req) => {
+        const q = req.query as Query;
+        const symbols = splitPath(req.params.symbols);
+        if (!symbols.length) throw datasetsErrors.invalidParameter('symbols', req.params.symbols, 'one or more gene symbols, comma-separated');
+        return geneReports(ctx, { kind: 'symbols', symbols, taxon: req.params.taxon }, pageOf((n) => first(q, n)));
+      });
+    }
+    const posts = base.endsWith('/v2') ? [`${base}/gene/id`, `${base}/gene`, `${base}/gene/dataset_report`] : [`${base}/gene/id`, `${base}/gene`];
+    for (const path of posts) {
       app.post(path, async (req) => {
         const { q, get } = bodyQuery(req.body);
         return geneReports(ctx, q, pageOf(get));
