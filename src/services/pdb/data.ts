@@ -138,7 +138,10 @@ export class PdbData {
     return (await store.siftsOfEntry(this.db, sifts, entry)).filter((r) => auth.has(r.chain));
   }
 
-  /** `uniprot_ids` and `reference_sequence_identifiers` from SIFTS, as the Data API has them. */
+  /**
+   * `uniprot_ids`, `reference_sequence_identifiers` and `rcsb_polymer_entity_align` from SIFTS, as
+   * the Data API has them: one alignment per accession, its regions the SIFTS segments.
+   */
   private async addUniprot(docs: Doc[]): Promise<void> {
     for (const doc of docs) {
       const ids = doc.rcsb_polymer_entity_container_identifiers as Doc | undefined;
@@ -148,14 +151,18 @@ export class PdbData {
       if (accessions.length === 0) continue;
       ids.uniprot_ids = accessions;
       ids.reference_sequence_identifiers = accessions.map((a) => ({ database_accession: a, database_name: 'UniProt', provenance_source: 'SIFTS' }));
+      doc.rcsb_polymer_entity_align = accessions.map((a) => {
+        const regions = alignedRegions(rows.filter((r) => r.accession === a));
+        const align: Doc = { provenance_source: 'SIFTS', reference_database_accession: a, reference_database_name: 'UniProt' };
+        if (regions.length) align.aligned_regions = regions;
+        return align;
+      });
     }
   }
 
   async uniprotOfEntity(entry: string, entityId: string): Promise<Doc[]> {
     const rows = await this.siftsOfEntity(entry.toUpperCase(), entityId);
-    const byAcc = new Map<string, SiftsRow[]>();
-    for (const r of rows) byAcc.set(r.accession, [...(byAcc.get(r.accession) ?? []), r]);
-    return [...byAcc].map(([acc, list]) => uniprotDoc(acc, list, `${entry.toUpperCase()}_${entityId}`));
+    return [...new Set(rows.map((r) => r.accession))].map(uniprotDoc);
   }
 
   /** SIFTS segments of a UniProt accession across the loaded entries (none without SIFTS). */
@@ -178,7 +185,7 @@ export class PdbData {
     const sifts = await this.tables(SIFTS, SIFTS_PREFIX);
     if (!sifts) return undefined;
     const rows = await store.siftsByAccession(this.db, sifts, accession.toUpperCase());
-    return rows.length ? uniprotDoc(accession.toUpperCase(), rows) : undefined;
+    return rows.length ? uniprotDoc(accession.toUpperCase()) : undefined;
   }
 
   /** The PubMed object of an entry's primary citation. */
@@ -240,35 +247,26 @@ function pubmedDoc(entry: Doc): Doc | undefined {
   return doc;
 }
 
-function uniprotDoc(accession: string, rows: SiftsRow[], entityRcsbId?: string): Doc {
-  const aligned = rows
-    .filter((r) => r.sp_beg !== null && r.sp_end !== null && r.res_beg !== null && r.res_end !== null)
-    .map((r) => ({
-      entity_beg_seq_id: r.res_beg,
-      length: (r.sp_end ?? 0) - (r.sp_beg ?? 0) + 1,
-      ref_beg_seq_id: r.sp_beg,
-    }));
-  const doc: Doc = {
-    rcsb_id: accession,
-    rcsb_uniprot_container_identifiers: compactIds(accession, entityRcsbId),
-    rcsb_uniprot_accession: [accession],
-  };
-  if (aligned.length) {
-    doc.rcsb_uniprot_alignments = { core_entity_alignments: [{ aligned_regions: dedupe(aligned), core_entity_identifiers: entityRcsbId ? { entity_id: entityRcsbId.split('_')[1], entry_id: entityRcsbId.split('_')[0] } : undefined }] };
-  }
-  return doc;
-}
-
-function compactIds(accession: string, _entity?: string): Doc {
-  return { uniprot_id: accession };
-}
-
-function dedupe<T>(list: T[]): T[] {
+/** SIFTS segments as the Data API's aligned regions (several chains of an entity give the same ones). */
+function alignedRegions(rows: SiftsRow[]): Doc[] {
   const seen = new Set<string>();
-  return list.filter((x) => {
-    const k = JSON.stringify(x);
-    if (seen.has(k)) return false;
+  const out: Doc[] = [];
+  for (const r of rows) {
+    if (r.sp_beg === null || r.sp_end === null || r.res_beg === null) continue;
+    const region = { entity_beg_seq_id: r.res_beg, length: r.sp_end - r.sp_beg + 1, ref_beg_seq_id: r.sp_beg };
+    const k = JSON.stringify(region);
+    if (seen.has(k)) continue;
     seen.add(k);
-    return true;
-  });
+    out.push(region);
+  }
+  return out.sort((a, b) => Number(a.entity_beg_seq_id) - Number(b.entity_beg_seq_id));
+}
+
+/**
+ * The UniProt object as far as SIFTS describes it: the accession. Its `rcsb_uniprot_alignments`
+ * are left out: each alignment requires scores with the UniProt sequence's length, which SIFTS'
+ * chain table does not give (the segments are in the polymer entity's `rcsb_polymer_entity_align`).
+ */
+function uniprotDoc(accession: string): Doc {
+  return { rcsb_id: accession, rcsb_uniprot_container_identifiers: { uniprot_id: accession }, rcsb_uniprot_accession: [accession] };
 }

@@ -58,11 +58,14 @@ export interface CategoryPlan {
   array: boolean;
   /** By `itemKey` of the mmCIF item name: mmCIF names are case-insensitive, JSON keys are not. */
   fields: Map<string, FieldPlan>;
+  /** Keys the schema requires of a row (a row the archive gives without one of them is left out). */
+  required: string[];
 }
 
 interface JsonSchemaNode {
   type?: string | string[];
   format?: string;
+  required?: string[];
   items?: JsonSchemaNode;
   properties?: Record<string, JsonSchemaNode>;
 }
@@ -101,13 +104,14 @@ export function categoryPlans(object: SchemaObject): Map<string, CategoryPlan> {
   for (const [name, node] of Object.entries(schema.properties ?? {})) {
     if (name.startsWith('rcsb_')) continue;
     const array = typeOf(node) === 'array';
-    const props = (array ? node.items?.properties : node.properties) ?? {};
+    const row = array ? node.items : node;
+    const props = row?.properties ?? {};
     const fields = new Map<string, FieldPlan>();
     for (const [f, fnode] of Object.entries(props)) {
       const kind = fieldKind(fnode);
       if (kind) fields.set(itemKey(f), { name: f, kind });
     }
-    if (fields.size > 0) out.set(name.toLowerCase(), { name, array, fields });
+    if (fields.size > 0) out.set(name.toLowerCase(), { name, array, fields, required: row?.required ?? [] });
   }
   plans.set(object, out);
   return out;

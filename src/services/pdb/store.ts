@@ -192,10 +192,12 @@ export async function createSifts(db: Db, t: TableSet): Promise<void> {
   );
 }
 
+/** Chains by entry, by accession, and by accession lower-cased (as the Search API's conditions read it: search/uniprot.ts). */
 export async function finishSifts(db: Db, t: TableSet): Promise<void> {
   await db.exec(`
     CREATE INDEX ${ident(`${t.name('chains')}_entry`)} ON ${ident(t.name('chains'))} (entry_id, chain);
     CREATE INDEX ${ident(`${t.name('chains')}_acc`)} ON ${ident(t.name('chains'))} (accession);
+    CREATE INDEX ${ident(`${t.name('chains')}_low`)} ON ${ident(t.name('chains'))} (LOWER(accession));
   `);
 }
 

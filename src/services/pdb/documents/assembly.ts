@@ -59,7 +59,6 @@ export function assemblyDocument(m: StructureModel, assemblyId: string): PartDoc
   let solventAtoms = 0;
   let modeled = 0;
   let monomers = 0;
-  let weight = 0;
   const polymerEntities = new Set<string>();
   const nonpolymerEntities = new Set<string>();
   const branchedEntities = new Set<string>();
@@ -72,7 +71,6 @@ export function assemblyDocument(m: StructureModel, assemblyId: string): PartDoc
     if (!a || !e) continue;
     atoms += a.atoms * n;
     hydrogens += a.hydrogens * n;
-    if (e.kind !== 'water' && e.formulaWeight !== undefined) weight += e.formulaWeight * n;
     if (e.kind === 'polymer') {
       polymerAtoms += a.atoms * n;
       modeled += a.modeledResidues * n;
@@ -111,7 +109,6 @@ export function assemblyDocument(m: StructureModel, assemblyId: string): PartDoc
     branched_entity_instance_count: instCount.branched,
     deuterated_water_count: 0,
     entry_id: m.id,
-    formula_weight: Math.round(weight / 10) / 100,
     hydrogen_atom_count: hydrogens,
     modeled_polymer_monomer_count: modeled,
     na_polymer_entity_types: naTypes(dna, rna, hybrid),

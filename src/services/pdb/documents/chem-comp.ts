@@ -1,5 +1,5 @@
 import { isoDate, type Entry } from '../cif/block.js';
-import { compact, copyCategories } from './common.js';
+import { compact, copyCategories, dropIncompleteRows } from './common.js';
 import type { LocalComponent } from './index.js';
 
 /** `rcsb_chem_comp_descriptor` names the CCD's descriptor rows this way (CACTVS SMILES first, as the RCSB). */
@@ -32,6 +32,9 @@ export function chemCompDocument(entry: Entry): Record<string, unknown> | undefi
   if (!id) return undefined;
   const doc: Record<string, unknown> = {};
   copyCategories(entry, 'chem_comp', doc);
+  // A dictionary may name a component without the program that made the name (the demo's curated
+  // one does); the schema requires both.
+  dropIncompleteRows('chem_comp', doc);
   const atoms = entry.table('chem_comp_atom');
   const bonds = entry.table('chem_comp_bond');
   let heavy = 0;

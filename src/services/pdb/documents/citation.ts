@@ -48,7 +48,7 @@ export function citations(entry: Entry): Citations {
       if (c.id === 'primary') {
         const { rcsb_is_primary: _flag, ...rest } = c;
         primary = { ...rest };
-        if (list.length > 0) primary.rcsb_orcididentifiers = list.map((a) => a.orcid);
+        if (list.length > 0) primary.rcsb_ORCID_identifiers = list.map((a) => a.orcid);
       }
     }
   }

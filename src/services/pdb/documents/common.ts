@@ -21,6 +21,26 @@ export function copyCategories(
   }
 }
 
+/**
+ * Leaves out the copied rows that lack a value their schema requires, rather than invent one: for
+ * documents whose required items all come from the file (an entry's own builders add computed
+ * ones, such as an assembly generator's `ordinal`, after copying).
+ */
+export function dropIncompleteRows(object: SchemaObject, doc: Record<string, unknown>): void {
+  for (const plan of categoryPlans(object).values()) {
+    const v = doc[plan.name];
+    if (v === undefined || plan.required.length === 0) continue;
+    const complete = (row: unknown) => plan.required.every((k) => (row as Record<string, unknown>)[k] !== undefined);
+    if (!Array.isArray(v)) {
+      if (!complete(v)) delete doc[plan.name];
+      continue;
+    }
+    const kept = v.filter(complete);
+    if (kept.length) doc[plan.name] = kept;
+    else delete doc[plan.name];
+  }
+}
+
 /** Drops undefined members, so absent values are omitted (never null), as the Data API writes. */
 export function compact<T extends Record<string, unknown>>(o: T): T {
   for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];

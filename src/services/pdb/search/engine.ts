@@ -12,7 +12,8 @@
 import { tableSet } from '../../../core/ingest/dataset.js';
 import type { Db } from '../../../core/store/db.js';
 import type { Generations } from '../../../core/store/generations.js';
-import { ARCHIVE, ARCHIVE_PREFIX, CCD_PREFIX, COMPONENTS, SERVICE, archiveTables, type ArchiveTables } from '../store.js';
+import { ident } from '../../../core/store/db.js';
+import { ARCHIVE, ARCHIVE_PREFIX, CCD_PREFIX, COMPONENTS, SERVICE, SIFTS, SIFTS_PREFIX, archiveTables, type ArchiveTables } from '../store.js';
 import { attributeCondition, type AttributeCondition } from './text.js';
 import { bad } from './errors.js';
 import { facetResults } from './facets.js';
@@ -24,6 +25,7 @@ import { attributeSql, catalogueOf, filterSql, inSql, sameRecordGroup } from './
 import type { Node, ReturnType, SearchRequest, Service, Terminal } from './request.js';
 import { RETURN_KIND, isComputed, mapSql } from './returns.js';
 import { q, raw, type Sql } from './sql.js';
+import { uniprotIndex } from './uniprot.js';
 import { indexedAttributes, keySql, valueSource } from './values.js';
 
 export { perGeneration };
@@ -79,18 +81,23 @@ export interface SearchScope {
   archiveGen: number | undefined;
   /** The data host's tables of that generation (entries and their files, parts). */
   archiveTables: ArchiveTables | undefined;
+  /** The UniProt attributes' values, from the SIFTS mapping when it and the archive are loaded (uniprot.ts). */
+  uniprot?: SearchTables | undefined;
   /** The host name the client reached this server by (its URLs with that name are this server's). */
   requestHost?: string | undefined;
 }
 
 export async function scopeOf(db: Db, generations: Generations): Promise<SearchScope> {
-  const [a, c] = await Promise.all([generations.active(SERVICE, ARCHIVE), generations.active(SERVICE, COMPONENTS)]);
+  const [a, c, m] = await Promise.all([generations.active(SERVICE, ARCHIVE), generations.active(SERVICE, COMPONENTS), generations.active(SERVICE, SIFTS)]);
+  const archive = a === undefined ? undefined : await servedSearchTables(db, tableSet(ARCHIVE_PREFIX, a));
+  const data = a === undefined ? undefined : archiveTables(tableSet(ARCHIVE_PREFIX, a));
   return {
     db,
-    archive: a === undefined ? undefined : await servedSearchTables(db, tableSet(ARCHIVE_PREFIX, a)),
+    archive,
     ccd: c === undefined ? undefined : await servedSearchTables(db, tableSet(CCD_PREFIX, c)),
     archiveGen: a,
-    archiveTables: a === undefined ? undefined : archiveTables(tableSet(ARCHIVE_PREFIX, a)),
+    archiveTables: data,
+    uniprot: archive && data && m !== undefined ? uniprotIndex(archive, data.chains, ident(tableSet(SIFTS_PREFIX, m).name('chains')), db.dialect) : undefined,
   };
 }
 

@@ -48,7 +48,9 @@ export async function runQuery(
       res.group_set = page(grouped.groups).map((g) => {
         const group = g as (typeof grouped.groups)[number];
         if (req.group_by_return_type === 'representatives') return item(group.hits[0] as (typeof out.ranked)[number]);
-        return { identifier: group.key, score: round(group.score), count: group.hits.length, result_set: group.hits.map(item) };
+        // The group's best hit is its representative (the response schema requires one).
+        const best = group.hits[0] as (typeof out.ranked)[number];
+        return { identifier: group.key, score: round(group.score), count: group.hits.length, representative: item(best), result_set: group.hits.map(item) };
       });
       if (req.group_by_return_type === 'representatives') {
         res.result_set = res.group_set;

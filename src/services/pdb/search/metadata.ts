@@ -1,11 +1,13 @@
 /**
  * `/rcsbsearch/v2/metadata/schema` and `/metadata/chemical/schema`: the published attribute
- * schemas, cut down to the attributes this server can search (those with a search context that
- * the loaded documents give values to). The official clients read both when they are imported.
+ * schemas, cut down to the attributes this server can search (those the loaded documents give
+ * values to, and none of those it never serves: unserved.ts). The official clients read both when
+ * they are imported.
  */
 import type { Db } from '../../../core/store/db.js';
 import { METADATA_FILES, metadataText, type Catalogue } from './attributes.js';
 import { perGeneration, searchableAttributes, type SearchScope } from './engine.js';
+import { unservedReason } from './unserved.js';
 
 type Node = { type?: string; properties?: Record<string, Node>; items?: Node; rcsb_search_context?: unknown } & Record<string, unknown>;
 
@@ -33,10 +35,13 @@ const cache = perGeneration<string>();
 
 export async function metadataSchema(db: Db, s: SearchScope, which: Catalogue): Promise<string> {
   const index = which === 'chemical' ? s.ccd : s.archive;
-  return cache(db, `${which}:${index?.sattr ?? '-'}`, async () => {
+  const uniprot = which === 'structure' ? s.uniprot : undefined;
+  return cache(db, `${which}:${index?.sattr ?? '-'}:${uniprot?.sattrs ?? '-'}`, async () => {
     const present = index ? await searchableAttributes(db, index) : new Set<string>();
+    if (uniprot) for (const p of await searchableAttributes(db, uniprot)) present.add(p);
     const full = JSON.parse(metadataText(which)) as Node;
-    return JSON.stringify(prune(full, [], (p) => present.has(p)) ?? { ...full, properties: {} });
+    // Attributes this server never fills are left out even where a document happens to hold one.
+    return JSON.stringify(prune(full, [], (p) => present.has(p) && unservedReason(p) === undefined) ?? { ...full, properties: {} });
   });
 }
 

@@ -14,6 +14,7 @@ import type { FilterNode, Group, Node, ReturnType, Service, Terminal } from './r
 import { RETURN_KIND, mapSql, throughEntry } from './returns.js';
 import { joinInOrder, joinSql, num, q, raw, testedColumn, type Sql } from './sql.js';
 import { attributeCondition, condition, conditionSql, readsWords, sameRecordSql, type AttributeCondition, type HitSql } from './text.js';
+import { isUniprotAttribute } from './uniprot.js';
 import { kindsOf } from './values.js';
 
 /**
@@ -69,7 +70,8 @@ export function inSql(node: Node): boolean {
 }
 
 export const catalogueOf = (service: Service): Catalogue => (service === 'text_chem' ? 'chemical' : 'structure');
-const indexOf = (s: SearchScope, service: Service) => (service === 'text_chem' ? s.ccd : s.archive);
+/** The index holding an attribute's values: the UniProt ones are SIFTS' (uniprot.ts). */
+const indexOf = (s: SearchScope, service: Service, path: string) => (service === 'text_chem' ? s.ccd : isUniprotAttribute(path) ? s.uniprot : s.archive);
 
 /** Attribute terminals of one `and` group that must match the same nested record. */
 export function sameRecordGroup(g: Group): AttributeCondition[] | undefined {
@@ -94,8 +96,8 @@ export function sameRecordGroup(g: Group): AttributeCondition[] | undefined {
  * record), or undefined when none can.
  */
 export async function attributeSql(s: SearchScope, service: Service, list: AttributeCondition[], rt: ReturnType): Promise<AttributeHits | undefined> {
-  const index = indexOf(s, service);
   const first = list[0] as AttributeCondition;
+  const index = indexOf(s, service, first.attribute.path);
   if (!index) return undefined;
   const info = await kindsOf(s.db, index, first.attribute.path);
   const target = RETURN_KIND[rt];

@@ -7,6 +7,7 @@ import type { SqlValue } from '../../../core/store/db.js';
 import { PHRASE_WORDS, attributes, dateMs, operatorsOf, tokens, wordRun, type Attribute, type Catalogue, type Operator } from './attributes.js';
 import { bad } from './errors.js';
 import { LOW_KEY_UNITS, attrKey, lowKey, type SearchTables } from './indexer.js';
+import { checkServed } from './unserved.js';
 
 export interface HitSql {
   sql: string;
@@ -28,6 +29,7 @@ export function attributeCondition(cat: Catalogue, p: Record<string, unknown>, s
   if (!attribute) {
     throw bad(`Attribute ${path} is not a searchable attribute of the ${service} service (see ${cat === 'chemical' ? '/rcsbsearch/v2/metadata/chemical/schema' : '/rcsbsearch/v2/metadata/schema'})`);
   }
+  checkServed(path);
   const operator = p.operator as Operator;
   const allowed = operatorsOf(attribute);
   if (!allowed.has(operator)) {

@@ -13,6 +13,8 @@ import { attrKey, type ObjKind, type SearchTables } from './indexer.js';
 import type { ReturnType } from './request.js';
 import { RETURN_KIND, sourcesSql } from './returns.js';
 import { joinInOrder, joinSql, q, raw, type Sql } from './sql.js';
+import { isUniprotAttribute } from './uniprot.js';
+import { checkServed } from './unserved.js';
 
 /** The kinds of object holding an attribute, and those of them where an object holds several values. */
 export interface AttributeKinds {
@@ -56,7 +58,8 @@ export async function valueSource(s: SearchScope, attr: string, rt: ReturnType):
   const cat: Catalogue = rt === 'mol_definition' && attributes('chemical').has(attr) && !attributes('structure').has(attr) ? 'chemical' : 'structure';
   const attribute = attributes(cat).get(attr);
   if (!attribute) throw bad(`Attribute ${attr} is not a searchable attribute`);
-  const index = cat === 'chemical' ? s.ccd : s.archive;
+  checkServed(attr);
+  const index = cat === 'chemical' ? s.ccd : isUniprotAttribute(attr) ? s.uniprot : s.archive;
   if (!index) return undefined;
   return { attribute, index, kinds: (await kindsOf(s.db, index, attr)).kinds };
 }
