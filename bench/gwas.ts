@@ -12,7 +12,9 @@
  * Catalog (`--part catalog`): a generated release of `--studies` studies with `--per-study`
  * associations each, loaded with `biomirror ingest gwas <dir> --dataset catalog`; then each list,
  * filter and lookup of the REST API v2 beside its v1 equivalent on the same server (10 clients,
- * pages of 20): req/s and latency of both and the v2/v1 throughput ratio.
+ * pages of 20): req/s and latency of both and the v2/v1 throughput ratio. The release carries a
+ * generated efo.obo, so `show_child_trait` walks EFO groups three levels deep (v1 has no such
+ * filter: its nearest request, the associations of one trait, is the baseline).
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/gwas.js [--part all|sumstats|catalog]
  *     [--rows 10000000] [--studies 20000] [--per-study 10] [--duration 15] [--postgres URL] [--keep]
@@ -200,7 +202,16 @@ function catalogPairs(g: GeneratedCatalog, traits: number, genes: number): [stri
   const rs = () => g.rsid(pick(g.snps));
   const gene = () => g.gene(pick(genes));
   const acc = () => g.accessions(pick(STUDIES));
+  const group = () => encodeURIComponent((g.groups[pick(g.groups.length)] as { label: string }).label);
+  const pairs: [string, () => string, () => string][] = [
+    [
+      'associations of a trait and its EFO descendants (efo_trait of a group of 64 traits, show_child_trait)',
+      () => `${V1}/efoTraits/${g.trait(pick(traits)).shortForm}/associations?size=${SIZE}`,
+      () => `${V2}/associations?efo_trait=${group()}&show_child_trait=true&size=${SIZE}`,
+    ],
+  ];
   return [
+    ...(g.groups.length ? pairs : []),
     ['studies, first page', () => `${V1}/studies?page=0&size=${SIZE}`, () => `${V2}/studies?page=0&size=${SIZE}`],
     ['associations, random page (default order)', () => `${V1}/associations?page=${pick(deep)}&size=${SIZE}`, () => `${V2}/associations?page=${pick(deep)}&size=${SIZE}`],
     ['associations by p-value, one of the first 50 pages', () => `${V1}/associations?sort=pvalue,asc&page=${pick(50)}&size=${SIZE}`, () => `${V2}/associations?sort=p_value&direction=asc&page=${pick(50)}&size=${SIZE}`],

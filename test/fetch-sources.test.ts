@@ -16,6 +16,7 @@ import { pharmgkb } from '../src/cli/fetch/sources/pgx.js';
 import { assays, compounds } from '../src/cli/fetch/sources/pubchem.js';
 import { resolveUpstreams } from '../src/cli/fetch/upstreams.js';
 import { alphafold } from '../src/services/alphafold/index.js';
+import { gwas } from '../src/services/gwas/index.js';
 import { rcsbData } from '../src/services/pdb/index.js';
 import { tarOf } from '../bench/alphafold-generate.js';
 import { AF_DEMO, loadAf } from './alphafold-fixtures.js';
@@ -25,6 +26,7 @@ import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { Upstream } from './helpers/upstream.js';
 
 const PDB_DEMO = join(import.meta.dirname, '..', 'src', 'services', 'pdb', 'demo');
+const GWAS_DEMO = join(import.meta.dirname, '..', 'src', 'services', 'gwas', 'demo', 'catalog');
 
 let up: Upstream;
 beforeAll(async () => {
@@ -36,7 +38,7 @@ afterAll(async () => {
 });
 
 function plan(source: BulkSource, opts: FetchOptions = {}, notes: string[] = []): Promise<Plan> {
-  const upstreams = resolveUpstreams(['ncbi', 'ebi', 'ctgov', 'wwpdb', 'alphafold', 'clinpgx'].map((k) => `${k}=${up.url}`), {});
+  const upstreams = resolveUpstreams(['ncbi', 'ebi', 'ctgov', 'wwpdb', 'alphafold', 'clinpgx', 'efo'].map((k) => `${k}=${up.url}`), {});
   return source.plan({ http: new Http(), upstreams, opts, note: (l) => notes.push(l) });
 }
 
@@ -129,7 +131,11 @@ describe('what each source fetches', () => {
     const rel = '/pub/databases/gwas/releases/latest';
     for (const n of ['gwas-catalog-associations.tsv', 'gwas-catalog-associations_ontology-annotated.tsv', 'gwas-catalog-associations_ontology-annotated-full.zip', 'gwas-catalog-studies.tsv', 'gwas-catalog-download-studies-v1.0.3.1.txt', 'gwas-catalog-download-ancestries-v1.0.3.1.txt']) up.put(`${rel}/${n}`, 'x');
     const c = await plan(catalog);
-    expect(c.files.map((f) => f.path)).toEqual(['gwas-catalog-associations_ontology-annotated-full.zip', 'gwas-catalog-download-studies-v1.0.3.1.txt', 'gwas-catalog-download-ancestries-v1.0.3.1.txt']);
+    // EFO's efo.obo, from its latest release (an address of its own), for show_child_trait.
+    expect(c.files.map((f) => f.path)).toEqual(['gwas-catalog-associations_ontology-annotated-full.zip', 'gwas-catalog-download-studies-v1.0.3.1.txt', 'gwas-catalog-download-ancestries-v1.0.3.1.txt', 'efo.obo']);
+    expect(c.files.at(-1)?.url).toBe(`${up.url}/efo.obo`);
+    expect((await plan(catalog, { parts: ['efo'] })).files).toEqual([{ url: `${up.url}/efo.obo`, path: 'efo.obo' }]);
+    expect((await plan(catalog, { parts: ['associations', 'studies', 'ancestry'] })).files.map((f) => f.path)).not.toContain('efo.obo');
     // Asked for by name, a file the release lacks is an error; by default it is left out.
     await expect(plan(catalog, { parts: ['unpublished'] })).rejects.toThrow(/no unpublished studies file/);
     // The files API v2 also answers from are taken when the release lists them.
@@ -141,6 +147,7 @@ describe('what each source fetches', () => {
       'gwas-catalog-unpublished-studies-v1.0.3.1.tsv',
       'gwas-catalog-unpublished-ancestries-v1.0.3.1.tsv',
       'gwas-catalog-trait-mappings_r2026-11-01.tsv',
+      'efo.obo',
     ]);
     expect((await plan(catalog, { parts: ['trait-mappings'] })).files.map((f) => f.path)).toEqual(['gwas-catalog-trait-mappings_r2026-11-01.tsv']);
 
@@ -248,5 +255,37 @@ for (const target of STORES) {
         await s.cleanup();
       }
     }, 120_000);
+  });
+}
+
+for (const target of STORES) {
+  describe(`fetching the GWAS Catalog on ${target.name}`, { timeout: 120_000 }, () => {
+    it('takes the release folder and efo.obo of the latest EFO release from their upstreams, and the load widens traits through EFO', async () => {
+      const s = await target.open();
+      const t = await makeApp(s, { services: [gwas], prefixed: true });
+      const ebi = new Upstream();
+      const efo = new Upstream();
+      await ebi.start();
+      await efo.start();
+      try {
+        for (const n of readdirSync(GWAS_DEMO)) {
+          if (n.endsWith('.tsv')) ebi.put(`/pub/databases/gwas/releases/latest/${n}`, readFileSync(join(GWAS_DEMO, n)));
+          else if (n.endsWith('.obo')) efo.put('/EBISPOT/efo/releases/latest/download/efo.obo', readFileSync(join(GWAS_DEMO, n)));
+        }
+        const load = await fetchAndLoad(s.db, t.generations, request(s, 'gwas', 'catalog', [`ebi=${ebi.url}`, `efo=${efo.url}/EBISPOT/efo/releases/latest/download`], {}));
+        const terms = readFileSync(join(GWAS_DEMO, 'efo_demo.obo'), 'utf8').split('[Term]').length - 1;
+        expect(load?.records).toBeGreaterThan(terms);
+        expect(efo.seen('/EBISPOT/efo/releases/latest/download/efo.obo').length).toBeGreaterThan(0);
+        // Hypertension is under cardiovascular disease, under disease: only EFO knows the second step.
+        const r = await t.app.inject('/gwas/rest/api/v2/associations?efo_id=EFO_0000408&show_child_trait=true');
+        expect(r.statusCode).toBe(200);
+        expect((r.json() as { page: { totalElements: number } }).page.totalElements).toBeGreaterThan(0);
+      } finally {
+        await ebi.close();
+        await efo.close();
+        await t.close();
+        await s.cleanup();
+      }
+    });
   });
 }

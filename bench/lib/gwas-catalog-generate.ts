@@ -3,7 +3,10 @@
  * trait-mappings TSVs in the downloads' column layout. Everything is generated: accessions from
  * GCST99100001 up, EFO-like terms EFO_9900001 up and rsIDs from rs900000000 up (numbers none of the
  * registries has issued), genes `GEN<n>`, seeded p-values and effects. SNPs are shared by studies
- * (each SNP is in two associations on average), traits and genes by many.
+ * (each SNP is in two associations on average), traits and genes by many. Beside them an
+ * `efo.obo` in EFO's OBO form: under each parent category three levels of groups (EFO_97xxxxx: a
+ * group of 64 traits, of 16, of 4) above the traits, and filler terms to the size of a real EFO
+ * release (EFO_96xxxxx, some with two parents), all under one root.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -17,6 +20,8 @@ export interface CatalogShape {
   traits: number;
   genes: number;
   seed?: number;
+  /** Filler terms of the generated efo.obo (a real release has tens of thousands of terms); 0: no efo.obo. */
+  efoFiller?: number;
 }
 
 export interface GeneratedCatalog {
@@ -26,6 +31,8 @@ export interface GeneratedCatalog {
   gene: (i: number) => string;
   snps: number;
   parents: string[];
+  /** The top groups of the generated EFO (64 traits each, three levels above them): what show_child_trait widens. */
+  groups: { label: string; shortForm: string }[];
 }
 
 const STUDY_COLS = [
@@ -68,8 +75,10 @@ export async function writeCatalogRelease(dir: string, shape: CatalogShape): Pro
     gene: (i) => `GEN${i}`,
     snps,
     parents: PARENTS.map((_p, i) => `EFO_${9_800_001 + i}`),
+    groups: [],
   };
   const uri = (sf: string) => `http://www.ebi.ac.uk/efo/${sf}`;
+  if ((shape.efoFiller ?? 60_000) > 0) g.groups = await writeEfo(join(dir, 'efo.obo'), g, shape.traits, shape.efoFiller ?? 60_000, rng((shape.seed ?? 11) + 1));
 
   const traits = createWriteStream(join(dir, 'gwas-catalog-trait-mappings_generated.tsv'));
   await write(traits, ['Disease trait', 'EFO term', 'EFO URI', 'Parent term', 'Parent URI'].join('\t'));
@@ -122,4 +131,48 @@ export async function writeCatalogRelease(dir: string, shape: CatalogShape): Pro
   }
   await Promise.all([close(studies), close(ancestry), close(assocs)]);
   return g;
+}
+
+const GROUP_SIZES = [64, 16, 4];
+
+/**
+ * The generated EFO: root, the parent categories under it, under each category groups of 64, 16
+ * and 4 of its traits (the traits the trait mappings file under it), then the traits; and filler
+ * terms in a tree of eight children each below the root, one in ten with a second parent.
+ */
+async function writeEfo(path: string, g: GeneratedCatalog, traits: number, filler: number, r: () => number): Promise<{ label: string; shortForm: string }[]> {
+  const out = createWriteStream(path);
+  const term = (id: string, name: string, parents: string[]) => write(out, `[Term]\nid: ${id.replace('_', ':')}\nname: ${name}\n${parents.map((p) => `is_a: ${p.replace('_', ':')}\n`).join('')}`);
+  await write(out, 'format-version: 1.2\nontology: efo\n! Generated for the benchmark: no term here is a real EFO term.\n');
+  const root = 'EFO_9700000';
+  await term(root, 'generated root', []);
+  for (const [i, p] of g.parents.entries()) await term(p, (PARENTS[i] as string).toLowerCase(), [root]);
+  // Group ids: category, level and number in one (EFO_97 c l nnnn).
+  const groupId = (c: number, level: number, n: number) => `EFO_97${c}${level}${String(n).padStart(4, '0')}`;
+  const top: { label: string; shortForm: string }[] = [];
+  for (let c = 0; c < g.parents.length; c++) {
+    const count = Math.ceil(traits / PARENTS.length);
+    for (const [level, size] of GROUP_SIZES.entries()) {
+      for (let n = 0; n * size < count; n++) {
+        const id = groupId(c, level, n);
+        const label = `generated group ${c}.${level}.${n}`;
+        const parent = level === 0 ? (g.parents[c] as string) : groupId(c, level - 1, Math.floor((n * size) / (GROUP_SIZES[level - 1] as number)));
+        await term(id, label, [parent]);
+        if (level === 0) top.push({ label, shortForm: id });
+      }
+    }
+  }
+  for (let i = 0; i < traits; i++) {
+    const t = g.trait(i);
+    const c = i % PARENTS.length;
+    await term(t.shortForm, t.label, [groupId(c, GROUP_SIZES.length - 1, Math.floor(Math.floor(i / PARENTS.length) / (GROUP_SIZES.at(-1) as number)))]);
+  }
+  const fillerId = (n: number) => `EFO_96${String(n).padStart(5, '0')}`;
+  for (let n = 0; n < filler; n++) {
+    const parents = n < 8 ? [root] : [fillerId(Math.floor(n / 8) - 1)];
+    if (n >= 80 && r() < 0.1) parents.push(fillerId(Math.floor(r() * (n / 8 - 1))));
+    await term(fillerId(n), `generated filler term ${n}`, [...new Set(parents)]);
+  }
+  await close(out);
+  return top;
 }

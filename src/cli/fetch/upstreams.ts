@@ -22,6 +22,8 @@ export const UPSTREAMS = {
   biorxiv: 'https://api.biorxiv.org',
   /** The protocols.io API. */
   protocols: 'https://www.protocols.io',
+  /** EFO's latest release assets on GitHub (efo.obo, for the GWAS Catalog's child traits). */
+  efo: 'https://github.com/EBISPOT/efo/releases/latest/download',
 } as const;
 
 export type UpstreamKey = keyof typeof UPSTREAMS;

@@ -34,13 +34,13 @@ function openZip(path: string): Promise<yauzl.ZipFile> {
   });
 }
 
-/** The table entries of a zip archive, each opened as a stream when its turn comes. */
-export async function zipTables(path: string, bytes?: ByteProgress): Promise<TsvSource[]> {
+/** The table entries (or those `wanted` names) of a zip archive, each opened as a stream when its turn comes. */
+export async function zipTables(path: string, bytes?: ByteProgress, wanted: (name: string) => boolean = isTable): Promise<TsvSource[]> {
   const names: string[] = [];
   const zip = await openZip(path);
   await new Promise<void>((resolve, reject) => {
     zip.on('entry', (e: yauzl.Entry) => {
-      if (!e.fileName.endsWith('/') && isTable(e.fileName)) names.push(e.fileName);
+      if (!e.fileName.endsWith('/') && wanted(e.fileName)) names.push(e.fileName);
       zip.readEntry();
     });
     zip.on('end', () => resolve());

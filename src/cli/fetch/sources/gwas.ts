@@ -1,9 +1,12 @@
 /**
- * The GWAS Catalog's release folder (`pub/databases/gwas/releases/latest/` on EBI's FTP site) and
- * the summary statistics, one folder per study below `pub/databases/gwas/summary_statistics/`.
+ * The GWAS Catalog's release folder (`pub/databases/gwas/releases/latest/` on EBI's FTP site), with
+ * EFO's `efo.obo` from EFO's latest release (the catalog's downloads carry only each trait's parent
+ * category, EFO the whole hierarchy), and the summary statistics, one folder per study below
+ * `pub/databases/gwas/summary_statistics/`.
  */
 import { FetchError, UsageError } from '../errors.js';
 import type { BulkSource, PlanContext, PlannedFile } from '../plan.js';
+import { upstreamUrl } from '../upstreams.js';
 import { chooseParts, describeSource, folder, type Folder } from './common.js';
 
 /** The first name matching each pattern in turn: the release names its files differently from year to year. */
@@ -21,7 +24,7 @@ function optional(f: Folder, pattern: RegExp): string | undefined {
   return f.entries.filter((e) => !e.folder && pattern.test(e.name)).map((e) => e.name).sort()[0];
 }
 
-const CATALOG_PARTS = ['associations', 'studies', 'ancestry', 'unpublished', 'trait-mappings'] as const;
+const CATALOG_PARTS = ['associations', 'studies', 'ancestry', 'unpublished', 'trait-mappings', 'efo'] as const;
 /** Files the catalog's API v2 also answers from (unpublished studies, trait categories). */
 const V2_PARTS: Record<string, [RegExp, string][]> = {
   unpublished: [
@@ -35,9 +38,10 @@ export const catalog: BulkSource = {
   kind: 'bulk',
   service: 'gwas',
   dataset: 'catalog',
-  summary: 'GWAS Catalog: pub/databases/gwas/releases/latest/ associations with ontology annotations, studies, ancestry; unpublished studies and trait mappings where the release has them',
+  summary:
+    'GWAS Catalog: pub/databases/gwas/releases/latest/ associations with ontology annotations, studies, ancestry; unpublished studies and trait mappings where the release has them; efo.obo of the latest EFO release',
   accepts: ['parts'],
-  upstreams: ['ebi'],
+  upstreams: ['ebi', 'efo'],
   async plan(ctx) {
     const parts = chooseParts(ctx.opts, CATALOG_PARTS, CATALOG_PARTS);
     const f = await folder(ctx, 'ebi', 'pub/databases/gwas/releases/latest/');
@@ -56,7 +60,10 @@ export const catalog: BulkSource = {
       }
     }
     const files = names.map((n) => f.file(n));
-    return { files, source: describeSource(files, names.join(', ')) };
+    // A fixed address (GitHub's latest-release link), not a listed folder: nothing to choose from.
+    const efo = parts.has('efo') ? upstreamUrl(ctx.upstreams, 'efo', 'efo.obo') : undefined;
+    if (efo) files.push({ url: efo, path: 'efo.obo' });
+    return { files, source: describeSource(files, [...names, ...(efo ? [efo] : [])].join(', ')) };
   },
 };
 

@@ -4,20 +4,22 @@
  * one file or a folder; and, where given, the unpublished studies and ancestries (same columns,
  * `not yet curated` where a paper's details would be) and the trait mappings (each EFO term's parent
  * category), which API v2 serves. Each table is recognised by its header, not its name. Streams row
- * by row.
+ * by row. EFO's own `efo.obo` (known by its `.obo` name), where given, comes last: its terms and
+ * `is_a` links give `show_child_trait` the whole EFO hierarchy.
  */
 import type { ReadContext } from '../../../core/ingest/dataset.js';
 import { FormatError } from '../../../core/ingest/errors.js';
 import { ByteProgress, listInputs } from '../../../core/ingest/inputs.js';
 import type { Sourced } from '../../../core/ingest/load.js';
 import { fileSource, isTable, isZip, tsvHeader, tsvRows, zipTables, type TsvRow, type TsvSource } from '../tsv.js';
+import { isObo, oboTerms } from './efo.js';
 import { ancestryRecord, associationRecord, studyRecord, type CatalogRecord } from './records.js';
 import { isUnpublishedAncestry, isUnpublishedStudy, traitMappingRecord, unpublishedAncestryRecord, unpublishedStudyRecord } from './unpublished.js';
 
 type Kind = 'study' | 'ancestry' | 'association' | 'traitMapping';
 
 const EXPECTED =
-  'the GWAS Catalog downloads: the associations TSV (v1.0.2 or later, with STUDY ACCESSION), the studies TSV and the ancestry TSV (plain, .gz or .zip); optionally the unpublished studies and ancestries and the trait mappings';
+  'the GWAS Catalog downloads: the associations TSV (v1.0.2 or later, with STUDY ACCESSION), the studies TSV and the ancestry TSV (plain, .gz or .zip); optionally the unpublished studies and ancestries, the trait mappings and the EFO ontology (efo.obo)';
 
 /** Which table a header belongs to. */
 export function kindOf(header: readonly string[]): Kind | undefined {
@@ -45,16 +47,18 @@ export async function* readCatalog(input: string, ctx: ReadContext): AsyncGenera
   );
   const sources: TsvSource[] = [];
   for (const f of files) {
-    if (isZip(f.path)) sources.push(...(await zipTables(f.path, bytes)));
-    else if (isTable(f.path)) sources.push(fileSource(f.path, bytes));
+    if (isZip(f.path)) sources.push(...(await zipTables(f.path, bytes, (n) => isTable(n) || isObo(n))));
+    else if (isTable(f.path) || isObo(f.path)) sources.push(fileSource(f.path, bytes));
   }
   const tables: { source: TsvSource; kind: Kind }[] = [];
+  const ontologies = sources.filter((s) => isObo(s.label));
   for (const source of sources) {
+    if (isObo(source.label)) continue;
     const kind = kindOf(await tsvHeader(source));
     if (kind) tables.push({ source, kind });
     else ctx.skip({ file: source.label, position: 'header' }, `not a table this service reads; expected ${EXPECTED}`);
   }
-  if (tables.length === 0) throw new FormatError(`${input}: no catalog tables found; expected ${EXPECTED}`);
+  if (tables.length === 0 && ontologies.length === 0) throw new FormatError(`${input}: no catalog tables found; expected ${EXPECTED}`);
   tables.sort((a, b) => ORDER[a.kind] - ORDER[b.kind]);
 
   let nextId = 0;
@@ -77,6 +81,32 @@ export async function* readCatalog(input: string, ctx: ReadContext): AsyncGenera
       stream.destroy();
     }
   }
+  for (const source of ontologies) {
+    if (ctx.signal.aborted) return;
+    yield* readOntology(source, ctx);
+  }
+}
+
+/** EFO's terms out of an OBO file; a malformed stanza is reported at its line and left out. */
+async function* readOntology(source: TsvSource, ctx: ReadContext): AsyncGenerator<Sourced<CatalogRecord>> {
+  const stream = await source.open();
+  let terms = 0;
+  try {
+    for await (const item of oboTerms(stream)) {
+      if (ctx.signal.aborted) return;
+      const place = { file: source.label, position: `line ${item.line}` };
+      if ('problem' in item) ctx.skip(place, item.problem);
+      else {
+        terms++;
+        yield { value: item.term, place };
+      }
+    }
+  } catch (err) {
+    throw new FormatError(`${source.label}: cannot be read (${(err as Error).message})`);
+  } finally {
+    stream.destroy();
+  }
+  if (terms === 0) ctx.skip({ file: source.label, position: 'header' }, 'no live [Term] stanza: not an OBO ontology this service reads');
 }
 
 /**

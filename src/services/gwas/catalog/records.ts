@@ -7,6 +7,7 @@
 import type { TsvRow } from '../tsv.js';
 import { blank, int, isoDate, list, orNull, parseEffect, parsePlatform, parsePvalue, parseTraits, perSnp, timestamp, num, type TraitRef } from './parse.js';
 import { associationV2, studyV2, type AssociationKeys, type StudyV2 } from './records-v2.js';
+import type { EfoTermRecord } from './efo.js';
 import type { TraitMappingRecord, UnpublishedAncestryRecord, UnpublishedStudyRecord } from './unpublished.js';
 
 export interface GeneDoc {
@@ -82,7 +83,7 @@ export interface AssociationRecord {
   keys: AssociationKeys;
 }
 
-export type CatalogRecord = StudyRecord | AncestryRecord | AssociationRecord | UnpublishedStudyRecord | UnpublishedAncestryRecord | TraitMappingRecord;
+export type CatalogRecord = StudyRecord | AncestryRecord | AssociationRecord | UnpublishedStudyRecord | UnpublishedAncestryRecord | TraitMappingRecord | EfoTermRecord;
 
 export const ACCESSION = /^GCST\d+$/;
 

@@ -9,6 +9,7 @@ import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
 import type { TraitRef } from './parse.js';
 import type { AncestryRecord, AssociationRecord, CatalogRecord, GeneDoc, PublicationDoc, SnpDoc, StudyRecord } from './records.js';
+import { EFO_INDEXES, createEfo, writeEfo } from './store-efo.js';
 import { EXTRA_INDEXES, createExtras, writeExtras } from './store-extras.js';
 
 export const CATALOG_PREFIX = 'gwc';
@@ -30,6 +31,9 @@ export const CATALOG_TABLES = [
   'unpub_studies',
   'unpub_ancestries',
   'bows',
+  // EFO's own terms and is_a links, from efo.obo when given (store-efo.ts).
+  'efo_terms',
+  'efo_edges',
 ] as const;
 
 export type CatalogTables = Record<(typeof CATALOG_TABLES)[number], string>;
@@ -64,7 +68,8 @@ export async function createCatalog(db: Db, t: TableSet): Promise<void> {
     CREATE TABLE ${n.assoc_genes} (gene_lc TEXT NOT NULL, assoc_id ${big} NOT NULL, PRIMARY KEY (gene_lc, assoc_id));
   `);
   await createExtras(db, n);
-  counters.set(t.gen, { study: 0, ancestry: 0, assoc: 0, snp: 0, trait: 0, gene: 0, pub: 0, assocId: 0, traitRec: 0, traitRow: 0, unpub: 0, unpubAncestry: 0, bow: 0 });
+  await createEfo(db, n);
+  counters.set(t.gen, { study: 0, ancestry: 0, assoc: 0, snp: 0, trait: 0, gene: 0, pub: 0, assocId: 0, traitRec: 0, traitRow: 0, unpub: 0, unpubAncestry: 0, bow: 0, efoTerm: 0 });
 }
 
 /** An update's generation starts from a copy: its numbers go on from the copy's highest. */
@@ -85,6 +90,7 @@ export async function continueCounters(db: Db, t: TableSet): Promise<void> {
     unpub: await max(n.unpub_studies, 'id'),
     unpubAncestry: await max(n.unpub_ancestries, 'id'),
     bow: await max(n.bows, 'id'),
+    efoTerm: await max(n.efo_terms, 'id'),
   });
 }
 
@@ -104,6 +110,7 @@ export interface Counters {
   unpub: number;
   unpubAncestry: number;
   bow: number;
+  efoTerm: number;
 }
 
 // The next `ord` of each table of a generation being loaded (numbers only: memory stays flat).
@@ -188,7 +195,7 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
   const assocGenes: SqlValue[][] = [];
   const seenSnpGene = new Set<string>();
   recs.forEach((r, i) => {
-    if (r.kind === 'unpublished' || r.kind === 'unpublishedAncestry' || r.kind === 'traitMapping') return;
+    if (r.kind === 'unpublished' || r.kind === 'unpublishedAncestry' || r.kind === 'traitMapping' || r.kind === 'efoTerm') return;
     if (r.kind === 'study') {
       if (haveStudies.has(r.acc)) return void dupes.push(i);
       haveStudies.add(r.acc);
@@ -247,6 +254,7 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
   await tx.insertMany(raw('pubs'), ['ord', 'pubmed', 'pub_date', 'doc', 'title_lc', 'author_lc'], pubs.rows);
   await tx.insertMany(raw('assoc_genes'), ['gene_lc', 'assoc_id'], assocGenes);
   await writeExtras(tx, n, raw, recs, c);
+  dupes.push(...(await writeEfo(tx, n, raw, recs, c)));
   return dupes;
 }
 
@@ -298,7 +306,7 @@ export async function finishCatalog(db: Db, t: TableSet): Promise<void> {
       idx(n.assocs, 'assocs_pa', 'plog_a, ord'),
       idx(n.assocs, 'assocs_pd', 'plog_d, ord'),
       idx(n.studies, 'studies_full', 'full_pvalue, id'),
-      ...EXTRA_INDEXES.map(([table, name, cols]) => idx(n[table], name, cols)),
+      ...[...EXTRA_INDEXES, ...EFO_INDEXES].map(([table, name, cols]) => idx(n[table], name, cols)),
     ].join('\n'),
   );
   // SQLite's statistics from a sample, as PostgreSQL's are: a full ANALYZE reads every index entry.
@@ -306,12 +314,13 @@ export async function finishCatalog(db: Db, t: TableSet): Promise<void> {
   await db.exec(Object.values(n).map((x) => `ANALYZE ${x};`).join('\n'));
 }
 
-/** Records of a load: studies, ancestry entries and associations; unpublished studies and their ancestries; trait-mapping rows. */
+/** Records of a load: studies, ancestry entries and associations; unpublished studies and their ancestries; trait-mapping rows; EFO terms. */
 export async function countCatalog(db: Db, t: TableSet): Promise<number> {
   const n = tables(t);
   const r = await db.one<Record<string, number>>(
     `SELECT (SELECT COUNT(*) FROM ${n.studies}) AS a, (SELECT COUNT(*) FROM ${n.ancestries}) AS b, (SELECT COUNT(*) FROM ${n.assocs}) AS c,
-       (SELECT COUNT(*) FROM ${n.unpub_studies}) AS d, (SELECT COUNT(*) FROM ${n.unpub_ancestries}) AS e, (SELECT COUNT(DISTINCT rec) FROM ${n.trait_map}) AS f`,
+       (SELECT COUNT(*) FROM ${n.unpub_studies}) AS d, (SELECT COUNT(*) FROM ${n.unpub_ancestries}) AS e, (SELECT COUNT(DISTINCT rec) FROM ${n.trait_map}) AS f,
+       (SELECT COUNT(*) FROM ${n.efo_terms}) AS g`,
   );
-  return ['a', 'b', 'c', 'd', 'e', 'f'].reduce((sum, k) => sum + Number(r?.[k] ?? 0), 0);
+  return ['a', 'b', 'c', 'd', 'e', 'f', 'g'].reduce((sum, k) => sum + Number(r?.[k] ?? 0), 0);
 }

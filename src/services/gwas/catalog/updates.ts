@@ -5,8 +5,10 @@
  * table. SNPs, traits, genes and publications are shared by studies: the served ones are kept (the
  * first description wins, as within a load), new ones added, and those no study or association
  * refers to any more removed. Lists keep their load order: replaced and new records come last.
- * Unpublished studies and their ancestries are replaced by accession the same way, and an EFO term's
- * parent links by the trait-mapping rows that name it.
+ * Unpublished studies and their ancestries are replaced by accession the same way, an EFO term's
+ * parent links by the trait-mapping rows that name it, and an EFO term of efo.obo with its is_a
+ * links by the term of the same id (a term a newer file marks obsolete keeps its old links: the
+ * reader leaves obsolete terms out).
  */
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import type { Sourced } from '../../../core/ingest/load.js';
@@ -58,8 +60,9 @@ export const catalogUpdates: Updates<Sourced<CatalogRecord>> = {
     unpublishedAncestry: { unpub_ancestries: 'acc' },
     // A term's parent links are replaced whole by the rows of a trait-mappings file that name it.
     traitMapping: { trait_map: 'short_form' },
+    efoTerm: { efo_terms: 'short_form', efo_edges: 'child' },
   },
-  key: ({ value }) => (value.kind === 'traitMapping' ? { part: value.kind, id: value.shortForm } : { part: value.kind, id: value.acc }),
+  key: ({ value }) => (value.kind === 'traitMapping' || value.kind === 'efoTerm' ? { part: value.kind, id: value.shortForm } : { part: value.kind, id: value.acc }),
   async remove(tx, t, part, ids) {
     if (part === 'association') await removeLinks(tx, t, ids as string[]);
   },

@@ -2,9 +2,9 @@
  * API v2's list filters and orders, one function per list, matching the service's queries:
  * exact (ignoring case) on accessions, rsIds, traits and genes; "contains, ignoring case" on
  * cohorts, ancestral groups, titles and authors; `show_child_trait` widening a trait to the terms the
- * trait mappings file under it; `mapped_gene` through the SNPs' mapped genes (the downloads name no
- * wider gene set, so `extended_geneset` finds the same). Default order: newest first, which here is
- * the reverse of load order.
+ * trait mappings file under it and, with efo.obo loaded, to all its EFO descendants; `mapped_gene`
+ * through the SNPs' mapped genes (the downloads name no wider gene set, so `extended_geneset` finds
+ * the same). Default order: newest first, which here is the reverse of load order.
  */
 import type { SqlValue } from '../../../core/store/db.js';
 import { b, bool, i, int, s, str, type Params, type ParamSpec, type SortChoice } from './params.js';
@@ -21,9 +21,8 @@ async function traitCondition(r: V2Reader, p: Params, column: string): Promise<{
   if (sf === undefined && label === undefined) return undefined;
   const terms = await r.terms(sf, label);
   if (terms.length === 0) return { sql: NONE, params: [] };
-  const own = `${column} IN (${marks(terms.length)})`;
-  if (bool(p, 'show_child_trait') !== true) return { sql: own, params: terms };
-  return { sql: `(${own} OR ${column} IN (SELECT short_form FROM ${r.n.trait_map} WHERE parent IN (${marks(terms.length)})))`, params: [...terms, ...terms] };
+  if (bool(p, 'show_child_trait') !== true) return { sql: `${column} IN (${marks(terms.length)})`, params: terms };
+  return r.childCondition(column, terms);
 }
 
 /** Genes a SNP maps to (the downloads' MAPPED_GENE: the gene a SNP is in, or its neighbours). */

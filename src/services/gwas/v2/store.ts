@@ -5,7 +5,7 @@
  * its end, however deep; otherwise it is an indexed filter with LIMIT/OFFSET.
  */
 import { tableSet } from '../../../core/ingest/dataset.js';
-import type { Db, SqlValue } from '../../../core/store/db.js';
+import { ident, type Db, type SqlValue } from '../../../core/store/db.js';
 import { tableExists } from '../../../core/store/tables.js';
 import type { ServiceContext } from '../../types.js';
 import { CATALOG, SERVICE } from '../catalog/handlers.js';
@@ -32,6 +32,8 @@ export class V2Reader {
   constructor(
     readonly db: Db,
     readonly n: CatalogTables,
+    /** Whether the generation holds EFO's is_a links (a load with efo.obo). */
+    readonly efo = false,
   ) {}
 
   async page(q: ListQuery, paging: V2Paging): Promise<{ rows: Row[]; total: number }> {
@@ -98,40 +100,66 @@ export class V2Reader {
 
   /**
    * The EFO terms a trait filter names: terms with the given short forms (any case) or labels,
-   * including parent categories that only the trait mappings know. Empty when none matches.
+   * including parent categories that only the trait mappings know and, with efo.obo loaded, any
+   * term of EFO (an ancestor of the catalog's traits, say). Empty when none matches.
    */
   async terms(shortForm: string | undefined, label: string | undefined): Promise<string[]> {
     const found = new Set<string>();
+    const n = this.n;
+    // Each source of terms by one condition on its short-form or label column.
+    const from = (sf: string, map: string, efo: string) =>
+      [`SELECT short_form AS k FROM ${n.traits} WHERE ${sf}`, `SELECT parent AS k FROM ${n.trait_map} WHERE ${map}`, ...(this.efo ? [`SELECT short_form AS k FROM ${n.efo_terms} WHERE ${efo}`] : [])].join(' UNION ');
+    const times = <T>(v: T): T[] => Array.from({ length: this.efo ? 3 : 2 }, () => v);
     if (shortForm !== undefined) {
       // As written first (an index seek), then ignoring case (a scan of the terms).
-      const exact = await this.db.query<{ k: string }>(
-        `SELECT short_form AS k FROM ${this.n.traits} WHERE short_form = ? UNION SELECT parent AS k FROM ${this.n.trait_map} WHERE parent = ?`,
-        [shortForm, shortForm],
-      );
+      const exact = await this.db.query<{ k: string }>(from('short_form = ?', 'parent = ?', 'short_form = ?'), times(shortForm));
       const sf = shortForm.toLowerCase();
-      const rows = exact.length
-        ? exact
-        : await this.db.query<{ k: string }>(
-            `SELECT short_form AS k FROM ${this.n.traits} WHERE LOWER(short_form) = ? UNION SELECT parent AS k FROM ${this.n.trait_map} WHERE LOWER(parent) = ?`,
-            [sf, sf],
-          );
+      const rows = exact.length ? exact : await this.db.query<{ k: string }>(from('LOWER(short_form) = ?', 'LOWER(parent) = ?', 'LOWER(short_form) = ?'), times(sf));
       for (const r of rows) found.add(r.k);
     }
     if (label !== undefined) {
       const lc = label.toLowerCase();
-      const rows = await this.db.query<{ k: string }>(
-        `SELECT short_form AS k FROM ${this.n.traits} WHERE label_lc = ? UNION SELECT parent AS k FROM ${this.n.trait_map} WHERE parent_lc = ?`,
-        [lc, lc],
-      );
+      const rows = await this.db.query<{ k: string }>(from('label_lc = ?', 'parent_lc = ?', 'label_lc = ?'), times(lc));
       const byLabel = new Set(rows.map((r) => r.k));
       if (shortForm === undefined) for (const k of byLabel) found.add(k);
       else for (const k of [...found]) if (!byLabel.has(k)) found.delete(k);
     }
     return [...found];
   }
+
+  /**
+   * The condition `show_child_trait` puts on a column of EFO short forms: the terms themselves,
+   * those the trait mappings file under them and, with efo.obo loaded, every descendant in EFO
+   * (is_a, transitively) of either. The walk is one recursive query; UNION keeps each term once, so
+   * a cycle in the file ends it, and it goes at most as deep as there are terms. Its terms are then
+   * given as a list, which both databases plan well (PostgreSQL guesses a recursive query's size
+   * blindly and would scan whole tables); a very wide trait keeps the walk as a subquery instead.
+   */
+  async childCondition(column: string, terms: readonly string[]): Promise<{ sql: string; params: SqlValue[] }> {
+    const n = this.n;
+    const list = marks(terms.length);
+    if (!this.efo) {
+      return { sql: `(${column} IN (${list}) OR ${column} IN (SELECT short_form FROM ${n.trait_map} WHERE parent IN (${list})))`, params: [...terms, ...terms] };
+    }
+    const seeds = terms.map(() => 'SELECT CAST(? AS TEXT)').join(' UNION ');
+    const walk = `WITH RECURSIVE under_t(sf) AS (${seeds} UNION SELECT short_form FROM ${n.trait_map} WHERE parent IN (${list})
+      UNION SELECT e.child FROM ${n.efo_edges} e JOIN under_t u ON e.parent = u.sf) SELECT sf FROM under_t`;
+    const params = [...terms, ...terms];
+    const found = await this.db.query<{ sf: string }>(`${walk} LIMIT ${MAX_LISTED + 1}`, params, { hot: true });
+    if (found.length > MAX_LISTED) return { sql: `${column} IN (${walk})`, params };
+    return { sql: `${column} IN (${marks(found.length)})`, params: found.map((r) => r.sf) };
+  }
 }
 
+/** Terms under a trait passed as a list of values up to this many (far below either database's limit of parameters). */
+const MAX_LISTED = 2000;
+
 export const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/** Whether a generation has EFO links (generations loaded before efo.obo was read have no table). */
+async function hasEfo(db: Db, table: string): Promise<boolean> {
+  return (await tableExists(db, table)) && (await db.one(`SELECT 1 AS x FROM ${ident(table)} LIMIT 1`)) !== undefined;
+}
 
 // Readers per database and generation; `false` marks a generation loaded before v2 was served.
 const readers = new WeakMap<object, Map<number, V2Reader | false>>();
@@ -146,7 +174,7 @@ export async function v2Reader(ctx: ServiceContext): Promise<V2Reader | undefine
   if (r === undefined) {
     if (byGen.size > 8) byGen.clear();
     const t = tableSet(CATALOG_PREFIX, gen);
-    r = (await tableExists(ctx.db, t.name('trait_map'))) ? new V2Reader(ctx.db, tables(t)) : false;
+    r = (await tableExists(ctx.db, t.name('trait_map'))) ? new V2Reader(ctx.db, tables(t), await hasEfo(ctx.db, t.name('efo_edges'))) : false;
     byGen.set(gen, r);
   }
   if (r === false) throw v2Errors.notLoadedForV2();
