@@ -9,6 +9,7 @@ import { describeLoad } from '../core/ingest/report.js';
 import { SERVICES, findService } from '../services/registry.js';
 import { createLogger, openRuntime } from '../server/serve.js';
 import { configFrom, type CommonFlags } from './flags.js';
+import { dropKeptAnswers } from './kept.js';
 import { loadStopper } from './stop.js';
 
 export async function demoCommand(args: string[], flags: CommonFlags): Promise<number> {
@@ -39,6 +40,7 @@ export async function demoCommand(args: string[], flags: CommonFlags): Promise<n
         const result = await runLoad(rt.db, rt.generations, ds, ds.demo, { source: `demo:${s.id}/${ds.name}`, progress: progressFor(process.stderr), signal: stopper.signal });
         for (const line of describeLoad(`${s.id}/${ds.name}`, result)) process.stdout.write(line + '\n');
       }
+      await dropKeptAnswers(rt.db, s.id);
       await s.prepare?.({ db: rt.db, generations: rt.generations, log: log.child({ service: s.id }) });
     }
     return 0;

@@ -15,6 +15,7 @@ import { fetchProgressFor } from './fetch/progress.js';
 import { chooseSource, fetchAndLoad } from './fetch/run.js';
 import { SOURCES } from './fetch/sources/index.js';
 import { resolveUpstreams } from './fetch/upstreams.js';
+import { dropKeptAnswers } from './kept.js';
 import { configFrom, type CommonFlags } from './flags.js';
 
 export interface FetchFlags extends CommonFlags {
@@ -109,7 +110,7 @@ export async function fetchCommand(args: string[], flags: FetchFlags): Promise<n
   process.on('SIGTERM', onSignal);
   let shown = 0;
   try {
-    await fetchAndLoad(rt.db, rt.generations, {
+    const loaded = await fetchAndLoad(rt.db, rt.generations, {
       service: serviceId,
       dataset: datasetName,
       ...req,
@@ -126,6 +127,8 @@ export async function fetchCommand(args: string[], flags: FetchFlags): Promise<n
         else if (shown === SHOW_SKIPS + 1) process.stderr.write('\n(further skipped records are counted, not listed)\n');
       },
     });
+    // A load replaces what the service serves: the answers kept from its upstream go too.
+    if (loaded) await dropKeptAnswers(rt.db, chooseSource(serviceId, datasetName).service);
     return 0;
   } catch (err) {
     if (controller.signal.aborted || err instanceof LoadAborted) {

@@ -1,4 +1,4 @@
-import { resolveConfig, type Config } from '../server/config.js';
+import { ConfigError, resolveConfig, type Config } from '../server/config.js';
 
 export interface CommonFlags {
   host?: string | undefined;
@@ -10,9 +10,14 @@ export interface CommonFlags {
   'no-demo'?: boolean | undefined;
   config?: string | undefined;
   'log-level'?: string | undefined;
+  'pull-through'?: boolean | undefined;
+  offline?: boolean | undefined;
+  'upstream-timeout'?: string | undefined;
 }
 
-export function configFrom(flags: CommonFlags): Config {
+/** `upstream`: serve's `--upstream URL` (fetch reads its `--upstream key=url` itself). */
+export function configFrom(flags: CommonFlags, upstream?: string): Config {
+  if (flags['pull-through'] && flags.offline) throw new ConfigError('--pull-through and --offline exclude each other');
   return resolveConfig({
     host: flags.host,
     port: flags.port,
@@ -23,5 +28,8 @@ export function configFrom(flags: CommonFlags): Config {
     demo: flags['no-demo'] ? false : undefined,
     config: flags.config,
     logLevel: flags['log-level'],
+    pullThrough: flags['pull-through'] ? true : flags.offline ? false : undefined,
+    upstream,
+    upstreamTimeout: flags['upstream-timeout'],
   });
 }

@@ -7,6 +7,7 @@ import { sqlitePath } from '../core/store/open.js';
 import { SERVICES, findService } from '../services/registry.js';
 import { createLogger, openRuntime } from '../server/serve.js';
 import { configFrom, type CommonFlags } from './flags.js';
+import { dropKeptAnswers } from './kept.js';
 import { loadStopper } from './stop.js';
 
 export interface IngestFlags extends CommonFlags {
@@ -64,6 +65,8 @@ export async function ingestCommand(args: string[], flags: IngestFlags): Promise
       },
     });
     for (const line of describeLoad(`${service.id}/${ds.name}`, result)) process.stdout.write(line + '\n');
+    // A replacing load drops the answers kept from the upstream: the loaded release speaks now.
+    if (!flags.update) await dropKeptAnswers(rt.db, service.id);
     const note = spaceNote(result, config.databaseUrl ? undefined : sqlitePath(config));
     if (note) process.stderr.write(note + '\n');
     return 0;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../server/config.js';
+import { cacheCommand } from './cache.js';
 import { fetchCommand } from './fetch.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
@@ -20,6 +21,15 @@ Usage:
                   them), or the one a config file sets ("services": {"pubchem": {"port": 9001}}). A
                   taken port or a data folder another server holds stops the start at once; SIGTERM
                   or SIGINT stops the server within 4 s (in-flight requests get 2.5 s)
+  biomirror serve --pull-through [--upstream URL] [--upstream-timeout 30]
+                  a miss (a record not loaded, or any answer of a service with nothing loaded) is
+                  asked of the real service, answered and kept; kept answers are served from then
+                  on, also after restarts. --upstream URL asks another biomirror instead of every
+                  real host (chains). Starts without the demo data (docs/pull-through.md)
+  biomirror serve --offline   (the default) kept answers and loaded data only, never the network
+  biomirror cache list [service] | export [service] --out FILE | import FILE | clear [service]
+                  the kept upstream answers: count, size, oldest and newest per service; a JSON-lines
+                  file (gzip when FILE ends in .gz) another biomirror imports
   biomirror ingest <service> <file-or-folder> [--dataset name] [--release date] [--batch-size n] [--update]
   biomirror demo [service]   loads the demo data again (of every service, or of one), replacing what is served
   biomirror fetch <service> [dataset] [--limit N] [--ids a,b|@file] [--organism human] [--parts a,b]
@@ -36,7 +46,9 @@ Usage:
 Environment: DATABASE_URL (PostgreSQL instead of the embedded SQLite), REDIS_URL (shared rate-limit
 budgets), PORT, HOST, DATA_DIR, BIOMIRROR_LIMITS=on|off (the public services' published limits;
 off by default), BIOMIRROR_FAULTS=on|off (honour the X-Biomirror-Fault header), BIOMIRROR_CONFIG,
-LOG_LEVEL, BIOMIRROR_UPSTREAM_<NCBI|EBI|CTGOV|WWPDB|ALPHAFOLD|CLINPGX|BIORXIV|PROTOCOLS> (a mirror
+LOG_LEVEL, BIOMIRROR_PULL_THROUGH=on|off, BIOMIRROR_PULL_THROUGH_UPSTREAM (--upstream of serve),
+BIOMIRROR_UPSTREAM_TIMEOUT (seconds), NCBI_API_KEY and NCBI_EMAIL (sent to NCBI by pull-through),
+BIOMIRROR_UPSTREAM_<NCBI|EBI|CTGOV|WWPDB|ALPHAFOLD|CLINPGX|BIORXIV|PROTOCOLS> (a mirror
 of an upstream for fetch), BIOMIRROR_PROTOCOLS_TOKEN.
 `;
 
@@ -67,6 +79,10 @@ const OPTIONS = {
   parallel: { type: 'string' },
   'use-cache': { type: 'boolean' },
   json: { type: 'boolean' },
+  'pull-through': { type: 'boolean' },
+  offline: { type: 'boolean' },
+  'upstream-timeout': { type: 'string' },
+  out: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -135,6 +151,8 @@ export async function main(argv: string[]): Promise<number> {
         return servicesCommand(parsed.values);
       case 'mcp':
         return await mcpCommand(parsed.values);
+      case 'cache':
+        return await cacheCommand(rest, parsed.values);
       default:
         process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
         return 2;

@@ -11,8 +11,12 @@ import { holdDataDir, recordRunning } from './running.js';
 import { exitSoon, stopSignals } from './stop.js';
 import { runPrimary } from './workers.js';
 
-export async function serveCommand(flags: CommonFlags & { workers?: string | undefined }): Promise<number> {
-  const config = configFrom(flags);
+export async function serveCommand(flags: CommonFlags & { workers?: string | undefined; upstream?: string[] | undefined }): Promise<number> {
+  // `--upstream URL` (the last one given) stands for every real host, and implies --pull-through.
+  const upstream = flags.upstream?.at(-1);
+  const config = configFrom(upstream !== undefined && !flags.offline ? { ...flags, 'pull-through': true } : flags, upstream);
+  // A server that asks the upstreams starts empty: the demo sample would answer searches instead.
+  if (config.pullThrough.enabled) config.demo = false;
   const workers = flags.workers === undefined ? 1 : Number(flags.workers);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new ConfigError(`--workers must be a whole number from 1 to 64, not "${flags.workers}"`);
   const log = createLogger(config.logLevel);
@@ -130,6 +134,12 @@ async function printBanner(server: RunningServer, config: Config, workers: numbe
   );
   const procs = workers > 1 ? ` with ${workers} worker processes` : '';
   process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})${procs}\n${lines.join('\n')}\n`);
+  const pt = config.pullThrough;
+  process.stderr.write(
+    pt.enabled
+      ? `pull-through: a miss is asked of ${pt.upstream ?? 'the real services'} and kept (docs/pull-through.md)\n`
+      : 'offline: loaded data and kept upstream answers only (serve --pull-through asks the real services on a miss)\n',
+  );
   const ctx = { db: server.runtime.db, generations: server.runtime.generations, log };
   for (const s of enabled) {
     // The notes read the database, which a stop closes.

@@ -18,6 +18,7 @@ import { openApiDocument, type RouteRecord } from './openapi.js';
 import { registerLocalApp } from '../core/http/local-apps.js';
 import { sendServiceError } from '../core/http/send.js';
 import { statusReport } from './status.js';
+import { PullThrough } from '../core/pullthrough/pull.js';
 import { mountMcp } from '../mcp/http.js';
 import { LOADING_RETRY_SECONDS, loadingError, type Readiness } from './readiness.js';
 
@@ -69,9 +70,11 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
     const names = service.datasets.map((d) => d.name);
     const message =
       `No data is loaded for ${service.title} on this server (${names.length > 1 ? `its datasets ${names.join(', ')} are` : `its dataset ${names[0] as string} is`} empty): ` +
-      `load the official files with \`biomirror fetch ${service.id}\` or \`biomirror ingest ${service.id} <files>\`, or the demo data with \`biomirror demo ${service.id}\``;
+      `load the official files with \`biomirror fetch ${service.id}\` or \`biomirror ingest ${service.id} <files>\`, or the demo data with \`biomirror demo ${service.id}\`` +
+      (service.publicUrls && !deps.config.pullThrough?.enabled ? ', or serve with `--pull-through` to ask the real service on a miss' : '');
     scope.addHook('onSend', async (req, reply, payload) => {
-      if (reply.statusCode !== 404 || !req.routeOptions.url) return payload;
+      // An upstream's own "not found", passed on by pull-through, stands as it is.
+      if (reply.statusCode !== 404 || !req.routeOptions.url || reply.hasHeader('x-biomirror-source')) return payload;
       for (const d of service.datasets) if ((await deps.generations.active(service.id, d.name)) !== undefined) return payload;
       const e = service.errors.badRequest(message, 404, pathOf(req.url));
       reply.type(e.contentType);
@@ -326,6 +329,11 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
       return reply.type('text/html; charset=utf-8').send(landingPage(report, services, deps.config, baseUrl(req)));
     });
   }
+
+  // Pull-through (and kept answers, served also offline): installed before the services, so that
+  // it sees a service's miss before the service's own "no data loaded" answer rewrites it.
+  const pull = await PullThrough.create({ db: deps.db, generations: deps.generations, log: deps.log, settings: deps.config.pullThrough }, services, prefixed);
+  app.addHook('onSend', pull.onSend);
 
   for (const service of services) {
     await app.register(async (scope) => mountService(scope, service, deps), { prefix: prefixed ? service.mount : '' });

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { RuleOverride } from '../core/limits/limiter.js';
+import { PULL_THROUGH_DEFAULTS, type PullThroughSettings } from '../core/pullthrough/settings.js';
 import type { FaultSettings } from './faults.js';
 
 export interface ServiceSettings {
@@ -28,6 +29,8 @@ export interface Config {
   /** Honour X-Forwarded-For when biomirror runs behind a proxy (rate limits are per client IP). */
   trustProxy: boolean;
   services: Record<string, ServiceSettings>;
+  /** Asking the real services on a miss, and keeping their answers (docs/pull-through.md). */
+  pullThrough: PullThroughSettings;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -43,6 +46,7 @@ export const DEFAULT_CONFIG: Config = {
   logLevel: 'info',
   trustProxy: false,
   services: {},
+  pullThrough: PULL_THROUGH_DEFAULTS,
 };
 
 export class ConfigError extends Error {
@@ -111,6 +115,28 @@ export interface Flags {
   demo?: boolean | undefined;
   config?: string | undefined;
   logLevel?: string | undefined;
+  /** `--pull-through` (true) or `--offline` (false). */
+  pullThrough?: boolean | undefined;
+  upstream?: string | undefined;
+  /** Seconds. */
+  upstreamTimeout?: string | undefined;
+}
+
+function upstreamUrl(value: string, what: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new ConfigError(`${what} must be a URL (another biomirror's base URL), not "${value}"`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(`${what} must be an http or https URL, not "${value}"`);
+  return value.replace(/\/+$/, '');
+}
+
+function seconds(value: string, what: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${what} must be a number of seconds above 0, not "${value}"`);
+  return Math.round(n * 1000);
 }
 
 /** Defaults, then the config file, then the environment, then command-line flags. */
@@ -118,6 +144,13 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv = process.env
   const file = flags.config ?? env.BIOMIRROR_CONFIG ?? (existsSync('biomirror.config.json') ? 'biomirror.config.json' : undefined);
   const c: Config = { ...DEFAULT_CONFIG, services: {} };
   if (file) Object.assign(c, readConfigFile(file));
+  // A config file's "pullThrough" sets some of its keys; the rest keep their defaults.
+  c.pullThrough = { ...PULL_THROUGH_DEFAULTS, ...c.pullThrough };
+  if (env.BIOMIRROR_PULL_THROUGH) c.pullThrough.enabled = onOff(env.BIOMIRROR_PULL_THROUGH, 'BIOMIRROR_PULL_THROUGH');
+  if (env.BIOMIRROR_PULL_THROUGH_UPSTREAM) c.pullThrough.upstream = upstreamUrl(env.BIOMIRROR_PULL_THROUGH_UPSTREAM, 'BIOMIRROR_PULL_THROUGH_UPSTREAM');
+  if (env.BIOMIRROR_UPSTREAM_TIMEOUT) c.pullThrough.timeoutMs = seconds(env.BIOMIRROR_UPSTREAM_TIMEOUT, 'BIOMIRROR_UPSTREAM_TIMEOUT');
+  if (env.NCBI_API_KEY) c.pullThrough.ncbiApiKey = env.NCBI_API_KEY;
+  if (env.NCBI_EMAIL) c.pullThrough.ncbiEmail = env.NCBI_EMAIL;
   if (env.HOST) c.host = env.HOST;
   if (env.PORT) c.port = port(env.PORT, 'PORT');
   if (env.DATA_DIR) c.dataDir = env.DATA_DIR;
@@ -135,6 +168,10 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv = process.env
   if (flags.faults !== undefined) c.faults = onOff(flags.faults, '--faults');
   if (flags.demo === false) c.demo = false;
   if (flags.logLevel) c.logLevel = flags.logLevel;
+  if (flags.pullThrough !== undefined) c.pullThrough.enabled = flags.pullThrough;
+  if (flags.upstream !== undefined) c.pullThrough.upstream = upstreamUrl(flags.upstream, '--upstream');
+  if (flags.upstreamTimeout !== undefined) c.pullThrough.timeoutMs = seconds(flags.upstreamTimeout, '--upstream-timeout');
+  if (c.pullThrough.upstream !== undefined) c.pullThrough.upstream = upstreamUrl(c.pullThrough.upstream, 'pullThrough.upstream');
   for (const [id, s] of Object.entries(c.services)) {
     if (s.port !== undefined) s.port = port(s.port, `services.${id}.port`);
   }

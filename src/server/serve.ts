@@ -7,6 +7,7 @@ import { MemoryLimitStore } from '../core/limits/memory.js';
 import type { LimitStore } from '../core/limits/policy.js';
 import { RedisLimitStore } from '../core/limits/redis.js';
 import type { Db } from '../core/store/db.js';
+import { KeptStore } from '../core/pullthrough/store.js';
 import { Generations } from '../core/store/generations.js';
 import { migrate } from '../core/store/migrations.js';
 import { describeStore, openStore, type StoreOptions } from '../core/store/open.js';
@@ -135,6 +136,11 @@ export function enabledServices(config: Config, all: readonly ServiceModule[]): 
  */
 export const SHUTDOWN_GRACE_MS = 2_500;
 
+async function withoutKeptAnswers(db: Db, services: readonly ServiceModule[]): Promise<ServiceModule[]> {
+  const kept = new Set((await (await KeptStore.open(db)).summary()).map((k) => k.service));
+  return services.filter((s) => !kept.has(s.id));
+}
+
 export interface StartOptions {
   /** Stops the demo load (the start then fails with LoadAborted). */
   signal?: AbortSignal;
@@ -175,9 +181,11 @@ export async function startServer(config: Config, all: readonly ServiceModule[],
   };
   try {
     if (opts.signal?.aborted) throw notLoaded();
-    if (config.demo && !opts.listenFirst) await loadDemoData(runtime, services, opts.signal);
+    // A service holding kept upstream answers is not empty: the demo sample is not loaded over them.
+    const seeded = config.demo ? await withoutKeptAnswers(runtime.db, services) : [];
+    if (config.demo && !opts.listenFirst) await loadDemoData(runtime, seeded, opts.signal);
     // Marked before the first connection: a service is never seen ready before its data is.
-    if (config.demo && opts.listenFirst) for (const s of services) if (s.prepare || s.datasets.some((d) => d.demo)) runtime.readiness.set(s.id, 'loading');
+    if (config.demo && opts.listenFirst) for (const s of seeded) if (s.prepare || s.datasets.some((d) => d.demo)) runtime.readiness.set(s.id, 'loading');
     const deps: AppDeps = { ...runtime, config };
     for (const p of ports) {
       const app = await buildApp(deps, p.service === null ? services : services.filter((s) => s.id === p.service), p.service === null);
@@ -185,7 +193,7 @@ export async function startServer(config: Config, all: readonly ServiceModule[],
       apps.push({ service: p.service, url: await listenOn(app, config.host, p), app });
     }
     if (config.demo && opts.listenFirst) {
-      ready = loadDemoData(runtime, services, opts.signal);
+      ready = loadDemoData(runtime, seeded, opts.signal);
       ready.catch(() => undefined);
     }
   } catch (err) {

@@ -1,3 +1,4 @@
+import { KeptStore } from '../core/pullthrough/store.js';
 import type { ServiceModule } from '../services/types.js';
 import type { AppDeps } from './app.js';
 
@@ -9,6 +10,7 @@ export async function statusReport(
   prefixed: boolean,
 ) {
   const out = [];
+  const kept = new Map((await (await KeptStore.open(deps.db)).summary()).map((k) => [k.service, k]));
   for (const s of services) {
     const served = await deps.generations.served(s.id);
     const datasets = s.datasets.map((d) => {
@@ -44,6 +46,8 @@ export async function statusReport(
       ...(ready?.step ? { step: ready.step } : {}),
       baseUrls: Object.fromEntries(Object.entries(s.baseUrls).map(([k, v]) => [k, `${origin}${base}${v}`])),
       datasets,
+      // Answers kept from the upstream (docs/pull-through.md), served where nothing loaded answers.
+      pullThrough: { count: kept.get(s.id)?.count ?? 0, bytes: kept.get(s.id)?.bytes ?? 0, oldest: kept.get(s.id)?.oldest ?? null, newest: kept.get(s.id)?.newest ?? null },
     });
   }
   return { database: deps.storeDescription, services: out };

@@ -1,0 +1,127 @@
+/**
+ * The client toward the upstreams: one queue per upstream host that spaces requests evenly at the
+ * host's rate (upstreams.ts), a time limit per answer, and on 429 or 503 a wait of the upstream's
+ * Retry-After (bounded) before trying again, which also holds back the rest of that host's queue.
+ * Queues are per process: several processes sharing a database each keep their own pace.
+ */
+import { readFileSync } from 'node:fs';
+import type { PullThroughSettings } from './settings.js';
+
+function version(): string {
+  try {
+    // src/core/pullthrough and dist/core/pullthrough are both three folders below package.json.
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0';
+  } catch {
+    return '0';
+  }
+}
+
+export const USER_AGENT = `biomirror/${version()} (pull-through)`;
+
+export interface UpstreamCall {
+  /** The real host the request stands for: its rate, and the answer's provenance. */
+  host: string;
+  /** Where it goes: the real host, or the `--upstream` biomirror. */
+  url: string;
+  method: 'GET' | 'POST';
+  body?: { contentType: string; data: string } | undefined;
+  headers: Record<string, string>;
+  /** Milliseconds between two requests of this queue. */
+  intervalMs: number;
+}
+
+export type Outcome =
+  | { kind: 'answer'; status: number; contentType: string | null; headers: Record<string, string>; body: Buffer; source: string | null }
+  | { kind: 'failed'; status: 502 | 503 | 504; message: string; retryAfterSeconds?: number };
+
+/** Response headers kept with an answer, besides its content type (the rest describe this transfer). */
+export const SELECTED_HEADERS = ['content-disposition', 'content-language', 'link', 'last-modified'];
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Retry-After in milliseconds: seconds or an HTTP date. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+export class UpstreamClient {
+  private readonly next = new Map<string, number>();
+
+  constructor(
+    private readonly settings: Pick<PullThroughSettings, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'maxQueueWaitMs'>,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  /**
+   * Waits for this request's turn in its queue; refuses (with the wait) when the turn is further
+   * away than the bound, so a flood of misses is told to come back instead of piling up.
+   */
+  private async turn(queue: string, interval: number): Promise<number | undefined> {
+    const now = Date.now();
+    const at = Math.max(now, this.next.get(queue) ?? 0);
+    if (at - now > this.settings.maxQueueWaitMs) return at - now;
+    this.next.set(queue, at + interval);
+    if (at > now) await sleep(at - now);
+    return undefined;
+  }
+
+  private holdBack(queue: string, ms: number): void {
+    this.next.set(queue, Math.max(this.next.get(queue) ?? 0, Date.now() + ms));
+  }
+
+  async call(c: UpstreamCall): Promise<Outcome> {
+    const queue = `${new URL(c.url).origin} ${c.host}`;
+    const who = c.host === new URL(c.url).host ? c.host : `${c.host} (through ${new URL(c.url).host})`;
+    for (let attempt = 0; ; attempt++) {
+      const refused = await this.turn(queue, c.intervalMs);
+      if (refused !== undefined) {
+        return { kind: 'failed', status: 503, message: `too many requests are waiting for the upstream ${who}`, retryAfterSeconds: Math.ceil(refused / 1000) };
+      }
+      let res: Response;
+      let body: Buffer;
+      try {
+        res = await this.fetchImpl(c.url, {
+          method: c.method,
+          headers: { 'user-agent': USER_AGENT, ...c.headers, ...(c.body ? { 'content-type': c.body.contentType } : {}) },
+          ...(c.body ? { body: c.body.data } : {}),
+          signal: AbortSignal.timeout(this.settings.timeoutMs),
+          redirect: 'follow',
+        });
+        body = Buffer.from(await res.arrayBuffer());
+      } catch (err) {
+        const e = err as Error;
+        if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+          return { kind: 'failed', status: 504, message: `the upstream ${who} did not answer within ${Math.round(this.settings.timeoutMs / 100) / 10} s` };
+        }
+        const cause = (e.cause as Error | undefined)?.message ?? e.message;
+        return { kind: 'failed', status: 502, message: `the upstream ${who} could not be reached (${cause})` };
+      }
+      if (res.status === 429 || res.status === 503) {
+        const wait = retryAfterMs(res.headers.get('retry-after')) ?? 1000 * 2 ** attempt;
+        this.holdBack(queue, wait);
+        if (attempt >= this.settings.retries || wait > this.settings.maxRetryWaitMs) {
+          const tries = attempt + 1;
+          return {
+            kind: 'failed',
+            status: 503,
+            message: `the upstream ${who} answered ${res.status} ${tries > 1 ? `${tries} times` : ''}`.trimEnd(),
+            retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)),
+          };
+        }
+        await sleep(wait);
+        continue;
+      }
+      if (res.status >= 500) return { kind: 'failed', status: 502, message: `the upstream ${who} answered ${res.status}` };
+      const headers: Record<string, string> = {};
+      for (const h of SELECTED_HEADERS) {
+        const v = res.headers.get(h);
+        if (v !== null) headers[h] = v;
+      }
+      // A biomirror upstream that kept the answer itself says where it came from.
+      return { kind: 'answer', status: res.status, contentType: res.headers.get('content-type'), headers, body, source: res.headers.get('x-biomirror-source') };
+    }
+  }
+}

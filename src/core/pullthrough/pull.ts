@@ -1,0 +1,228 @@
+/**
+ * Pull-through, as one onSend hook of the app (server/app.ts installs it before the services, so it
+ * sees their answers first). Why onSend: the service answers first, so loaded data always wins; only
+ * a miss (a 404 of a route the service has, or any answer of a service with nothing loaded) is
+ * looked up among kept answers and then, with `--pull-through`, asked of the upstream. The hook
+ * replaces status, headers and body of the miss; an onRequest lookup would be faster for kept
+ * answers but would shadow data loaded after them.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Generations } from '../store/generations.js';
+import type { Db } from '../store/db.js';
+import { UpstreamClient, SELECTED_HEADERS, type Outcome } from './client.js';
+import { formParams, requestKey, withoutIdentity, type ForwardBody, type Params, type RequestKey } from './keys.js';
+import { MAX_KEPT_BYTES, NOT_FOUND_TTL_MS, PULL_THROUGH_DEFAULTS, type PullThroughSettings } from './settings.js';
+import { KeptStore, type KeptAnswer } from './store.js';
+import { VOLATILE_PARAMS, intervalMs, policyOf, publicTarget, type PulledService } from './upstreams.js';
+
+export interface PullDeps {
+  db: Db;
+  generations: Generations;
+  log: Logger;
+  settings?: Partial<PullThroughSettings> | undefined;
+}
+
+/** Paths every service has that are this server's own (its API documents, its root page). */
+const OWN_PATHS = /^\/(openapi(\.json|\/.*)?)?$/;
+
+/** Headers the local miss may have set that describe its own body, not the one put in its place. */
+const BODY_HEADERS = ['content-length', 'content-encoding', 'content-type', 'etag', ...SELECTED_HEADERS];
+
+interface Plan {
+  service: PulledService;
+  host: string;
+  key: RequestKey;
+  url: string;
+  method: 'GET' | 'POST';
+  body?: { contentType: string; data: string };
+  headers: Record<string, string>;
+  interval: number;
+  /** Why the answer is passed on but not kept, when it is not. */
+  volatile?: string;
+}
+
+const pathOf = (url: string) => url.split('?')[0] ?? url;
+const queryOf = (url: string): Params => {
+  const i = url.indexOf('?');
+  return i < 0 ? [] : [...new URLSearchParams(url.slice(i + 1))];
+};
+
+/** A status worth keeping: answers (not 202, PubChem's "still working") and the 404 of a record. */
+const keepable = (status: number) => (status >= 200 && status < 300 && status !== 202) || status === 404;
+
+export class PullThrough {
+  readonly settings: PullThroughSettings;
+  private readonly client: UpstreamClient;
+  private readonly inFlight = new Map<string, Promise<Outcome>>();
+
+  private constructor(
+    private readonly deps: PullDeps,
+    private readonly store: KeptStore,
+    private readonly services: readonly PulledService[],
+    private readonly prefixed: boolean,
+    fetchImpl?: typeof fetch,
+  ) {
+    this.settings = { ...PULL_THROUGH_DEFAULTS, ...deps.settings };
+    this.client = new UpstreamClient(this.settings, fetchImpl);
+  }
+
+  static async create(deps: PullDeps, services: readonly PulledService[], prefixed: boolean, fetchImpl?: typeof fetch): Promise<PullThrough> {
+    return new PullThrough(deps, await KeptStore.open(deps.db), services, prefixed, fetchImpl);
+  }
+
+  private serviceAt(path: string): PulledService | undefined {
+    return this.prefixed ? this.services.find((s) => path === s.mount || path.startsWith(`${s.mount}/`)) : this.services[0];
+  }
+
+  /**
+   * Nothing loaded: none of its datasets has a load. A service without datasets of its own (the
+   * RCSB hosts beside the Data API) serves what the services of its first mount segment load.
+   */
+  private async empty(service: PulledService): Promise<boolean> {
+    const top = service.mount.split('/')[1];
+    const owners = service.datasets.length ? [service] : this.services.filter((s) => s.datasets.length > 0 && s.mount.split('/')[1] === top);
+    if (!owners.length) return false;
+    for (const s of owners) for (const d of s.datasets) if ((await this.deps.generations.active(s.id, d.name)) !== undefined) return false;
+    return true;
+  }
+
+  /** How the request goes upstream and under which key, or undefined when it never does. */
+  private plan(req: FastifyRequest, service: PulledService, within: string): Plan | undefined {
+    const target = publicTarget(service, within);
+    if (!target) return undefined;
+    const policy = policyOf(target.host);
+    if (policy.privatePaths?.test(within)) return undefined;
+    // Credentials mean private content (the protocol service's), never forwarded nor kept.
+    if (req.headers.authorization !== undefined || req.headers.cookie !== undefined) return undefined;
+    const query = queryOf(req.url);
+    let body: ForwardBody | undefined;
+    if (req.method === 'POST') {
+      if (!policy.queryPosts?.test(target.publicUrl.pathname)) return undefined;
+      const type = String(req.headers['content-type'] ?? '').toLowerCase();
+      const parsed = req.body;
+      if (parsed === null || typeof parsed !== 'object' || Buffer.isBuffer(parsed)) return undefined;
+      if (type.startsWith('application/json')) body = { type: 'json', value: parsed };
+      else if (type.startsWith('application/x-www-form-urlencoded')) body = { type: 'form', params: formParams(parsed as Record<string, unknown>) };
+      else return undefined;
+    }
+    const all = [...query, ...(body?.type === 'form' ? body.params : [])];
+    if (all.some(([k]) => k.toLowerCase() === 'access_token')) return undefined;
+
+    const method = req.method as 'GET' | 'POST';
+    const key = requestKey(method, service.id, target.publicUrl, query, body);
+    const chained = this.settings.upstream !== undefined;
+    const forwardQuery = withoutIdentity(query);
+    const headers: Record<string, string> = {};
+    const s = this.settings;
+    // The user's NCBI identity goes to NCBI only, never to a chained biomirror.
+    if (!chained && policy.identity === 'ncbi-params') {
+      forwardQuery.push(['tool', 'biomirror']);
+      if (s.ncbiEmail) forwardQuery.push(['email', s.ncbiEmail]);
+      if (s.ncbiApiKey) forwardQuery.push(['api_key', s.ncbiApiKey]);
+    }
+    if (!chained && policy.identity === 'ncbi-header' && s.ncbiApiKey) headers['api-key'] = s.ncbiApiKey;
+    if (chained) headers['x-request-id'] = String(req.id);
+    const qs = forwardQuery.length ? `?${new URLSearchParams(forwardQuery).toString()}` : '';
+    const base = chained ? `${(s.upstream as string).replace(/\/+$/, '')}${service.mount}${within}` : target.publicUrl.href;
+
+    const volatileParam = all.find(([k, v]) => VOLATILE_PARAMS.has(k.toLowerCase()) && !(k.toLowerCase() === 'usehistory' && v.toLowerCase() !== 'y'));
+    const volatile = volatileParam
+      ? `its parameter ${volatileParam[0]} names state the upstream keeps for a while`
+      : policy.volatilePaths?.test(target.publicUrl.pathname)
+        ? 'its answer names state the upstream keeps for a while'
+        : undefined;
+    return {
+      service,
+      host: target.host,
+      key,
+      url: `${base}${qs}`,
+      method,
+      ...(body ? { body: body.type === 'json' ? { contentType: 'application/json', data: JSON.stringify(body.value) } : { contentType: 'application/x-www-form-urlencoded', data: new URLSearchParams(withoutIdentity(body.params)).toString() } } : {}),
+      headers,
+      interval: intervalMs(policy, !chained && !!s.ncbiApiKey && !!policy.identity, s.rates, target.host),
+      ...(volatile ? { volatile } : {}),
+    };
+  }
+
+  /** The Fastify onSend hook. */
+  readonly onSend = async (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    const status = reply.statusCode;
+    if ((req.method !== 'GET' && req.method !== 'POST') || (status !== 404 && (status < 200 || status >= 300))) return payload;
+    // Only routes the service has: an address it does not serve stays its own 404.
+    if (!req.routeOptions.url) return payload;
+    const path = pathOf(req.url);
+    const service = this.serviceAt(path);
+    if (!service?.publicUrls) return payload;
+    const within = this.prefixed ? path.slice(service.mount.length) || '/' : path;
+    if (OWN_PATHS.test(within)) return payload;
+    // Loaded data wins: a local answer other than "not found" stands, unless nothing is loaded.
+    if (status !== 404 && !(await this.empty(service))) return payload;
+    const plan = this.plan(req, service, within);
+    if (!plan) return payload;
+    try {
+      const out = await this.answer(req, reply, plan, payload);
+      // A streamed local answer (a file) put aside is closed, not left open.
+      if (out !== payload && payload instanceof Readable) payload.destroy();
+      return out;
+    } catch (err) {
+      req.log.error({ err, reqId: req.id, service: service.id }, 'pull-through failed');
+      return payload;
+    }
+  };
+
+  private async answer(req: FastifyRequest, reply: FastifyReply, plan: Plan, payload: unknown): Promise<unknown> {
+    const kept = await this.store.get(plan.key.key);
+    const stale = kept?.status === 404 && Date.now() - Date.parse(kept.fetchedAt) > NOT_FOUND_TTL_MS;
+    if (kept && !(stale && this.settings.enabled)) return apply(reply, kept);
+    if (!this.settings.enabled) return payload;
+
+    const t0 = Date.now();
+    let pending = this.inFlight.get(plan.key.key);
+    if (!pending) {
+      pending = this.client.call({ host: plan.host, url: plan.url, method: plan.method, body: plan.body, headers: plan.headers, intervalMs: plan.interval });
+      this.inFlight.set(plan.key.key, pending);
+      void pending.finally(() => this.inFlight.delete(plan.key.key));
+    }
+    const outcome = await pending;
+    this.deps.log.info({ reqId: req.id, service: plan.service.id, upstream: plan.host, status: outcome.status, ms: Date.now() - t0 }, 'pulled through');
+    if (outcome.kind === 'failed') {
+      if (kept) return apply(reply, kept);
+      const e = plan.service.errors.badRequest(`Not loaded here, and the upstream failed: ${outcome.message} (biomirror pull-through)`, outcome.status, pathOf(req.url));
+      for (const h of BODY_HEADERS) reply.removeHeader(h);
+      // The gateway status whatever the catalogue gives its bad requests (PubChem's are all 400).
+      reply.code(outcome.status).type(e.contentType);
+      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      if (outcome.retryAfterSeconds !== undefined) reply.header('retry-after', String(outcome.retryAfterSeconds));
+      return typeof e.body === 'string' || Buffer.isBuffer(e.body) ? e.body : JSON.stringify(e.body);
+    }
+    const [, host, at] = /^upstream (\S+) (\S+)$/.exec(outcome.source ?? '') ?? [];
+    const answer: KeptAnswer = {
+      key: plan.key.key,
+      service: plan.service.id,
+      request: plan.key.text,
+      status: outcome.status,
+      contentType: outcome.contentType,
+      headers: outcome.headers,
+      body: outcome.body,
+      upstream: host ?? new URL(plan.url).host,
+      fetchedAt: at ?? new Date().toISOString(),
+    };
+    if (keepable(answer.status) && !plan.volatile && answer.body.length <= MAX_KEPT_BYTES) {
+      // Kept once per request; an answer fetched twice at once is written twice, the same row.
+      await this.store.put(answer).catch((err: unknown) => this.deps.log.warn({ err, service: plan.service.id }, 'could not keep an upstream answer'));
+    }
+    return apply(reply, answer);
+  }
+}
+
+/** Puts an upstream answer in place of the local miss, with its provenance. */
+function apply(reply: FastifyReply, a: KeptAnswer): Buffer {
+  for (const h of BODY_HEADERS) reply.removeHeader(h);
+  reply.code(a.status);
+  if (a.contentType) reply.header('content-type', a.contentType);
+  for (const [k, v] of Object.entries(a.headers)) reply.header(k, v);
+  reply.header('x-biomirror-source', `upstream ${a.upstream} ${a.fetchedAt}`);
+  return a.body;
+}
