@@ -14,6 +14,7 @@ import { csvTable, outputFromAccept } from '../src/services/pubchem/output/forma
 import { documentXml } from '../src/services/pubchem/output/xml.js';
 import { Options, parsePugPath } from '../src/services/pubchem/request.js';
 import { ServiceError } from '../src/core/http/errors.js';
+import { pcCatalogue } from '../src/services/pubchem/errors.js';
 
 const parse = (path: string, query: Record<string, string> = {}, accept?: string) => parsePugPath(path, new Options(query), accept);
 
@@ -136,6 +137,23 @@ describe('chemistry computed by the project', () => {
       expect(got.map((g) => g.line)).toEqual(starts.slice(0, got.length));
       if (text === real) expect(got.map((g) => (typeof g.record === 'string' ? '' : g.record.text)).join('')).toBe(real);
     }
+  });
+});
+
+describe('platform errors in PubChem faults', () => {
+  it('keeps the status the platform asks for, with the PUG REST code PubChem uses for it', () => {
+    const code = (status: number) => {
+      const e = pcCatalogue.badRequest('why', status, '/rest/pug/compound/cid/1/JSON');
+      return [e.status, (e.body as { Fault: { Code: string; Details?: string[] } }).Fault.Code, (e.body as { Fault: { Details?: string[] } }).Fault.Details];
+    };
+    // A service with nothing loaded, one still loading, an upstream failing under pull-through.
+    expect(code(404)).toEqual([404, 'PUGREST.NotFound', ['why']]);
+    expect(code(503)).toEqual([503, 'PUGREST.ServerBusy', ['why']]);
+    expect(code(504)).toEqual([504, 'PUGREST.Timeout', ['why']]);
+    expect(code(502)).toEqual([502, 'PUGREST.ServerError', ['why']]);
+    expect(code(405)).toEqual([405, 'PUGREST.NotAllowed', ['why']]);
+    expect(code(400)).toEqual([400, 'PUGREST.BadRequest', ['why']]);
+    expect(code(413)).toEqual([400, 'PUGREST.BadRequest', ['why']]);
   });
 });
 

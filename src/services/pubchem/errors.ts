@@ -79,7 +79,15 @@ export const pcCatalogue: ErrorCatalogue = {
     fault(503, 'PUGREST.ServerBusy', 'Too many requests or server too busy', [
       `${LIMIT_NAMES[refusal?.rule?.name ?? ''] ?? 'A limit'} is reached (PubChem allows 5 requests per second, 400 per minute and 300 seconds of running time per minute per client); retry after ${seconds} s`,
     ]),
-  badRequest: (message, status) =>
-    status === 405 ? fault(405, 'PUGREST.NotAllowed', 'Request not allowed', [message]) : fault(400, 'PUGREST.BadRequest', 'Request is improperly formed', [message]),
+  // The platform asks for other statuses too (a service with nothing loaded, one still loading, an
+  // upstream's failure under pull-through): each gets the PUG REST code PubChem uses for it.
+  badRequest: (message, status) => {
+    if (status === 405) return fault(405, 'PUGREST.NotAllowed', 'Request not allowed', [message]);
+    if (status === 404) return fault(404, 'PUGREST.NotFound', 'No data found', [message]);
+    if (status === 503) return fault(503, 'PUGREST.ServerBusy', 'Too many requests or server too busy', [message]);
+    if (status === 504) return fault(504, 'PUGREST.Timeout', 'Request timed out', [message]);
+    if (status >= 500) return fault(status, 'PUGREST.ServerError', 'Server error', [message]);
+    return fault(400, 'PUGREST.BadRequest', 'Request is improperly formed', [message]);
+  },
   internal: (requestId) => fault(500, 'PUGREST.ServerError', 'Server error', [`Request ${requestId} failed; the error is logged under this id`]),
 };
