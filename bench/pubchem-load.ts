@@ -4,7 +4,8 @@
  * (bench/lib/pubchem-sdf-replicate.ts), 500,000 a file as PubChem splits them, gzipped. Each figure
  * beside its baseline in the same run:
  * - load (`biomirror ingest pubchem --dataset compounds`): records/s and peak resident memory,
- *   beside reading the same files alone (gunzip and cutting records: what any load must do);
+ *   beside reading the same files alone (gunzip and cutting records: what any load must do) and
+ *   beside the same load with the files read in the loader's own thread (BIOMIRROR_INGEST_WORKERS=0);
  * - similarity (`fastsimilarity_2d/cid`, Threshold 90) latency, beside the same queries' keys as
  *   a plain scan of every record of the same key file (no bounds), in the benchmark's process;
  * - substructure (`fastsubstructure`, benzoic acid, MaxRecords 2000) latency.
@@ -12,7 +13,7 @@
  * compounds (all of a template's copies), cut by MaxRecords.
  *
  *   npm run build && npx tsc -p tsconfig.bench.json
- *   node dist-bench/pubchem-load.js [--compounds 1000000] [--queries 20] [--postgres URL] [--dir scratch]
+ *   node dist-bench/pubchem-load.js [--compounds 1000000] [--queries 20] [--postgres URL] [--dir scratch] [--no-in-place-baseline]
  */
 import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -25,7 +26,14 @@ import { percentile, startAndWait, stop, timed } from './lib/proc.js';
 import { CLI, ROOT, log, machine, onEachDatabase, round, runMain, writeResults } from './lib/harness.js';
 
 const { values } = parseArgs({
-  options: { compounds: { type: 'string' }, queries: { type: 'string' }, postgres: { type: 'string' }, dir: { type: 'string' } },
+  options: {
+    compounds: { type: 'string' },
+    queries: { type: 'string' },
+    postgres: { type: 'string' },
+    dir: { type: 'string' },
+    'in-place-baseline': { type: 'boolean', default: true },
+    'no-in-place-baseline': { type: 'boolean' },
+  },
 });
 const N = Number(values.compounds ?? 1_000_000);
 const QUERIES = Number(values.queries ?? 20);
@@ -63,6 +71,22 @@ async function runOn(dialect: 'sqlite' | 'postgres', url: string | undefined, sd
   delete env.BIOMIRROR_INDEX_DIR;
   if (url) env.DATABASE_URL = url;
   else delete env.DATABASE_URL;
+  // Baseline in the same run: the same load read in the loader's own thread (as before reading
+  // threads), into a database of its own, dropped before the measured load.
+  let inPlace: { seconds: number; peakRssMb: number } | undefined;
+  if (!values['no-in-place-baseline']) {
+    log(`[${dialect}] ingest ${N} compounds read in the loader's thread (load average ${loadavg()[0]?.toFixed(1)})`);
+    const baseDir = join(work, `data-${dialect}-in-place`);
+    const baseEnv: NodeJS.ProcessEnv = { ...env, DATA_DIR: baseDir, BIOMIRROR_INGEST_WORKERS: '0' };
+    const b = await timed(process.execPath, [CLI, 'ingest', 'pubchem', sdfDir, '--dataset', 'compounds'], baseEnv);
+    if (b.code !== 0) throw new Error(`ingest failed: ${b.stderr}`);
+    inPlace = { seconds: b.seconds, peakRssMb: b.peakRssMb };
+    if (url) {
+      const run = await timed(process.execPath, [CLI, 'ingest', 'pubchem', sdfDir, '--dataset', 'compounds'], env);
+      if (run.code !== 0) throw new Error(`ingest failed: ${run.stderr}`);
+    }
+    rmSync(baseDir, { recursive: true, force: true });
+  }
   log(`[${dialect}] ingest ${N} compounds (load average ${loadavg()[0]?.toFixed(1)})`);
   const ing = await timed(process.execPath, [CLI, 'ingest', 'pubchem', sdfDir, '--dataset', 'compounds'], env);
   if (ing.code !== 0) throw new Error(`ingest failed: ${ing.stderr}`);
@@ -72,6 +96,8 @@ async function runOn(dialect: 'sqlite' | 'postgres', url: string | undefined, sd
     compoundsPerSecond: Math.round(N / ing.seconds),
     peakRssMb: ing.peakRssMb,
     baselineReadOnlyPerSecond: Math.round(N / readSeconds),
+    baselineInPlacePerSecond: inPlace ? Math.round(N / inPlace.seconds) : undefined,
+    baselineInPlacePeakRssMb: inPlace?.peakRssMb,
     loadAverageAfter: round(loadavg()[0] ?? NaN),
   };
   log(`[${dialect}] ${JSON.stringify(load)}`);
