@@ -20,6 +20,8 @@ function envFor(s: OpenedStore): NodeJS.ProcessEnv {
   return env;
 }
 
+// Each call starts the CLI as a process (seconds apiece on a busy two-core machine): tests that make
+// several allow 120 s, a bound such a machine meets.
 function cli(args: string[], env: NodeJS.ProcessEnv) {
   const r = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -66,7 +68,7 @@ for (const target of STORES) {
       } finally {
         await s.cleanup();
       }
-    });
+    }, 120_000);
 
     it('loads the demo data again with `demo`, replacing another load', async () => {
       const s = await target.open();
@@ -85,7 +87,7 @@ for (const target of STORES) {
       } finally {
         await s.cleanup();
       }
-    });
+    }, 120_000);
 
     it('exits 2 with a clear message on a file of the wrong format, and lists skipped records', async () => {
       const s = await target.open();
@@ -107,7 +109,7 @@ for (const target of STORES) {
       } finally {
         await s.cleanup();
       }
-    });
+    }, 120_000);
 
     it('says what a load replaced and what an update changed; a killed update changes nothing', async () => {
       const s = await target.open();
