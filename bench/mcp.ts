@@ -3,11 +3,13 @@
  * demo data of every service.
  * - in process: the SDK's client over an in-memory transport calling a tool, beside `app.inject`
  *   of the HTTP request the tool makes (what an in-process HTTP client would pay);
- * - over a socket: `POST /mcp` tools/call through the SDK's Streamable HTTP client, beside `fetch`
- *   of the same HTTP API URL on the same server;
+ * - over a socket: `POST /mcp` tools/call through the SDK's Streamable HTTP client, and the same
+ *   JSON-RPC request by a plain `fetch` (the server's part alone, without the SDK client's own
+ *   parsing), beside `fetch` of the same HTTP API URL on the same server (the goal: `/mcp` within
+ *   2x of that request);
  * - answer sizes: the mean bytes of each tool's answer (its text content) on its demo call.
  *
- *   npx tsc -p tsconfig.bench.json && node dist-bench/mcp.js [--runs 300]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/mcp.js [--runs 300]
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -45,6 +47,9 @@ const PAIRS: { tool: string; args: Record<string, unknown>; url: string }[] = [
   { tool: 'pdb_entry', args: { entry_id: '4HHB' }, url: '/rcsb/data/rest/v1/core/entry/4HHB' },
   { tool: 'gwas_associations', args: { variant: 'rs7903146', limit: 10 }, url: '/gwas/rest/api/v2/associations?sort=p_value&direction=asc&size=10&page=0&rs_id=rs7903146' },
   { tool: 'alphafold_prediction', args: { uniprot: 'P69905' }, url: '/alphafold/api/prediction/P69905' },
+  { tool: 'gwas_sumstats_region', args: { chromosome: '1', start: 99_500_000, end: 99_600_000, limit: 20 }, url: '/gwas/summary-statistics/api/chromosomes/1/associations?start=99500000&end=99600000&size=20&page=0' },
+  { tool: 'pdb_entity', args: { entry_id: '4HHB', entity_id: '1' }, url: '/rcsb/data/rest/v1/core/polymer_entity/4HHB/1' },
+  { tool: 'pharmgkb_gene_drug_pairs', args: { gene: 'CYP2D6' }, url: '/pgx/v1/geneDrugPair?gene=CYP2D6' },
 ];
 
 /** The remaining tools, for answer sizes only. */
@@ -60,18 +65,41 @@ const SIZES: Record<string, Record<string, unknown>> = {
   skills_describe: { skill: 'ncbi-gene' },
   pdb_search: { text: 'hemoglobin' },
   alphafold_confidence: { uniprot: 'P69905' },
+  pdb_assembly: { entry_id: '4HHB' },
+  pdb_attribute_search: { attribute: 'exptl.method', value: 'X-RAY DIFFRACTION' },
+  pdb_sequence_search: { sequence: 'VLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHFDLSHGSAQVKGHGKKVADALTNAVAHVDDMPNALSALSDLHAHKLRVDPVNFKLLSHCLLVTLAAHLPAEFTPAVHASLDKFLASVSTVLTSKYR' },
+  pdb_structure_search: { entry_id: '4HHB' },
+  pdb_chemical_search: { descriptor: 'NCC(=O)O', match_type: 'graph-exact' },
+  pharmgkb_clinical_annotations: { gene: 'CYP2D6' },
+  pharmgkb_guidelines: { gene: 'CYP2D6' },
+  pharmgkb_drug_labels: { drug: 'codeine' },
+  protocols_search: { filter: 'public', access_token: 'demo-client-token' },
+  protocols_get: { protocol: '90001', access_token: 'demo-client-token' },
 };
 
-async function time(n: number, f: () => Promise<unknown>): Promise<{ mean: number; p50: number }> {
-  for (let i = 0; i < 20; i++) await f();
-  const xs: number[] = [];
+type Stat = { mean: number; p50: number };
+
+const RPC_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' };
+
+/**
+ * Times each function `n` times after 20 warm-up calls, one call of each in turn (in a rotating
+ * order), so that a change of the machine's load weighs on all of them alike.
+ */
+async function timeTogether(n: number, fs: (() => Promise<unknown>)[]): Promise<Stat[]> {
+  for (let i = 0; i < 20; i++) for (const f of fs) await f();
+  const xs: number[][] = fs.map(() => []);
   for (let i = 0; i < n; i++) {
-    const t0 = process.hrtime.bigint();
-    await f();
-    xs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    for (let k = 0; k < fs.length; k++) {
+      const j = (i + k) % fs.length;
+      const t0 = process.hrtime.bigint();
+      await (fs[j] as () => Promise<unknown>)();
+      (xs[j] as number[]).push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
   }
-  xs.sort((a, b) => a - b);
-  return { mean: round(xs.reduce((a, b) => a + b, 0) / n), p50: round(xs[Math.floor(n / 2)] ?? 0) };
+  return xs.map((x) => {
+    x.sort((a, b) => a - b);
+    return { mean: round(x.reduce((a, b) => a + b, 0) / n), p50: round(x[Math.floor(n / 2)] ?? 0) };
+  });
 }
 
 async function main(): Promise<void> {
@@ -100,18 +128,37 @@ async function main(): Promise<void> {
       const r = await c.callTool({ name: p.tool, arguments: p.args });
       if (r.isError) throw new Error(`${p.tool}: ${JSON.stringify(r.content)}`);
     };
-    const inject = await time(RUNS, async () => JSON.parse((await app.inject({ method: 'GET', url: p.url })).body) as unknown);
-    const tool = await time(RUNS, call(mem));
-    const fetched = await time(RUNS, async () => (await fetch(`${base}${p.url}`)).json());
-    const overHttp = await time(RUNS, call(http));
-    rows.push({ tool: p.tool, inject, tool_in_memory: tool, fetch: fetched, tool_over_http: overHttp });
+    const rpc = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: p.tool, arguments: p.args } });
+    const post = async () => {
+      const r = (await (await fetch(`${base}/mcp`, { method: 'POST', headers: RPC_HEADERS, body: rpc })).json()) as { result?: { isError?: boolean } };
+      if (!r.result || r.result.isError) throw new Error(`${p.tool} over POST /mcp: ${JSON.stringify(r)}`);
+    };
+    const [inject, tool, fetched, overHttp, posted] = (await timeTogether(RUNS, [
+      async () => JSON.parse((await app.inject({ method: 'GET', url: p.url })).body) as unknown,
+      call(mem),
+      async () => (await fetch(`${base}${p.url}`)).json(),
+      call(http),
+      post,
+    ])) as [Stat, Stat, Stat, Stat, Stat];
+    rows.push({ tool: p.tool, inject, tool_in_memory: tool, fetch: fetched, tool_over_http: overHttp, post_mcp: posted });
   }
   const sizes: Record<string, number> = {};
   for (const [tool, args] of [...PAIRS.map((p) => [p.tool, p.args] as const), ...Object.entries(SIZES)]) {
     const r = await mem.callTool({ name: tool, arguments: args });
     sizes[tool] = Buffer.byteLength((r.content as { text: string }[])[0]?.text ?? '');
   }
-  console.table(rows.map((r) => ({ tool: r.tool, inject: r.inject.mean, 'tool in memory': r.tool_in_memory.mean, fetch: r.fetch.mean, 'tool /mcp': r.tool_over_http.mean })));
+  console.table(
+    rows.map((r) => ({
+      tool: r.tool,
+      inject: r.inject.mean,
+      'tool in memory': r.tool_in_memory.mean,
+      fetch: r.fetch.mean,
+      'tool /mcp (SDK)': r.tool_over_http.mean,
+      'POST /mcp': r.post_mcp.mean,
+      'SDK ÷ fetch': round(r.tool_over_http.mean / r.fetch.mean),
+      'POST ÷ fetch': round(r.post_mcp.mean / r.fetch.mean),
+    })),
+  );
   writeResults('mcp', { machine: machine(), runs: RUNS, rows, sizes });
   await mem.close();
   await http.close();

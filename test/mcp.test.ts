@@ -37,7 +37,24 @@ export const DEMO_CALLS: Record<string, Record<string, unknown>> = {
   pharmgkb_gene: { symbol: 'CYP2D6' },
   skills_list: {},
   skills_describe: { skill: 'ncbi-gene' },
+  gwas_sumstats_region: { chromosome: '1', start: 99_500_000, end: 99_600_000, limit: 5 },
+  pdb_entity: { entry_id: '4HHB', entity_id: '1' },
+  pdb_assembly: { entry_id: '4HHB' },
+  pdb_attribute_search: { attribute: 'exptl.method', value: 'X-RAY DIFFRACTION', limit: 3 },
+  pdb_sequence_search: { sequence: 'VLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHFDLSHGSAQVKGHGKKVADALTNAVAHVDDMPNALSALSDLHAHKLRVDPVNFKLLSHCLLVTLAAHLPAEFTPAVHASLDKFLASVSTVLTSKYR' },
+  pdb_structure_search: { entry_id: '4HHB', assembly_id: '1' },
+  pdb_chemical_search: { descriptor: 'NCC(=O)O', match_type: 'graph-exact' },
+  pharmgkb_clinical_annotations: { gene: 'CYP2D6' },
+  pharmgkb_guidelines: { gene: 'CYP2D6' },
+  pharmgkb_drug_labels: { drug: 'codeine' },
+  pharmgkb_gene_drug_pairs: { gene: 'CYP2D6' },
+  // The demo application's client token, as a caller who holds it would pass it.
+  protocols_search: { filter: 'public', access_token: 'demo-client-token', limit: 3 },
+  protocols_get: { protocol: '90001', access_token: 'demo-client-token' },
 };
+
+/** Tools that run scripts: they need the sandbox, and are tested where it is checked for (mcp-tools). */
+export const SANDBOXED = new Set(['skills_run']);
 
 const Output = z.object(OUTPUT);
 
@@ -77,9 +94,10 @@ describe.each(STORES)('MCP on $name', (target) => {
       expect(tool.outputSchema, tool.name).toBeDefined();
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.description?.length, tool.name).toBeGreaterThan(40);
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+      if (SANDBOXED.has(tool.name)) expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+      else expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
     }
-    expect(Object.keys(DEMO_CALLS).sort()).toEqual(tools.map((x) => x.name).sort());
+    expect(Object.keys(DEMO_CALLS).sort()).toEqual(tools.map((x) => x.name).filter((n) => !SANDBOXED.has(n)).sort());
   });
 
   it('lists resource templates and a prompt per built-in skill', async () => {
@@ -185,6 +203,8 @@ describe.each(STORES)('MCP on $name', (target) => {
       try {
         const { tools } = await http.listTools();
         expect(tools.length).toBe(TOOLS.length);
+        // The server is built once and shared: the answer of a second listing is the same.
+        expect((await http.listTools()).tools.map((x) => x.name)).toEqual(tools.map((x) => x.name));
         for (const [name, args] of Object.entries(DEMO_CALLS)) {
           const r = await http.callTool({ name, arguments: args });
           expect(r.isError, name).toBeFalsy();

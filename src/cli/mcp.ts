@@ -8,6 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { pino } from 'pino';
 import { closeCifPool } from '../core/mmcif/index.js';
 import { endOwned } from '../core/children.js';
+import { serverToken } from '../mcp/http.js';
 import { createMcpServer } from '../mcp/server.js';
 import { buildApp } from '../server/app.js';
 import { enabledServices, loadDemoData, openRuntime } from '../server/serve.js';
@@ -41,7 +42,9 @@ export async function mcpCommand(flags: CommonFlags): Promise<number> {
   }
   const app = await buildApp({ ...runtime, config }, services, true);
   await app.ready();
-  const server = await createMcpServer({ app, generations: runtime.generations });
+  // The local user runs scripts as a client of the execution service would: with its token, which
+  // the endpoint asks of every request it cannot see come from loopback (this app does not listen).
+  const server = await createMcpServer({ app, generations: runtime.generations, execToken: () => serverToken(runtime.db) });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;

@@ -1,16 +1,34 @@
 /**
  * What every tool needs: the server's own Fastify app, reached with `app.inject` (in-process, no
  * socket), so that a tool call runs the same routes, handlers, limits and errors as an HTTP request
- * and cannot drift from them; and the load records, so that every answer names its release.
+ * and cannot drift from them; the load records, so that every answer names its release; and who
+ * is calling, so that the services limit and authorize that caller and nobody else.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Generations } from '../core/store/generations.js';
 
+/**
+ * The one client behind a tool call. Rate limits key on `ip`: over stdio the local user (a loopback
+ * client, as their own HTTP requests are), over `/mcp` the address the request came from.
+ */
+export interface Caller {
+  ip: string;
+  /**
+   * The caller's own protocol-service credentials from the `X-Protocols-Authorization` header of a
+   * `/mcp` request. Never the `Authorization` header: that one authenticates the caller to `/mcp`.
+   */
+  protocolsAuthorization?: string | undefined;
+}
+
+export const LOCAL_CALLER: Caller = { ip: '127.0.0.1' };
+
 export interface McpContext {
   app: FastifyInstance;
   generations: Generations;
-  /** The caller's own credentials, for a service that needs them (protocols; no tool uses it yet). */
-  authorization?: string | undefined;
+  /** The script-execution service's token, for the one tool that runs scripts (undefined: none sent). */
+  execToken?: (() => Promise<string | undefined>) | undefined;
+  /** Who calls; the local user when not given. */
+  caller?: Caller | undefined;
 }
 
 /** A tool error the agent can act on: a bad argument, or a record not in the loaded data. */
@@ -22,46 +40,70 @@ export interface Upstream {
   text: string;
   /** The bytes as sent, for files (blobs). */
   raw: Buffer;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Headers of this one request (a caller's own credentials); nothing else is forwarded. */
+  headers?: Record<string, string>;
 }
 
 /** One request to the app: the path as the HTTP API serves it (shared port, with the mount). */
-export async function call(ctx: McpContext, method: 'GET' | 'POST', url: string, body?: unknown): Promise<Upstream> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (ctx.authorization) headers.authorization = ctx.authorization;
+export async function call(ctx: McpContext, method: 'GET' | 'POST', url: string, opts: CallOptions = {}): Promise<Upstream> {
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
   const res = await ctx.app.inject({
     method,
     url,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    headers,
+    // The caller's address, so that a service's per-client budget is this caller's.
+    remoteAddress: (ctx.caller ?? LOCAL_CALLER).ip,
+    ...(opts.body === undefined ? {} : { payload: JSON.stringify(opts.body) }),
   });
   let json: unknown;
   try {
-    json = JSON.parse(res.body) as unknown;
+    json = res.body === '' ? undefined : (JSON.parse(res.body) as unknown);
   } catch {
     json = undefined;
   }
-  return { status: res.statusCode, json, text: res.body, raw: res.rawPayload };
+  return { status: res.statusCode, json, text: res.body, raw: res.rawPayload, headers: res.headers };
 }
 
 /** The upstream's own message, shortened: what its error body says, whatever its shape. */
-function messageOf(u: Upstream): string {
+export function messageOf(u: Upstream): string {
   const j = u.json as Record<string, unknown> | undefined;
-  const m = j && (j.message ?? j.error ?? j.Fault ?? j.errors ?? j.detail);
+  const m = j && (j.message ?? j.error_message ?? j.error ?? j.Fault ?? j.errors ?? j.detail ?? j.stderr);
   const text = m === undefined ? u.text : typeof m === 'string' ? m : JSON.stringify(m);
   return text.slice(0, 500);
+}
+
+export interface What {
+  record: string;
+  dataset: string;
+}
+
+/** The error an agent gets for a refused request, in the service's own words. */
+export function refusal(u: Upstream, what: What): ToolError {
+  const message = messageOf(u);
+  // The shared port's own 404: no service is mounted there (disabled in the configuration).
+  if (u.status === 404 && /^No service answers/.test(message)) return new ToolError(`the service behind ${what.record} is not enabled on this server`);
+  if (/^No data is loaded/.test(message)) return new ToolError(`the service has no data loaded, so ${what.record} cannot be answered: ${message}`);
+  if (u.status === 404) return new ToolError(`${what.record} is not in the loaded data (the dataset ${what.dataset} would hold it): ${message}`);
+  if (u.status === 429) return new ToolError(`rate limited: the service allows this client no more requests now (retry after ${String(u.headers['retry-after'] ?? 1)} s): ${message}`);
+  if (u.status === 503) return new ToolError(`the service is not ready (still loading its data, or busy): ${message}`);
+  return new ToolError(`${what.record}: the service answered ${u.status}: ${message}`);
 }
 
 /**
  * The JSON of a successful answer; otherwise a ToolError. A 404 says the record is not in the
  * loaded data and which dataset would hold it, so the agent knows to load it rather than retry.
+ * A 204 (the PDB Search API's "no hits") is `undefined`.
  */
-export async function getJson(ctx: McpContext, url: string, what: { record: string; dataset: string }, body?: unknown): Promise<unknown> {
-  const u = await call(ctx, body === undefined ? 'GET' : 'POST', url, body);
-  // The shared port's own 404: no service is mounted there (disabled in the configuration).
-  if (u.status === 404 && /^No service answers/.test(messageOf(u))) throw new ToolError(`the service behind ${what.record} is not enabled on this server`);
-  if (u.status === 404) throw new ToolError(`${what.record} is not in the loaded data (the dataset ${what.dataset} would hold it): ${messageOf(u)}`);
-  if (u.status === 503) throw new ToolError(`the service is not ready (still loading its data): ${messageOf(u)}`);
-  if (u.status >= 400) throw new ToolError(`${what.record}: the service answered ${u.status}: ${messageOf(u)}`);
+export async function getJson(ctx: McpContext, url: string, what: What, body?: unknown, headers?: Record<string, string>): Promise<unknown> {
+  const u = await call(ctx, body === undefined ? 'GET' : 'POST', url, { body, ...(headers ? { headers } : {}) });
+  if (u.status >= 400) throw refusal(u, what);
+  if (u.status === 204) return undefined;
   if (u.json === undefined) throw new ToolError(`${what.record}: the service answered something other than JSON`);
   return u.json;
 }

@@ -28,7 +28,16 @@ export type Answer = {
   source: z.infer<typeof SourceSchema>;
 };
 
-export type Page = Omit<Answer, 'source' | 'truncated' | 'total' | 'next_cursor'> & { total?: number | null; next_cursor?: string | null };
+export type Page = Omit<Answer, 'source' | 'truncated' | 'total' | 'next_cursor'> & {
+  total?: number | null;
+  next_cursor?: string | null;
+  /**
+   * The cursor of the record after the first `kept` items of this page, for when the budget drops
+   * the rest: the next page then starts at the first record dropped. Without it, dropped records
+   * are skipped (an upstream page token cannot start mid-page).
+   */
+  resume?: (kept: number) => string | null;
+};
 
 // Read at most once a second per service: a tool call then costs no extra query, and a load
 // (by this process or a server beside it) still shows within a second.
@@ -50,14 +59,46 @@ export function sourceOf(ctx: McpContext, service: string): Promise<Answer['sour
   return value;
 }
 
-/** Drops items from the end until the answer fits the budget; the cursor still leads past them. */
-export function fit(answer: Answer, budget = ANSWER_BUDGET): Answer {
+/**
+ * Drops items from the end until the answer fits the budget; the cursor then leads to the first
+ * item dropped where the page can say where that is (`resume`), and past them otherwise.
+ */
+export function fit(answer: Answer, resume?: (kept: number) => string | null, budget = ANSWER_BUDGET): Answer {
   let a = answer;
   while (a.items.length > 1 && Buffer.byteLength(JSON.stringify(a)) > budget) {
     const items = a.items.slice(0, -1);
-    a = { ...a, items, ids: a.ids.slice(0, items.length), truncated: true };
+    a = { ...a, items, ids: a.ids.slice(0, items.length), truncated: true, ...(resume ? { next_cursor: resume(items.length) } : {}) };
   }
   return a;
+}
+
+/** A page of an offset-paged list: its cursor, and where to resume when items are dropped. */
+export function offsetPage(items: Record<string, unknown>[], ids: string[], offset: number, more: boolean, total?: number | null): Page {
+  return {
+    ids,
+    items,
+    ...(total === undefined ? {} : { total }),
+    next_cursor: more ? encodeCursor({ offset: offset + items.length }) : null,
+    resume: (kept) => encodeCursor({ offset: offset + kept }),
+  };
+}
+
+/**
+ * Rows `offset` to `offset + limit` of a list the upstream pages by page number: one upstream page
+ * of `limit` rows, or two when a resumed cursor starts mid-page.
+ */
+export async function pageWindow<T>(offset: number, limit: number, fetchPage: (page: number, size: number) => Promise<{ rows: T[]; more: boolean }>): Promise<{ rows: T[]; more: boolean }> {
+  const page = Math.floor(offset / limit);
+  const skip = offset - page * limit;
+  const first = await fetchPage(page, limit);
+  let rows = first.rows.slice(skip);
+  let more = first.more;
+  if (skip > 0 && more) {
+    const second = await fetchPage(page + 1, limit);
+    rows = rows.concat(second.rows.slice(0, skip));
+    more = second.more || second.rows.length > skip;
+  }
+  return { rows, more };
 }
 
 /** Cursors are opaque to the agent: an offset or an upstream page token, base64url JSON. */

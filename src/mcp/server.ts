@@ -1,10 +1,12 @@
 /**
- * The MCP server: every tool, resource and prompt over one in-process app. Built per connection
- * (stdio) or per request (stateless Streamable HTTP); building it is cheap (no I/O).
+ * The MCP server: every tool, resource and prompt over one in-process app. Built once per
+ * connection (stdio) or once per app and shared by every request (Streamable HTTP at /mcp, see
+ * http.ts): who calls is read per request, never kept in the server.
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ToolError, call, getJson, type McpContext } from './context.js';
+import { LOCAL_CALLER, ToolError, call, getJson, type Caller, type McpContext } from './context.js';
 import { OUTPUT, fit, sourceOf, type Answer } from './result.js';
 import { TOOLS } from './tools/index.js';
 
@@ -12,15 +14,35 @@ export const MCP_VERSION = '0.1.0';
 
 const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false } as const;
 
-export function registerTools(server: McpServer, ctx: McpContext): void {
+/**
+ * The caller of one request: set by the `/mcp` transport on the request's info object; a request
+ * without one (stdio, in memory) is the local user's.
+ */
+const callers = new WeakMap<object, Caller>();
+
+export function setCaller(info: NonNullable<MessageExtraInfo['requestInfo']>, caller: Caller): void {
+  callers.set(info, caller);
+}
+
+function callerOf(extra: { requestInfo?: object | undefined }): Caller {
+  return (extra.requestInfo && callers.get(extra.requestInfo)) ?? LOCAL_CALLER;
+}
+
+export function registerTools(server: McpServer, base: McpContext): void {
   for (const t of TOOLS) {
     server.registerTool(
       t.name,
-      { title: t.title, description: t.description, inputSchema: t.input, outputSchema: OUTPUT, annotations: { ...ANNOTATIONS, title: t.title } },
-      async (args: Record<string, unknown>) => {
+      { title: t.title, description: t.description, inputSchema: t.input, outputSchema: OUTPUT, annotations: { ...ANNOTATIONS, ...t.annotations, title: t.title } },
+      async (args: Record<string, unknown>, extra) => {
+        const ctx: McpContext = { ...base, caller: callerOf(extra) };
         try {
-          const page = await t.run(ctx, args);
-          const answer: Answer = fit({ total: null, next_cursor: null, ...page, truncated: false, source: await sourceOf(ctx, t.service) });
+          const { resume, ...page } = await t.run(ctx, args);
+          const source = await sourceOf(ctx, t.service);
+          // Some services answer an empty list when nothing is loaded: say so, not "no matches".
+          if (page.items.length === 0 && source.datasets.length === 0 && t.needsData !== false) {
+            throw new ToolError(`the service ${t.service} has no data loaded on this server, so this answer would be empty: load it with \`biomirror fetch ${t.service}\` or \`biomirror demo ${t.service}\``);
+          }
+          const answer: Answer = fit({ total: null, next_cursor: null, ...page, truncated: false, source }, resume);
           return { content: [{ type: 'text' as const, text: JSON.stringify(answer) }], structuredContent: answer };
         } catch (err) {
           // A ToolError is the agent's to act on; anything else is logged and answered in general terms.
@@ -35,19 +57,20 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
 
 /** Records as resources: the service's own JSON for a record, by URI. */
 function registerResources(server: McpServer, ctx: McpContext): void {
+  const as = (extra: { requestInfo?: object | undefined }): McpContext => ({ ...ctx, caller: callerOf(extra) });
   const json = (uri: URL, body: unknown) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body) }] });
   server.registerResource(
     'pdb-entry',
     new ResourceTemplate('pdb://entry/{id}', { list: undefined }),
     { title: 'PDB entry', description: 'An RCSB PDB entry as the Data API serves it', mimeType: 'application/json' },
-    async (uri, { id }) => json(uri, await getJson(ctx, `/rcsb/data/rest/v1/core/entry/${encodeURIComponent(String(id).toUpperCase())}`, { record: `entry ${String(id)}`, dataset: 'rcsb-data/archive' })),
+    async (uri, { id }, extra) => json(uri, await getJson(as(extra), `/rcsb/data/rest/v1/core/entry/${encodeURIComponent(String(id).toUpperCase())}`, { record: `entry ${String(id)}`, dataset: 'rcsb-data/archive' })),
   );
   server.registerResource(
     'pdb-file',
     new ResourceTemplate('pdb://file/{name}', { list: undefined }),
     { title: 'PDB file', description: 'A file of the PDB file host (e.g. pdb://file/4hhb.cif)', mimeType: 'application/octet-stream' },
-    async (uri, { name }) => {
-      const u = await call(ctx, 'GET', `/rcsb/files/download/${encodeURIComponent(String(name))}`);
+    async (uri, { name }, extra) => {
+      const u = await call(as(extra), 'GET', `/rcsb/files/download/${encodeURIComponent(String(name))}`);
       if (u.status !== 200) throw new ToolError(`file ${String(name)} is not in the loaded data (the dataset rcsb-data/archive would hold it)`);
       return { contents: [{ uri: uri.href, mimeType: 'application/octet-stream', blob: u.raw.toString('base64') }] };
     },
@@ -56,13 +79,13 @@ function registerResources(server: McpServer, ctx: McpContext): void {
     'pubchem-compound',
     new ResourceTemplate('pubchem://compound/{cid}', { list: undefined }),
     { title: 'PubChem compound', description: 'A PubChem compound record (PUG REST JSON)', mimeType: 'application/json' },
-    async (uri, { cid }) => json(uri, await getJson(ctx, `/pubchem/rest/pug/compound/cid/${encodeURIComponent(String(cid))}/JSON`, { record: `CID ${String(cid)}`, dataset: 'pubchem/compounds' })),
+    async (uri, { cid }, extra) => json(uri, await getJson(as(extra), `/pubchem/rest/pug/compound/cid/${encodeURIComponent(String(cid))}/JSON`, { record: `CID ${String(cid)}`, dataset: 'pubchem/compounds' })),
   );
   server.registerResource(
     'clinicaltrials-study',
     new ResourceTemplate('clinicaltrials://study/{nct}', { list: undefined }),
     { title: 'ClinicalTrials.gov study', description: 'A study as the ClinicalTrials.gov API v2 serves it', mimeType: 'application/json' },
-    async (uri, { nct }) => json(uri, await getJson(ctx, `/clinicaltrials/api/v2/studies/${encodeURIComponent(String(nct))}`, { record: `study ${String(nct)}`, dataset: 'clinicaltrials/studies' })),
+    async (uri, { nct }, extra) => json(uri, await getJson(as(extra), `/clinicaltrials/api/v2/studies/${encodeURIComponent(String(nct))}`, { record: `study ${String(nct)}`, dataset: 'clinicaltrials/studies' })),
   );
 }
 

@@ -16,7 +16,7 @@ async function searchSummaries(ctx: McpContext, db: string, term: string, limit:
   if (!ids.length) return { ids: [], items: [], total, next_cursor: null };
   const r = (await getJson(ctx, `${EUTILS}/esummary.fcgi?db=${db}&retmode=json&id=${ids.join(',')}`, { record: `ids ${ids.join(',')}`, dataset })) as { result?: Record<string, unknown> };
   const items = ids.map((id) => ({ uid: id, ...pick(r.result?.[id], keys) }));
-  return { ids, items, total, next_cursor: offset + ids.length < total ? encodeCursor({ offset: offset + ids.length }) : null };
+  return { ids, items, total, next_cursor: offset + ids.length < total ? encodeCursor({ offset: offset + ids.length }) : null, resume: (kept) => encodeCursor({ offset: offset + kept }) };
 }
 
 const GENE_KEYS = ['name', 'description', 'chromosome', 'maplocation', 'otheraliases', 'organism', 'summary'] as const;

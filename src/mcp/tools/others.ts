@@ -132,7 +132,7 @@ export const otherTools: ToolSpec[] = [
     input: { symbol: z.string().regex(/^[A-Za-z0-9-]{1,30}$/, 'symbol must be a gene symbol such as CYP2D6') },
     async run(ctx, a) {
       const sym = a.symbol as string;
-      const j = (await getJson(ctx, `/pgx/v1/data/gene?symbol=${enc(sym)}&view=min`, { record: `gene ${sym}`, dataset: 'pgx/genes' })) as { data?: Obj[] };
+      const j = (await getJson(ctx, `/pgx/v1/data/gene?symbol=${enc(sym)}&view=min`, { record: `gene ${sym}`, dataset: 'pgx/pharmgkb' })) as { data?: Obj[] };
       const items = (j.data ?? []).map((g) => pick(g, ['id', 'symbol', 'name', 'cpicGene', 'hasVariantAnnotation', 'pharmVarGene', 'chr']));
       return { ids: items.map((i) => String(i.id)), items };
     },
@@ -142,6 +142,7 @@ export const otherTools: ToolSpec[] = [
     title: 'List execution skills',
     description: 'The script-execution service\'s skills (Agent Skills): name, description and scripts. Use to find a ready-made script; skills_describe for its instructions.',
     service: 'exec',
+    needsData: false,
     input: {},
     async run(ctx) {
       const j = (await getJson(ctx, '/exec/api/skills', { record: 'the skills', dataset: 'exec' })) as { skills?: Obj[] };
@@ -154,6 +155,7 @@ export const otherTools: ToolSpec[] = [
     title: 'Describe a skill',
     description: 'One skill\'s SKILL.md instructions and its scripts. Use before running one of its scripts.',
     service: 'exec',
+    needsData: false,
     input: { skill: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'skill must be a skill name such as ncbi-gene') },
     async run(ctx, a) {
       const name = a.skill as string;

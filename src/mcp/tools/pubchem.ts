@@ -24,7 +24,7 @@ async function searchPage(ctx: McpContext, url: string, limit: number, cursor: s
   const all = j.IdentifierList?.CID ?? [];
   const page = await properties(ctx, all.slice(offset, offset + limit));
   const next = offset + limit < all.length ? encodeCursor({ offset: offset + limit }) : null;
-  return { ...page, total: all.length, next_cursor: next };
+  return { ...page, total: all.length, next_cursor: next, resume: (kept) => encodeCursor({ offset: offset + kept }) };
 }
 
 export const pubchemTools: ToolSpec[] = [
