@@ -5,11 +5,10 @@
  * caller is rate-limited as the one client it is.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OUTPUT } from '../src/mcp/result.js';
-import { createMcpServer } from '../src/mcp/server.js';
+import { connectedClient } from './helpers/mcp.js';
 import { loadDemoData, type Runtime } from '../src/server/serve.js';
 import { biorxiv } from '../src/services/biorxiv/index.js';
 import { clinicaltrials } from '../src/services/clinicaltrials/index.js';
@@ -55,11 +54,7 @@ describe.each(STORES)('MCP under abuse and faults on $name', (target) => {
     t = await makeApp(store, { services: [clinicaltrials, pgx, biorxiv, execService()], config: { services: { pgx: { limits: 'on' } } } });
     await loadDemoData({ db: store.db, generations: t.generations, log: silent } as unknown as Runtime, [clinicaltrials, pgx]);
     token = await secret(store.db, 'token', newToken);
-    const server = await createMcpServer({ app: t.app, generations: t.generations });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(a);
-    client = new Client({ name: 'abuse', version: '1' });
-    await client.connect(b);
+    client = await connectedClient({ app: t.app, generations: t.generations }, 'abuse');
   }, 300_000);
   afterAll(async () => {
     await client?.close();

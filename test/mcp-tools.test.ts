@@ -5,12 +5,11 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OUTPUT } from '../src/mcp/result.js';
-import { createMcpServer } from '../src/mcp/server.js';
+import { connectedClient } from './helpers/mcp.js';
 import { BUILTIN_SKILLS } from '../src/services/exec/settings.js';
 import { SERVICES } from '../src/services/registry.js';
 import type { TestApp } from './helpers/app.js';
@@ -44,11 +43,7 @@ describe.each(STORES)('MCP tools of GWAS summary statistics, PharmGKB, the PDB, 
   beforeAll(async () => {
     store = await target.open();
     t = await mirrorApp(store, SERVICES.filter((s) => WANT.has(s.id)), { skillDirs: [BUILTIN_SKILLS] });
-    const server = await createMcpServer({ app: t.app, generations: t.generations, execToken: async () => TEST_TOKEN });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(a);
-    client = new Client({ name: 'test-tools', version: '1' });
-    await client.connect(b);
+    client = await connectedClient({ app: t.app, generations: t.generations, execToken: async () => TEST_TOKEN }, 'test-tools');
   }, 300_000);
   afterAll(async () => {
     await client?.close();

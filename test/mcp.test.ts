@@ -4,12 +4,11 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OUTPUT } from '../src/mcp/result.js';
-import { createMcpServer } from '../src/mcp/server.js';
+import { connectedClient } from './helpers/mcp.js';
 import { TOOLS } from '../src/mcp/tools/index.js';
 import { newToken, secret } from '../src/services/exec/secrets.js';
 import { BUILTIN_SKILLS } from '../src/services/exec/settings.js';
@@ -75,11 +74,7 @@ describe.each(STORES)('MCP on $name', (target) => {
   beforeAll(async () => {
     store = await target.open();
     t = await demoMirror(store);
-    const server = await createMcpServer({ app: t.app, generations: t.generations });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(a);
-    client = new Client({ name: 'test', version: '1' });
-    await client.connect(b);
+    client = await connectedClient({ app: t.app, generations: t.generations }, 'test');
   }, 300_000);
   afterAll(async () => {
     await client?.close();
