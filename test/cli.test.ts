@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { runCli } from './helpers/cli.js';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -22,13 +23,10 @@ function envFor(s: OpenedStore): NodeJS.ProcessEnv {
 
 // Each call starts the CLI as a process (seconds apiece on a busy two-core machine): tests that make
 // several allow 120 s, a bound such a machine meets.
-function cli(args: string[], env: NodeJS.ProcessEnv) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv) => runCli(CLI, args, env);
 
-function statusJson(env: NodeJS.ProcessEnv) {
-  const r = cli(['status', '--json'], env);
+async function statusJson(env: NodeJS.ProcessEnv) {
+  const r = await cli(['status', '--json'], env);
   expect(r.code, r.err).toBe(0);
   return JSON.parse(r.out) as { services: { id: string; datasets: { records: number; generation: number | null; source?: string }[] }[] };
 }
@@ -56,13 +54,13 @@ for (const target of STORES) {
       try {
         const env = envFor(s);
         const file = syntheticFile(3000);
-        const r = cli(['ingest', 'clinicaltrials', file, '--batch-size', '100', '--release', '2026-11-01'], env);
+        const r = await cli(['ingest', 'clinicaltrials', file, '--batch-size', '100', '--release', '2026-11-01'], env);
         expect(r.code, r.err).toBe(0);
         expect(r.err).toMatch(/clinicaltrials\/studies: \d+% [\d,]+ records, 0 skipped, [\d,]+\/s, ETA/);
         expect(r.err).toMatch(/loaded 3,000 records as generation \d+ \(release 2026-11-01\)/);
-        const st = statusJson(env).services.find((x) => x.id === 'clinicaltrials');
+        const st = (await statusJson(env)).services.find((x) => x.id === 'clinicaltrials');
         expect(st?.datasets[0]).toMatchObject({ records: 3000, source: file });
-        const text = cli(['status'], env);
+        const text = await cli(['status'], env);
         expect(text.out).toMatch(/studies: 3,000 records \(generation \d+\)/);
         expect(text.out).toMatch(/release 2026-11-01/);
       } finally {
@@ -74,16 +72,16 @@ for (const target of STORES) {
       const s = await target.open();
       try {
         const env = envFor(s);
-        expect(cli(['ingest', 'clinicaltrials', syntheticFile(50)], env).code).toBe(0);
-        const mine = statusJson(env).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
+        expect((await cli(['ingest', 'clinicaltrials', syntheticFile(50)], env)).code).toBe(0);
+        const mine = (await statusJson(env)).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
         expect(mine?.records).toBe(50);
-        const r = cli(['demo', 'clinicaltrials'], env);
+        const r = await cli(['demo', 'clinicaltrials'], env);
         expect(r.code, r.err).toBe(0);
         expect(r.err).toMatch(/loaded 18 records as generation \d+/);
-        const after = statusJson(env).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
+        const after = (await statusJson(env)).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
         expect(after).toMatchObject({ records: 18, source: 'demo:clinicaltrials/studies' });
         expect(after?.generation).toBeGreaterThan(mine?.generation as number);
-        expect(cli(['demo', 'nosuch'], env)).toMatchObject({ code: 2 });
+        expect((await cli(['demo', 'nosuch'], env))).toMatchObject({ code: 2 });
       } finally {
         await s.cleanup();
       }
@@ -96,16 +94,16 @@ for (const target of STORES) {
         const dir = tempDir();
         const bad = join(dir, 'table.csv');
         writeFileSync(bad, 'a,b\n1,2\n');
-        const r = cli(['ingest', 'clinicaltrials', bad], env);
+        const r = await cli(['ingest', 'clinicaltrials', bad], env);
         expect(r.code).toBe(2);
         expect(r.err).toMatch(/table\.csv: not ClinicalTrials\.gov study JSON/);
         const mixed = join(dir, 'mixed.jsonl');
         writeFileSync(mixed, `${JSON.stringify({ protocolSection: { identificationModule: { nctId: 'NCT01234567' } } })}\nnot json\n`);
-        const m = cli(['ingest', 'clinicaltrials', mixed], env);
+        const m = await cli(['ingest', 'clinicaltrials', mixed], env);
         expect(m.code).toBe(0);
         expect(m.err).toMatch(/skipped .*mixed\.jsonl at line 2: invalid JSON/);
         expect(m.err).toMatch(/loaded 1 records, skipped 1/);
-        expect(cli(['ingest', 'nosuchservice', mixed], env).code).toBe(2);
+        expect((await cli(['ingest', 'nosuchservice', mixed], env)).code).toBe(2);
       } finally {
         await s.cleanup();
       }
@@ -116,23 +114,23 @@ for (const target of STORES) {
       try {
         const env = envFor(s);
         const first = syntheticFile(20, { seed: 3 });
-        const a = cli(['ingest', 'clinicaltrials', first], env);
+        const a = await cli(['ingest', 'clinicaltrials', first], env);
         expect(a.code, a.err).toBe(0);
         expect(a.out).toBe('clinicaltrials/studies: nothing was loaded before\n');
         // 5 studies of the first file again (replaced) and 5 new ones.
         const update = syntheticFile(10, { seed: 3, start: 15 });
-        const u = cli(['ingest', 'clinicaltrials', update, '--update'], env);
+        const u = await cli(['ingest', 'clinicaltrials', update, '--update'], env);
         expect(u.code, u.err).toBe(0);
         expect(u.out).toMatch(/^updated clinicaltrials\/studies: studies 5 added, 5 replaced, 0 deleted; now 25 studies \(generation \d+\)\n {2}started from 20 studies loaded \d{4}-\d{2}-\d{2} from .*studies-3-0-20\.jsonl, release \S+ \(generation \d+\)\n$/);
-        expect(cli(['status'], env).out).toMatch(/studies: 25 records \(generation \d+\), updated \S+ from generation \d+/);
-        const before = statusJson(env).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
+        expect((await cli(['status'], env)).out).toMatch(/studies: 25 records \(generation \d+\), updated \S+ from generation \d+/);
+        const before = (await statusJson(env)).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
         const big = syntheticFile(12_000, { seed: 6 });
         await killOnceWriting(spawn(process.execPath, [CLI, 'ingest', 'clinicaltrials', big, '--update', '--batch-size', '200'], { env }));
-        expect(statusJson(env).services.find((x) => x.id === 'clinicaltrials')?.datasets[0]).toEqual(before);
-        const full = cli(['ingest', 'clinicaltrials', syntheticFile(2, { seed: 8 })], env);
+        expect((await statusJson(env)).services.find((x) => x.id === 'clinicaltrials')?.datasets[0]).toEqual(before);
+        const full = await cli(['ingest', 'clinicaltrials', syntheticFile(2, { seed: 8 })], env);
         expect(full.code, full.err).toBe(0);
         expect(full.out).toMatch(/^replaced clinicaltrials\/studies: 25 studies loaded \d{4}-\d{2}-\d{2} from .*studies-3-15-10\.jsonl, release \S+ \(generation \d+\)\n$/);
-        expect(cli(['ingest', 'clinicaltrials', join(tempDir(), 'none.jsonl'), '--update'], env).code).toBe(2);
+        expect((await cli(['ingest', 'clinicaltrials', join(tempDir(), 'none.jsonl'), '--update'], env)).code).toBe(2);
       } finally {
         await s.cleanup();
       }
@@ -142,17 +140,17 @@ for (const target of STORES) {
       const s = await target.open();
       try {
         const env = envFor(s);
-        expect(cli(['ingest', 'clinicaltrials', syntheticFile(50, { seed: 9 })], env).code).toBe(0);
-        const before = statusJson(env).services[0]?.datasets[0];
+        expect((await cli(['ingest', 'clinicaltrials', syntheticFile(50, { seed: 9 })], env)).code).toBe(0);
+        const before = (await statusJson(env)).services[0]?.datasets[0];
         const big = syntheticFile(40_000, { seed: 4 });
         await killOnceWriting(spawn(process.execPath, [CLI, 'ingest', 'clinicaltrials', big, '--batch-size', '200'], { env }));
-        const after = statusJson(env).services[0]?.datasets[0];
+        const after = (await statusJson(env)).services[0]?.datasets[0];
         expect(after).toEqual(before);
         const leftovers = await loadingTables(s);
         expect(leftovers.length).toBeGreaterThan(0);
-        expect(cli(['ingest', 'clinicaltrials', syntheticFile(7, { seed: 5 })], env).code).toBe(0);
+        expect((await cli(['ingest', 'clinicaltrials', syntheticFile(7, { seed: 5 })], env)).code).toBe(0);
         expect(await loadingTables(s, leftovers)).toEqual([]);
-        expect(statusJson(env).services[0]?.datasets[0]?.records).toBe(7);
+        expect((await statusJson(env)).services[0]?.datasets[0]?.records).toBe(7);
       } finally {
         await s.cleanup();
       }
@@ -182,7 +180,7 @@ for (const target of STORES) {
         expect(pdb.status).toBe(200);
         expect(await pdb.text()).toMatch(/^HEADER/);
         // status names the address the running server took (an ephemeral port here), not the default.
-        const st = cli(['status'], env);
+        const st = await cli(['status'], env);
         expect(st.out).toContain(`server: ${url} (pid ${child.pid}`);
         expect(st.out).toContain(`https://clinicaltrials.gov/api/v2 = ${url}/clinicaltrials/api/v2`);
         const out: string[] = [];
@@ -191,7 +189,7 @@ for (const target of STORES) {
         const code = await new Promise<number | null>((res) => child.once('exit', (c) => res(c)));
         expect(code).toBe(0);
         expect(out.join('')).toMatch(/"msg":"stopped"/);
-        expect(cli(['status'], env).out).toMatch(/server: not running \(serve would listen on http:\/\/127\.0\.0\.1:0\)/);
+        expect((await cli(['status'], env)).out).toMatch(/server: not running \(serve would listen on http:\/\/127\.0\.0\.1:0\)/);
       } finally {
         await s.cleanup();
       }
@@ -237,19 +235,19 @@ describe('output to a reader that stops early', () => {
 });
 
 describe('biomirror <service>', () => {
-  it('tells, for every service, where it answers, how its data is loaded and its own commands', () => {
+  it('tells, for every service, where it answers, how its data is loaded and its own commands', async () => {
     const env = { ...process.env, DATA_DIR: tempDir() };
-    const eutils = cli(['eutils'], env);
+    const eutils = await cli(['eutils'], env);
     expect(eutils.code, eutils.err).toBe(0);
     expect(eutils.out).toContain('served under /eutils');
     expect(eutils.out).toContain('biomirror ingest eutils <file-or-folder> --dataset clinvar');
     expect(eutils.out).toContain('biomirror fetch eutils clinvar');
     expect(eutils.out).toContain('eutils has no commands of its own');
-    const exec = cli(['exec'], env);
+    const exec = await cli(['exec'], env);
     expect(exec.out).toContain('it loads no data of its own');
-    const protocols = cli(['protocols'], env);
+    const protocols = await cli(['protocols'], env);
     expect(protocols.out).toContain('biomirror protocols add-user');
-    const wrong = cli(['gwas', 'frobnicate'], env);
+    const wrong = await cli(['gwas', 'frobnicate'], env);
     expect(wrong.code).toBe(2);
     expect(wrong.err).toContain('unknown command "frobnicate"');
     expect(wrong.err).toContain('biomirror ingest gwas <file-or-folder> --dataset catalog');
@@ -257,15 +255,15 @@ describe('biomirror <service>', () => {
 });
 
 describe('biomirror services', () => {
-  it('lists own ports that follow --port in the order of the defaults, with a configured one kept', () => {
+  it('lists own ports that follow --port in the order of the defaults, with a configured one kept', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: tempDir() };
     delete env.PORT;
     delete env.BIOMIRROR_CONFIG;
     const own = (out: string): Record<string, number> => Object.fromEntries([...out.matchAll(/^(\S+)\t.*\n(?: {2}(?!own port).*\n)+ {2}own port with --port-per-service: (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
-    const defaults = cli(['services'], env);
+    const defaults = await cli(['services'], env);
     expect(defaults.code, defaults.err).toBe(0);
     expect(own(defaults.out)).toMatchObject({ clinicaltrials: 8081, eutils: 8082, pubchem: 8084, 'rcsb-search': 8091, exec: 8094 });
-    const moved = cli(['services', '--port', '18100'], env);
+    const moved = await cli(['services', '--port', '18100'], env);
     expect(moved.out).toContain('https://clinicaltrials.gov/api/v2 = http://127.0.0.1:18100/clinicaltrials/api/v2');
     // The real service's address each base URL stands for, not a placeholder's name.
     expect(moved.out).not.toMatch(/\{\w+_url\}/);
@@ -276,7 +274,7 @@ describe('biomirror services', () => {
     expect(moved.out).toContain('own port with --port-per-service: 18101 (--port 18100 + 1)');
     const config = join(tempDir(), 'biomirror.config.json');
     writeFileSync(config, JSON.stringify({ services: { pubchem: { port: 9999 } } }));
-    const set = cli(['services', '--port', '18100', '--config', config], env);
+    const set = await cli(['services', '--port', '18100', '--config', config], env);
     expect(own(set.out)).toMatchObject({ pubchem: 9999, clinicaltrials: 18101 });
     expect(set.out).toContain('own port with --port-per-service: 9999 (set by services.pubchem.port in the config file)');
   });

@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { runCli } from './helpers/cli.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FormatError } from '../src/core/ingest/errors.js';
 import { runLoad } from '../src/core/ingest/load.js';
@@ -238,28 +238,31 @@ describe('biomirror protocols <command> on the command line', () => {
     await s.db.close();
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: s.options.dataDir };
     delete env.DATABASE_URL;
-    const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+    const cli = async (args: string[]) => {
+      const r = await runCli(CLI, args, env);
+      return { status: r.code, stdout: r.out, stderr: r.err };
+    };
     try {
       // Options as flags, with the platform's own --data-dir among them.
-      const u = cli(['protocols', 'add-user', 'dana', '--password', 'dana password', '--name=Dana D', '--data-dir', s.options.dataDir]);
+      const u = await cli(['protocols', 'add-user', 'dana', '--password', 'dana password', '--name=Dana D', '--data-dir', s.options.dataDir]);
       expect(u.status, u.stderr).toBe(0);
       expect(u.stdout).toBe('user dana created\n');
-      const e = cli(['protocols', 'add-user', 'erin', 'password=erin password']);
+      const e = await cli(['protocols', 'add-user', 'erin', 'password=erin password']);
       expect(e.status, e.stderr).toBe(0);
-      const c = cli(['protocols', 'add-client', 'Dana app', 'dana', 'https://dana.example/cb']);
+      const c = await cli(['protocols', 'add-client', 'Dana app', 'dana', 'https://dana.example/cb']);
       expect(c.status, c.stderr).toBe(0);
       const id = /client_id: (\S+)/.exec(c.stdout)?.[1] as string;
-      const tk = cli(['protocols', 'client-token', id]);
+      const tk = await cli(['protocols', 'client-token', id]);
       expect(tk.status, tk.stderr).toBe(0);
       expect(tk.stdout).toMatch(/^CLIENT_ACCESS_TOKEN: [0-9a-f]{64}\n/);
-      const dup = cli(['protocols', 'add-user', 'dana', 'password=dana password']);
+      const dup = await cli(['protocols', 'add-user', 'dana', 'password=dana password']);
       expect(dup.status).toBe(1);
       expect(dup.stderr).toContain('user "dana" already exists');
       // Without a command, the service's page lists its commands (and is not an error).
-      const usage = cli(['protocols']);
+      const usage = await cli(['protocols']);
       expect(usage.status, usage.stderr).toBe(0);
       expect(usage.stdout).toContain('biomirror protocols add-user <username>');
-      const unknown = cli(['protocols', 'frobnicate']);
+      const unknown = await cli(['protocols', 'frobnicate']);
       expect(unknown.status).toBe(2);
       expect(unknown.stderr).toContain('unknown command "frobnicate"');
     } finally {
