@@ -15,6 +15,7 @@ import { documentXml } from '../src/services/pubchem/output/xml.js';
 import { Options, parsePugPath } from '../src/services/pubchem/request.js';
 import { ServiceError } from '../src/core/http/errors.js';
 import { pcCatalogue } from '../src/services/pubchem/errors.js';
+import { packTexts, unpackTexts } from '../src/services/pubchem/store/sdf-blocks.js';
 
 const parse = (path: string, query: Record<string, string> = {}, accept?: string) => parsePugPath(path, new Options(query), accept);
 
@@ -137,6 +138,23 @@ describe('chemistry computed by the project', () => {
       expect(got.map((g) => g.line)).toEqual(starts.slice(0, got.length));
       if (text === real) expect(got.map((g) => (typeof g.record === 'string' ? '' : g.record.text)).join('')).toBe(real);
     }
+  });
+});
+
+describe('SD texts in compressed blocks', () => {
+  it('gives back each text of a block byte for byte, and a reason for a damaged block', () => {
+    const real = gunzipSync(readFileSync(join(import.meta.dirname, 'fixtures/pubchem/real-subskeys.sdf.gz'))).toString('utf8');
+    const texts = real.split(/(?<=\n\$\$\$\$\n)/).slice(0, 16);
+    const withUnicode = [...texts.slice(0, 3), 'α-β name\n$$$$\n', ''];
+    for (const group of [texts, withUnicode, ['one']]) {
+      const block = packTexts(group);
+      expect(unpackTexts(block)).toEqual(group);
+    }
+    const block = packTexts(texts);
+    // Compressed to well under half: what makes the load write fewer bytes.
+    expect(block.length).toBeLessThan(texts.join('').length / 2);
+    expect(unpackTexts(block.subarray(0, block.length >> 1))).toMatch(/cannot be decompressed|shorter|broken/);
+    expect(unpackTexts(new Uint8Array([1, 2, 3]))).toMatch(/cannot be decompressed/);
   });
 });
 

@@ -7,9 +7,18 @@ import { compoundFromTags, type BuiltCompound } from '../chem/compound.js';
 import type { SdfRecord } from '../chem/sdf.js';
 import { openInput, type ByteProgress } from '../../../core/ingest/inputs.js';
 import { sdfRecords } from './sdf-stream.js';
+import { BLOCK_RECORDS, packTexts } from '../store/sdf-blocks.js';
 
-/** A compound as the store writes it: its properties already as JSON when a reading thread built it. */
-export type LoadedCompound = Omit<BuiltCompound, 'props' | 'keys'> & { props: BuiltCompound['props'] | string; keys: Uint8Array | null };
+/**
+ * A compound as the store writes it: its properties already as JSON when a reading thread built it,
+ * and its SD text (then `sdf` is empty) in a compressed block it shares with the next ones.
+ */
+export type LoadedCompound = Omit<BuiltCompound, 'props' | 'keys'> & {
+  props: BuiltCompound['props'] | string;
+  keys: Uint8Array | null;
+  /** The block (one object for all its records) and the record's place in it. */
+  packed?: { block: Uint8Array; slot: number };
+};
 
 /** One record of a Compound SD file, read as far as it can be without RDKit. */
 export type PreparedRecord =
@@ -32,11 +41,25 @@ export async function* preparedBatches(path: string, size: number, onBytes: (n: 
   for await (const item of sdfRecords(openInput(path, counter))) {
     batch.push(prepare(item.line, item.record));
     if (batch.length >= size) {
-      yield batch;
+      yield pack(batch);
       batch = [];
     }
   }
-  if (batch.length) yield batch;
+  if (batch.length) yield pack(batch);
+}
+
+/** The SD texts of a batch's built compounds moved into blocks of consecutive records. */
+function pack(batch: PreparedRecord[]): PreparedRecord[] {
+  const built = batch.flatMap((p) => (p.t === 'compound' ? [p.c] : []));
+  for (let i = 0; i < built.length; i += BLOCK_RECORDS) {
+    const members = built.slice(i, i + BLOCK_RECORDS);
+    const block = packTexts(members.map((c) => c.sdf));
+    members.forEach((c, slot) => {
+      c.packed = { block, slot };
+      c.sdf = '';
+    });
+  }
+  return batch;
 }
 
 function prepare(line: number, rec: SdfRecord | string): PreparedRecord {

@@ -15,10 +15,11 @@ import { columnsOf } from '../../../core/store/tables.js';
 import { storedRecord, type BuiltCompound } from '../chem/compound.js';
 import type { LoadedCompound } from '../ingest/sdf-prepare.js';
 import { rdkit } from '../chem/rdkit.js';
-import { byIds, countOf, existing, types } from './sql.js';
+import { byIds, bytes, countOf, existing, types } from './sql.js';
+import { unpackTexts } from './sdf-blocks.js';
 
 export const COMPOUND_PREFIX = 'pcc';
-export const COMPOUND_TABLES = ['compounds', 'lookup', 'structures', 'titles', 'synonyms', 'names', 'cid_sids', 'annotations', 'keystamp'];
+export const COMPOUND_TABLES = ['compounds', 'blocks', 'lookup', 'structures', 'titles', 'synonyms', 'names', 'cid_sids', 'annotations', 'keystamp'];
 
 export type CompoundItem =
   | { kind: 'compound'; c: BuiltCompound | LoadedCompound }
@@ -29,6 +30,11 @@ export type CompoundItem =
 
 interface Names {
   compounds: string;
+  /**
+   * SD texts stored in compressed blocks (store/sdf-blocks.ts); a compound's row names its block and
+   * place. Generations loaded before blocks keep every text in `compounds.sdf`.
+   */
+  blocks: string;
   /**
    * The columns compounds are looked up by, apart from their documents, so that building their
    * indexes reads a narrow table (generations loaded before it have them in `compounds`).
@@ -47,6 +53,7 @@ interface Names {
 export function compoundTables(t: TableSet): Names {
   return {
     compounds: t.name('compounds'),
+    blocks: t.name('blocks'),
     lookup: t.name('lookup'),
     structures: t.name('structures'),
     titles: t.name('titles'),
@@ -62,7 +69,8 @@ export async function createCompoundTables(db: Db, t: TableSet): Promise<void> {
   const n = compoundTables(t);
   const ty = types(db);
   await db.exec(`
-    CREATE TABLE ${ident(n.compounds)} (cid INTEGER PRIMARY KEY, props TEXT NOT NULL, computed TEXT NOT NULL, record TEXT NOT NULL, sdf TEXT NOT NULL);
+    CREATE TABLE ${ident(n.compounds)} (cid INTEGER PRIMARY KEY, props TEXT NOT NULL, computed TEXT NOT NULL, record TEXT NOT NULL, sdf TEXT NOT NULL, block INTEGER, slot INTEGER);
+    CREATE TABLE ${ident(n.blocks)} (id INTEGER PRIMARY KEY, data ${ty.blob} NOT NULL);
     CREATE TABLE ${ident(n.lookup)} (
       cid INTEGER PRIMARY KEY, inchikey TEXT NOT NULL, ikey14 TEXT NOT NULL, formula TEXT NOT NULL,
       mw ${ty.real}, exact_mass ${ty.real}, mono_mass ${ty.real}
@@ -102,6 +110,8 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
   const names: SqlValue[][] = [];
   const sids: SqlValue[][] = [];
   const annotations: SqlValue[][] = [];
+  // The batch's blocks in order, numbered from 0 here and after the table's last id below.
+  const blockIds = new Map<Uint8Array, number>();
   batch.forEach((b, i) => {
     const v = b.value;
     const cid = v.kind === 'compound' ? v.c.cid : v.cid;
@@ -114,7 +124,13 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
     switch (v.kind) {
       case 'compound': {
         const c = v.c;
-        compounds.push([c.cid, typeof c.props === 'string' ? c.props : JSON.stringify(c.props), c.computed.join(','), c.record, c.sdf]);
+        const packed = 'packed' in c ? c.packed : undefined;
+        let block: number | null = null;
+        if (packed) {
+          block = blockIds.get(packed.block) ?? blockIds.size;
+          blockIds.set(packed.block, block);
+        }
+        compounds.push([c.cid, typeof c.props === 'string' ? c.props : JSON.stringify(c.props), c.computed.join(','), c.record, c.sdf, block, packed ? packed.slot : null]);
         lookup.push([c.cid, c.inchikey, c.inchikey.slice(0, 14), c.formula, c.mw, c.exactMass, c.monoisotopicMass]);
         // Keys from a reading thread arrive as plain bytes; the drivers bind Buffers.
         structures.push([c.cid, c.bits, c.keys && !Buffer.isBuffer(c.keys) ? Buffer.from(c.keys.buffer, c.keys.byteOffset, c.keys.byteLength) : c.keys]);
@@ -136,7 +152,16 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
         break;
     }
   });
-  await tx.insertMany(n.compounds, ['cid', 'props', 'computed', 'record', 'sdf'], compounds);
+  if (blockIds.size) {
+    const base = Number((await tx.one<{ m: number | null }>(`SELECT MAX(id) AS m FROM ${ident(n.blocks)}`))?.m ?? 0) + 1;
+    await tx.insertMany(
+      n.blocks,
+      ['id', 'data'],
+      [...blockIds].map(([data, i]) => [base + i, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]),
+    );
+    for (const row of compounds) if (row[5] !== null) row[5] = base + (row[5] as number);
+  }
+  await tx.insertMany(n.compounds, ['cid', 'props', 'computed', 'record', 'sdf', 'block', 'slot'], compounds);
   await tx.insertMany(n.lookup, ['cid', 'inchikey', 'ikey14', 'formula', 'mw', 'exact_mass', 'mono_mass'], lookup);
   await tx.insertMany(n.structures, ['cid', 'bits', 'subskeys'], structures);
   await tx.insertMany(n.titles, ['cid', 'title'], titles);
@@ -231,8 +256,41 @@ export class CompoundStore {
   }
 
   async rows(cids: readonly number[], cols: readonly ('props' | 'computed' | 'record' | 'sdf')[]): Promise<Map<number, CompoundRow>> {
-    const rows = await byIds<CompoundRow>(this.db, (m) => `SELECT cid, ${cols.join(', ')} FROM ${ident(this.n.compounds)} WHERE cid IN (${m})`, cids);
+    const packed = cols.includes('sdf') && (await this.hasBlocks());
+    const select = packed ? [...cols, 'block', 'slot'] : cols;
+    const rows = await byIds<CompoundRow & { block?: number | null; slot?: number | null }>(
+      this.db,
+      (m) => `SELECT cid, ${select.join(', ')} FROM ${ident(this.n.compounds)} WHERE cid IN (${m})`,
+      cids,
+    );
+    if (packed) await this.unpack(rows);
     return new Map(rows.map((r) => [Number(r.cid), r]));
+  }
+
+  private blocksKept: Promise<boolean> | undefined;
+
+  /** Whether this generation keeps SD texts in blocks (loaded since blocks were introduced). */
+  private hasBlocks(): Promise<boolean> {
+    this.blocksKept ??= columnsOf(this.db, this.n.compounds).then((cols) => cols.includes('block'));
+    return this.blocksKept;
+  }
+
+  /** Fills `sdf` of rows whose text is in a block, reading each block once. */
+  private async unpack(rows: (CompoundRow & { block?: number | null; slot?: number | null })[]): Promise<void> {
+    const ids = [...new Set(rows.flatMap((r) => (r.block === null || r.block === undefined ? [] : [Number(r.block)])))];
+    if (!ids.length) return;
+    const blocks = await byIds<{ id: number; data: unknown }>(this.db, (m) => `SELECT id, data FROM ${ident(this.n.blocks)} WHERE id IN (${m})`, ids);
+    const texts = new Map(blocks.map((b) => [Number(b.id), unpackTexts(bytes(b.data))]));
+    for (const r of rows) {
+      if (r.block === null || r.block === undefined) continue;
+      const t = texts.get(Number(r.block));
+      const text = Array.isArray(t) ? t[Number(r.slot)] : undefined;
+      // A block that cannot be read is a damaged database, not a request's fault: the request fails.
+      if (text === undefined) throw new Error(`CID ${r.cid}: ${typeof t === 'string' ? t : `block ${r.block} or its place ${r.slot} is missing`}`);
+      r.sdf = text;
+      delete r.block;
+      delete r.slot;
+    }
   }
 
   /** Full records (PC_Compound objects), kept or built from the SD text as loaded (chem/compound.ts). */

@@ -1,0 +1,48 @@
+/**
+ * SD texts of consecutive compounds stored together, compressed: a record averages 6–7 KB of text
+ * that SQLite would write twice (its log, then the table), and writing them bound a load of
+ * PubChem's files. A block holds up to BLOCK_RECORDS texts; a read decompresses its block (about
+ * 0.1–0.3 ms) and cuts its record out.
+ *
+ * Layout before compression: a count n (uint32, little-endian), n byte lengths (uint32), then the
+ * n texts in UTF-8, one after another.
+ */
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+
+/** Texts a block holds: more compress better and cost more to read one record. */
+export const BLOCK_RECORDS = 16;
+
+// Brotli's fastest quality: about 20 µs a record on a reading thread, to about a fifth of the size.
+const PARAMS = { params: { [constants.BROTLI_PARAM_QUALITY]: 0 } };
+
+/** The block of `texts`, compressed. */
+export function packTexts(texts: readonly string[]): Uint8Array {
+  const parts = texts.map((t) => Buffer.from(t, 'utf8'));
+  const head = Buffer.alloc(4 * (parts.length + 1));
+  head.writeUInt32LE(parts.length, 0);
+  parts.forEach((p, i) => head.writeUInt32LE(p.length, 4 * (i + 1)));
+  const packed = brotliCompressSync(Buffer.concat([head, ...parts]), PARAMS);
+  return new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength);
+}
+
+/** The texts of a stored block, or a reason when it cannot be read. */
+export function unpackTexts(block: Uint8Array): string[] | string {
+  let raw: Buffer;
+  try {
+    raw = brotliDecompressSync(block);
+  } catch (err) {
+    return `a stored SD block cannot be decompressed (${(err as Error).message})`;
+  }
+  if (raw.length < 4) return 'a stored SD block is empty';
+  const n = raw.readUInt32LE(0);
+  if (n > BLOCK_RECORDS * 64 || raw.length < 4 * (n + 1)) return 'a stored SD block has a broken header';
+  const out: string[] = [];
+  let at = 4 * (n + 1);
+  for (let i = 0; i < n; i++) {
+    const len = raw.readUInt32LE(4 * (i + 1));
+    if (at + len > raw.length) return 'a stored SD block is shorter than its header says';
+    out.push(raw.toString('utf8', at, at + len));
+    at += len;
+  }
+  return out;
+}
