@@ -31,11 +31,8 @@ export interface KeptSummary {
   newest: string | null;
 }
 
-const migrations: Migration[] = [
-  {
-    id: '001_kept',
-    sql: {
-      sqlite: `
+// The same table on both databases; only the byte and integer types are spelled apart.
+const keptTable = (bytes: string, bigint: string) => `
         CREATE TABLE bm_pullthrough (
           key TEXT PRIMARY KEY,
           service TEXT NOT NULL,
@@ -43,29 +40,14 @@ const migrations: Migration[] = [
           status INTEGER NOT NULL,
           content_type TEXT,
           headers TEXT NOT NULL,
-          body BLOB NOT NULL,
-          size INTEGER NOT NULL,
+          body ${bytes} NOT NULL,
+          size ${bigint} NOT NULL,
           upstream TEXT NOT NULL,
           fetched_at TEXT NOT NULL
         );
-        CREATE INDEX bm_pullthrough_service ON bm_pullthrough (service, key);`,
-      postgres: `
-        CREATE TABLE bm_pullthrough (
-          key TEXT PRIMARY KEY,
-          service TEXT NOT NULL,
-          request TEXT NOT NULL,
-          status INTEGER NOT NULL,
-          content_type TEXT,
-          headers TEXT NOT NULL,
-          body BYTEA NOT NULL,
-          size BIGINT NOT NULL,
-          upstream TEXT NOT NULL,
-          fetched_at TEXT NOT NULL
-        );
-        CREATE INDEX bm_pullthrough_service ON bm_pullthrough (service, key);`,
-    },
-  },
-];
+        CREATE INDEX bm_pullthrough_service ON bm_pullthrough (service, key);`;
+
+const migrations: Migration[] = [{ id: '001_kept', sql: { sqlite: keptTable('BLOB', 'INTEGER'), postgres: keptTable('BYTEA', 'BIGINT') } }];
 
 interface Row {
   key: string;

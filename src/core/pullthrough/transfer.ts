@@ -13,17 +13,8 @@ import type { KeptAnswer, KeptStore } from './store.js';
 
 export const FORMAT = 'biomirror-kept-answers/1';
 
-interface Line {
-  key: string;
-  service: string;
-  request: string;
-  status: number;
-  contentType: string | null;
-  headers: Record<string, string>;
-  upstream: string;
-  fetchedAt: string;
-  body: string;
-}
+/** One answer of the file: the stored answer with its body in base64. */
+type Line = Omit<KeptAnswer, 'body'> & { body: string };
 
 const gz = (file: string) => file.endsWith('.gz');
 
