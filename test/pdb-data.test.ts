@@ -2,28 +2,19 @@ import { readFileSync, statSync, utimesSync, writeFileSync, rmSync } from 'node:
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { getIntrospectionQuery } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FormatError } from '../src/core/ingest/errors.js';
-import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
+import { STORES, tempDir } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
-import { DATA, DEMO_DIR, copyArchive, get, graphql, loadArchive, loadDemo, pdbApp, writeFile } from './helpers/pdb.js';
+import { copyArchive, DATA, DEMO_DIR, get, graphql, loadArchive, pdbApp, withDemoPdb, writeFile } from './helpers/pdb.js';
 import { directAnswers } from '../src/services/pdb/graphql/direct.js';
 
 const REST = `${DATA}/rest/v1/core`;
 
 describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_name, target) => {
-  let store: OpenedStore;
   let t: TestApp;
 
-  beforeAll(async () => {
-    store = await target.open();
-    t = await pdbApp(store);
-    await loadDemo(store, t.generations);
-  });
-  afterAll(async () => {
-    await t.close();
-    await store.cleanup();
-  });
+  withDemoPdb(target, (app) => (t = app));
 
   describe('REST core objects', () => {
     it('serves the 4HHB entry with the archive categories under their schema names and the RCSB summaries', async () => {

@@ -5,27 +5,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readBlock } from '../src/services/pdb/cif/block.js';
 import { documentsOf } from '../src/services/pdb/documents/index.js';
-import { STORES, type OpenedStore } from './helpers/stores.js';
+import { STORES } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
-import { DATA, get, graphql, loadDemo, pdbApp } from './helpers/pdb.js';
+import { DATA, get, graphql, withDemoPdb } from './helpers/pdb.js';
 
 const REST = `${DATA}/rest/v1`;
 
 describe.each(STORES.map((s) => [s.name, s] as const))('RCSB holdings on %s', (_name, target) => {
-  let store: OpenedStore;
   let t: TestApp;
-  beforeAll(async () => {
-    store = await target.open();
-    t = await pdbApp(store);
-    await loadDemo(store, t.generations);
-  });
-  afterAll(async () => {
-    await t.close();
-    await store.cleanup();
-  });
+  withDemoPdb(target, (app) => (t = app));
 
   const current = (id: string) => ({
     rcsb_id: id,

@@ -4,12 +4,12 @@
  * variant (P68871), 0NM1 and 0BG1 are ubiquitin (P0CG48); 0NA1 (RNA) has no mapping. The demo
  * loads SIFTS after the archive, as a weekly SIFTS update would.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rcsbData } from '../src/services/pdb/index.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
 import type { TestApp } from './helpers/app.js';
-import { loadDemo, pdbApp, SEARCH_QUERY, type Json } from './helpers/pdb.js';
-import { STORES, type OpenedStore } from './helpers/stores.js';
+import { type Json, SEARCH_QUERY, withDemoPdb } from './helpers/pdb.js';
+import { STORES } from './helpers/stores.js';
 
 const IDS = 'rcsb_polymer_entity_container_identifiers';
 const ACCESSION = `${IDS}.reference_sequence_identifiers.database_accession`;
@@ -24,7 +24,6 @@ const text = (attribute: string, operator: string, value?: unknown) => ({
 const and = (...nodes: unknown[]) => ({ type: 'group', logical_operator: 'and', nodes });
 
 describe.each(STORES.map((s) => [s.name, s] as const))('UniProt accessions in the Search API on %s', (_name, target) => {
-  let store: OpenedStore;
   let t: TestApp;
   const post = async (body: Json) => {
     const r = await t.app.inject({ method: 'POST', url: SEARCH_QUERY, payload: body });
@@ -38,15 +37,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('UniProt accessions in th
     return (r.body.result_set as string[]).sort();
   };
 
-  beforeAll(async () => {
-    store = await target.open();
-    t = await pdbApp(store, [rcsbData, rcsbSearch]);
-    await loadDemo(store, t.generations);
-  }, 600_000);
-  afterAll(async () => {
-    await t.close();
-    await store.cleanup();
-  });
+  withDemoPdb(target, (app) => (t = app), [rcsbData, rcsbSearch]);
 
   it('finds the alpha and beta chains of 4HHB by reference sequence accession', async () => {
     expect(await ids(text(ACCESSION, 'exact_match', 'P69905'))).toEqual(['4HHB_1']);

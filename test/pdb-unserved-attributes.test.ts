@@ -3,13 +3,13 @@
  * annotations, DrugBank, group memberships): a search, facet or sort on one answers 400 naming it,
  * and the metadata schemas list none of them; every attribute they do list can be searched.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rcsbData } from '../src/services/pdb/index.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
 import { unservedReason } from '../src/services/pdb/search/unserved.js';
 import type { TestApp } from './helpers/app.js';
-import { loadDemo, pdbApp, SEARCH_QUERY, type Json } from './helpers/pdb.js';
-import { STORES, type OpenedStore } from './helpers/stores.js';
+import { type Json, SEARCH_QUERY, withDemoPdb } from './helpers/pdb.js';
+import { STORES } from './helpers/stores.js';
 
 const METADATA = '/rcsb/search/rcsbsearch/v2/metadata';
 
@@ -36,22 +36,13 @@ const UNSERVED: [string, string, string, unknown][] = [
 ];
 
 describe.each(STORES.map((s) => [s.name, s] as const))('Attributes this mirror does not serve on %s', (_name, target) => {
-  let store: OpenedStore;
   let t: TestApp;
   const post = async (body: Json) => {
     const r = await t.app.inject({ method: 'POST', url: SEARCH_QUERY, payload: body });
     return { status: r.statusCode, body: (r.body ? r.json() : {}) as Json, raw: r.body };
   };
 
-  beforeAll(async () => {
-    store = await target.open();
-    t = await pdbApp(store, [rcsbData, rcsbSearch]);
-    await loadDemo(store, t.generations);
-  }, 600_000);
-  afterAll(async () => {
-    await t.close();
-    await store.cleanup();
-  });
+  withDemoPdb(target, (app) => (t = app), [rcsbData, rcsbSearch]);
 
   it.each(UNSERVED)('answers 400 naming %s in a query, a facet and a sort', async (attribute, return_type, operator, value) => {
     const q = await post({ query: terminal('text', attribute, operator, value), return_type });

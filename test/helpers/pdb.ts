@@ -2,11 +2,12 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { runLoad, type LoadOptions, type LoadResult } from '../../src/core/ingest/load.js';
 import type { Generations } from '../../src/core/store/generations.js';
 import { rcsbData } from '../../src/services/pdb/index.js';
 import { makeApp, type TestApp } from './app.js';
-import { tempDir, type OpenedStore } from './stores.js';
+import { tempDir, type OpenedStore, type StoreTarget } from './stores.js';
 
 export const DATA = '/rcsb/data';
 
@@ -17,6 +18,22 @@ export const DEMO_DIR = ARCHIVE.demo as string;
 
 export async function pdbApp(store: OpenedStore, services = [rcsbData]): Promise<TestApp> {
   return makeApp(store, { services });
+}
+
+/** For the calling describe: an app of `services` on a fresh database with the demo loaded, handed to `use`, closed after. */
+export function withDemoPdb(target: StoreTarget, use: (t: TestApp) => void, services = [rcsbData]): void {
+  let store: OpenedStore | undefined;
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    store = await target.open();
+    t = await pdbApp(store, services);
+    await loadDemo(store, t.generations);
+    use(t);
+  }, 600_000);
+  afterAll(async () => {
+    await t?.close();
+    await store?.cleanup();
+  });
 }
 
 /** Loads the demo archive, dictionary and SIFTS mapping through the ingest path. */
