@@ -37,8 +37,11 @@ export interface Gateway {
 const MAX_BODY = 16 * 1024 * 1024;
 /** Request bodies held at once across every run's connections; beyond it requests wait unread. */
 export const MAX_BUFFERED = 64 * 1024 * 1024;
-/** How long a request waits for room before it is refused. */
-const BODY_WAIT_MS = 30_000;
+/** How long a request waits for room before it is refused. Waiting holds a socket, not memory, and a
+ * run's wall-clock limit ends its waits anyway; a short wait failed uploads queued behind slow ones. */
+const BODY_WAIT_MS = 120_000;
+/** How long a refused request's unread body is read and dropped so that its client sees the answer. */
+const LINGER_MS = 10_000;
 /** Connections open at once to the proxy, every run together. */
 const MAX_CONNECTIONS = 256;
 const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length']);
@@ -198,10 +201,21 @@ export class MirrorProxy {
     }
   }
 
-  /** A refusal that also ends the connection, whose unread body would otherwise be read on. */
+  /** A refusal that also ends the connection. The body still coming is read and dropped for a while
+   * (it holds no memory): a socket closed with unread bytes is reset, and a client still sending
+   * then sees a broken pipe instead of the answer. */
   private refuseAndClose(req: IncomingMessage, res: ServerResponse, status: number, reason: string): void {
     res.setHeader('connection', 'close');
-    res.on('finish', () => req.socket.destroy());
+    // Node closes a connection that is not kept alive as soon as the answer is written; here it only
+    // ends the sending side, and the socket goes when the client is done or the linger runs out.
+    const socket = req.socket as Socket & { destroySoon?: () => void };
+    socket.destroySoon = () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    };
+    // Reading on (a data listener keeps the body flowing after a for-await loop let go of it).
+    req.on('data', () => undefined);
+    req.resume();
     this.refuse(res, status, reason);
   }
 
@@ -211,7 +225,8 @@ export class MirrorProxy {
     const whole = declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of req) {
+    // Not destroyed on an early return: a refusal reads the rest of the body and drops it.
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
       const c = chunk as Buffer;
       if (size + c.length > MAX_BODY) return this.refuseAndClose(req, res, 413, `request body larger than ${MAX_BODY} bytes`);
       if (!room(size + c.length)) return this.refuseAndClose(req, res, 503, 'too many request bodies in flight; retry later');
