@@ -5,21 +5,21 @@
  */
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AssemblyNotFound, CifFormatError, CifTaskTimeout, LegacyFormatUnavailable } from './errors.js';
 import { cifLimits } from './limits.js';
 import type { CifTaskKind, CifTaskOptions } from './tasks.js';
+import { builtPath } from '../files/project.js';
 
 /**
  * The thread's script is the compiled worker.js beside this module; when this module runs from
  * the TypeScript sources (tests), the build's copy is used, so run `npm run build` first.
  */
 function workerUrl(): URL {
-  const here = import.meta.url;
-  const url = here.endsWith('.ts') ? new URL('../../../dist/core/mmcif/worker.js', here) : new URL('./worker.js', here);
-  if (!existsSync(fileURLToPath(url))) throw new Error(`conversion worker missing at ${fileURLToPath(url)}: run npm run build`);
-  return url;
+  const path = builtPath('core/mmcif/worker.js');
+  if (!existsSync(path)) throw new Error(`conversion worker missing at ${path}: run npm run build`);
+  return pathToFileURL(path);
 }
 
 /** Conversions waiting for a thread beyond which new ones are refused at once (as past their budget). */

@@ -6,11 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { PullThroughSettings } from './settings.js';
+import { projectPath } from '../files/project.js';
 
 function version(): string {
   try {
     // src/core/pullthrough and dist/core/pullthrough are both three folders below package.json.
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0';
+    return (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version?: string }).version ?? '0';
   } catch {
     return '0';
   }

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { cifPoolState } from '../../core/mmcif/index.js';
 import type { LimitRule } from '../../core/limits/policy.js';
 import type { ServiceModule } from '../types.js';
@@ -6,9 +5,10 @@ import { alphafoldCatalogue } from './errors.js';
 import { readAlphafold } from './ingest.js';
 import { registerRoutes, type AlphafoldOptions } from './routes.js';
 import { DATASET, MIGRATIONS, PREFIX, SERVICE, TABLES, afUpdates, countRecords, createTables, finishTables, writeRecords } from './store.js';
+import { sourcePath } from '../../core/files/project.js';
 
 // Demo files ship as source files next to this module (copied to dist by the build).
-const DEMO = fileURLToPath(new URL('../../../src/services/alphafold/demo/', import.meta.url));
+const DEMO = sourcePath('services/alphafold/demo/');
 
 /**
  * The database asks for at most 10 requests in flight per user (and 100-200 ms between sequential

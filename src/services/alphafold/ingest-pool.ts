@@ -5,18 +5,16 @@
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { modelRecord, type ModelRecord, type Pending } from './entry.js';
+import { builtPath } from '../../core/files/project.js';
 
 /** How long one entry may take (a 2,700-residue model with its PAE takes well under a second). */
 export const ENTRY_BUDGET_MS = 120_000;
 
 function workerPath(): string | undefined {
-  const here = import.meta.url;
-  // From the TypeScript sources (tests), the build's copy; without a build, entries are read in place.
-  const url = here.endsWith('.ts') ? new URL('../../../dist/services/alphafold/ingest-worker.js', here) : new URL('./ingest-worker.js', here);
-  const path = fileURLToPath(url);
+  // Without a build (sources run directly), entries are read in place.
+  const path = builtPath('services/alphafold/ingest-worker.js');
   return existsSync(path) ? path : undefined;
 }
 

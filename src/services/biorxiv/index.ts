@@ -1,13 +1,13 @@
-import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '../types.js';
 import { bxCatalogue } from './errors.js';
 import { DATASET, SERVICE } from './handlers.js';
 import { readPreprints } from './ingest.js';
 import { registerRoutes } from './routes.js';
 import { TABLES, TABLE_PREFIX, countRecords, createTables, finishTables, preprintUpdates, writeBatch } from './store.js';
+import { sourcePath } from '../../core/files/project.js';
 
 // Demo records ship as source files next to this module (found from dist as from src).
-const demo = fileURLToPath(new URL('../../../src/services/biorxiv/demo/', import.meta.url));
+const demo = sourcePath('services/biorxiv/demo/');
 
 export const biorxiv: ServiceModule = {
   id: SERVICE,

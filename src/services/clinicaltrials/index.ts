@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { perIp } from '../../core/limits/limiter.js';
 import type { ServiceModule } from '../types.js';
@@ -8,9 +7,10 @@ import { readStudies } from './ingest.js';
 import { registryDocument } from './oas.js';
 import { registerRoutes } from './routes.js';
 import { TABLES, TABLE_PREFIX, countStudies, createTables, ctUpdates, finishTables, writeBatch } from './store.js';
+import { sourcePath } from '../../core/files/project.js';
 
 // Demo studies ship as source files next to this module (copied to dist by the build).
-const demo = fileURLToPath(new URL('../../../src/services/clinicaltrials/demo/', import.meta.url));
+const demo = sourcePath('services/clinicaltrials/demo/');
 
 export const clinicaltrials: ServiceModule = {
   id: SERVICE,

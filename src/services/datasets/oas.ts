@@ -1,8 +1,9 @@
 /** NCBI's own OpenAPI documents of the Datasets API, vendored beside this module (reference/SOURCES.md), parsed once. */
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
+import { sourceUrl } from '../../core/files/project.js';
 
-const at = (name: string) => new URL(`../../../src/services/datasets/reference/${name}`, import.meta.url);
+const at = (name: string) => sourceUrl(`services/datasets/reference/${name}`);
 const parsed = new Map<string, Promise<Record<string, unknown>>>();
 
 /** The document of one API version (`v2` or `v2alpha`), about 0.5 MB of YAML: read and parsed on first use. */

@@ -5,12 +5,12 @@
  * no network; `BIOMIRROR_EUTILS_DTDS=public` keeps NCBI's addresses.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { DOCSUM_FIELDS } from './handlers/esummary.js';
 import { docsumDtd } from './schema.js';
 import { DOCSUM_DTD, ENTREZ_DTD, EUTILS_DTD, NCBI_DTD } from './xml.js';
+import { sourcePath } from '../../core/files/project.js';
 
-const FOLDER = fileURLToPath(new URL('../../../src/services/eutils/dtd/', import.meta.url));
+const FOLDER = sourcePath('services/eutils/dtd/');
 
 function load(): Map<string, string> {
   const out = new Map<string, string>();

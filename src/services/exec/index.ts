@@ -10,11 +10,12 @@ import type { Gateway } from './proxy.js';
 import { registerRoutes } from './routes.js';
 import { SECRETS_MIGRATIONS, newToken, secret } from './secrets.js';
 import { settingsFromEnv, type ExecSettings } from './settings.js';
+import { projectPath } from '../../core/files/project.js';
 
 export const SERVICE = 'exec';
 const MOUNT = '/exec';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }).version;
 
 /** The base URL variables every run gets: BIOMIRROR_URL and one per base-URL placeholder. */
 function baseEnv(services: readonly ServiceModule[]): Record<string, string> {

@@ -1,9 +1,9 @@
 import { cpus } from 'node:os';
 import { delimiter } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from '../../core/files/project.js';
 
 /** The skills that ship with biomirror: a folder at the root of the repository (and of the package). */
-export const BUILTIN_SKILLS = fileURLToPath(new URL('../../../skills/', import.meta.url));
+export const BUILTIN_SKILLS = projectPath('skills/');
 
 /** How the service runs scripts. Read from the environment by default; tests pass their own. */
 export interface ExecSettings {

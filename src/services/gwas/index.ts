@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { ServiceModule } from '../types.js';
 import { CATALOG, SERVICE } from './catalog/handlers.js';
@@ -11,9 +10,10 @@ import { SUMSTATS } from './sumstats/handlers.js';
 import { v2Document } from './v2/routes.js';
 import { readSumstats } from './sumstats/ingest.js';
 import { SUMSTATS_PREFIX, SUMSTATS_TABLES, countSumstats, createSumstats, finishSumstats, sumstatsUpdates, writeSumstats } from './sumstats/store.js';
+import { sourcePath } from '../../core/files/project.js';
 
 // Demo files ship as source files next to this module (copied to dist by the build).
-const demo = (sub: string) => fileURLToPath(new URL(`../../../src/services/gwas/demo/${sub}/`, import.meta.url));
+const demo = (sub: string) => sourcePath(`services/gwas/demo/${sub}/`);
 
 /** `BIOMIRROR_GWAS_V1=retired` answers v1 as the public service has since May 2026 (410). */
 function v1FromEnv(env: NodeJS.ProcessEnv = process.env): GwasOptions['v1'] {

@@ -3,7 +3,6 @@
  * the one `biomirror ingest eutils --dataset gene|clinvar` names); the Datasets interface reads the
  * gene generation of that service.
  */
-import { fileURLToPath } from 'node:url';
 import type { Dataset } from '../../core/ingest/dataset.js';
 import type { Sourced } from '../../core/ingest/load.js';
 import { readClinvar } from './clinvar/read.js';
@@ -13,13 +12,14 @@ import { readGenes } from './gene/read.js';
 import type { GeneRecord } from './gene/records.js';
 import { clinvarUpdates, geneUpdates } from './updates.js';
 import { GENE_PREFIX, GENE_TABLES, countGeneRows, createGeneTables, finishGeneTables, writeGeneBatch } from './gene/store.js';
+import { sourcePath } from '../../core/files/project.js';
 
 export const NCBI_SERVICE = 'eutils';
 export const GENE_DATASET = 'gene';
 export const CLINVAR_DATASET = 'clinvar';
 
 // Demo files ship as source files next to this module (the build copies nothing).
-const demo = (name: string) => fileURLToPath(new URL(`../../../src/services/ncbi/demo/${name}/`, import.meta.url));
+const demo = (name: string) => sourcePath(`services/ncbi/demo/${name}/`);
 
 export const geneDataset: Dataset<Sourced<GeneRecord>> = {
   service: NCBI_SERVICE,

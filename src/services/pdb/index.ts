@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '../types.js';
 import { dataCatalogue } from './errors.js';
 import { archiveDataset } from './ingest/archive.js';
@@ -6,9 +5,10 @@ import { componentsDataset } from './ingest/components.js';
 import { siftsDataset } from './ingest/sifts.js';
 import { dataRoutes } from './rest/routes.js';
 import { SERVICE } from './store.js';
+import { sourcePath } from '../../core/files/project.js';
 
 // Demo files ship as source files next to this module.
-const demo = (sub: string) => fileURLToPath(new URL(`../../../src/services/pdb/demo/${sub}`, import.meta.url));
+const demo = (sub: string) => sourcePath(`services/pdb/demo/${sub}`);
 
 /**
  * The RCSB PDB's Data API host (data.rcsb.org): REST core objects, holdings, schemas and GraphQL,

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { sourcePath } from '../../core/files/project.js';
 
 /** The Data API's JSON Schemas, vendored as published (see schemas/README.md). */
-const SCHEMA_DIR = fileURLToPath(new URL('../../../src/services/pdb/schemas/', import.meta.url));
+const SCHEMA_DIR = sourcePath('services/pdb/schemas/');
 
 /** Objects `/rest/v1/schema/{object}` serves, each the name of a file in schemas/. */
 export const SCHEMA_OBJECTS = [

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { perIp } from '../../core/limits/limiter.js';
 import type { ServiceModule } from '../types.js';
 import { pgxCatalogue } from './errors.js';
@@ -8,9 +7,10 @@ import { registerRoutes } from './routes.js';
 import { finishTables } from './store/derive/index.js';
 import { TABLES, TABLE_PREFIX, countRecords, createTables, pgxUpdates } from './store/schema.js';
 import { writeBatch } from './store/write.js';
+import { sourcePath } from '../../core/files/project.js';
 
 // Demo files ship as source files next to this module (read from src/ by the built code too).
-const demo = fileURLToPath(new URL('../../../src/services/pgx/demo/', import.meta.url));
+const demo = sourcePath('services/pgx/demo/');
 
 export const pgx: ServiceModule = {
   id: SERVICE,

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { Db } from '../../core/store/db.js';
 import type { ServiceModule } from '../types.js';
 import { UserKeys } from './auth.js';
@@ -11,9 +10,10 @@ import { protocolLimits } from './limits.js';
 import { registerRoutes } from './routes.js';
 import { MIGRATIONS } from './schema.js';
 import { TABLES, TABLE_PREFIX, countProtocols, createTables, finishTables, protocolUpdates, writeBatch } from './store.js';
+import { sourcePath } from '../../core/files/project.js';
 
 // Demo protocols ship as source files next to this module (the build does not copy them).
-const demo = fileURLToPath(new URL('../../../src/services/protocols/demo/', import.meta.url));
+const demo = sourcePath('services/protocols/demo/');
 
 /**
  * A protocol service. Its rate limits are per user, so their keys look tokens up in the database

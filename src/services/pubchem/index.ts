@@ -3,7 +3,6 @@
  * bioassays) with RDKit as the chemistry engine.
  */
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '../types.js';
 import { conformerState } from './chem/compute3d.js';
 import { engineState } from './chem/rdkit.js';
@@ -24,9 +23,10 @@ import { ASSAY_PREFIX, ASSAY_TABLES, countAssayItems, createAssayTables, finishA
 import { CONFORMER_PREFIX, CONFORMER_TABLES, countConformers, createConformerTables, finishConformers, writeConformers } from './store/conformers.js';
 import { COMPOUND_PREFIX, COMPOUND_TABLES, countCompoundItems, createCompoundTables, finishCompounds, writeCompounds } from './store/compounds.js';
 import { SUBSTANCE_PREFIX, SUBSTANCE_TABLES, countSubstances, createSubstanceTables, finishSubstances, writeSubstances } from './store/substances.js';
+import { sourcePath } from '../../core/files/project.js';
 
 // Demo files ship as source files next to this module (the build leaves them in src).
-const demo = (name: string) => fileURLToPath(new URL(`../../../src/services/pubchem/demo/${name}/`, import.meta.url));
+const demo = (name: string) => sourcePath(`services/pubchem/demo/${name}/`);
 
 const envMs = (name: string, fallback: number) => {
   const v = Number(process.env[name]);

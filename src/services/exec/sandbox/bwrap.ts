@@ -8,8 +8,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { RunLimits } from '../settings.js';
+import { sourcePath } from '../../../core/files/project.js';
 
 export const SETPRIV = '/usr/bin/setpriv';
 export const PRLIMIT = '/usr/bin/prlimit';
@@ -32,9 +32,9 @@ export const PROXY_PORT = 3128;
 /** First uid of the runs' users when the server is root; slot n runs as UID_BASE + n. */
 export const UID_BASE = 2_100_000_000;
 
-export const ENTRY = fileURLToPath(new URL('../../../../src/services/exec/sandbox/entry.mjs', import.meta.url));
-export const ENTRY_PY = fileURLToPath(new URL('../../../../src/services/exec/sandbox/entry.py', import.meta.url));
-export const ENTRY_SH = fileURLToPath(new URL('../../../../src/services/exec/sandbox/entry.sh', import.meta.url));
+export const ENTRY = sourcePath('services/exec/sandbox/entry.mjs');
+export const ENTRY_PY = sourcePath('services/exec/sandbox/entry.py');
+export const ENTRY_SH = sourcePath('services/exec/sandbox/entry.sh');
 export const SOCAT = '/usr/bin/socat';
 
 /**

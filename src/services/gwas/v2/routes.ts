@@ -4,7 +4,6 @@
  * the public service's answer to every v1 address since May 2026 (410 with its text).
  */
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Query } from '../../../core/http/params.js';
 import { ServiceError } from '../../../core/http/errors.js';
@@ -13,11 +12,12 @@ import { springError } from '../errors.js';
 import { V1_RETIRED_BODY, V2Problem, V2_JSON, v2Error } from './errors.js';
 import type { V2Call } from './handlers.js';
 import { V2_OPERATIONS } from './operations.js';
+import { sourcePath } from '../../../core/files/project.js';
 
 export const V2_PATH = '/rest/api/v2';
 
 // The document ships as a source file (the build leaves it in src, as the demo data).
-const DOC = fileURLToPath(new URL('../../../../src/services/gwas/v2/reference/rest-api-doc.yaml', import.meta.url));
+const DOC = sourcePath('services/gwas/v2/reference/rest-api-doc.yaml');
 let doc: Promise<string> | undefined;
 
 const HAL = 'application/hal+json';

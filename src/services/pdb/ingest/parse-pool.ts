@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { EntryDocuments } from '../documents/index.js';
+import { sourceUrl } from '../../../core/files/project.js';
 
 // Plain JavaScript in the source tree; from the build this path leads back to it.
-const WORKER = new URL('../../../../src/services/pdb/ingest/parse-worker.mjs', import.meta.url);
+const WORKER = sourceUrl('services/pdb/ingest/parse-worker.mjs');
 
 export interface Parsed {
   /** The documents; their bodies are in `json` (the part documents keep only their rcsb_id). */

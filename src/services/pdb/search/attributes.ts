@@ -4,9 +4,9 @@
  * nested container whose records its conditions are matched within.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { sourcePath } from '../../../core/files/project.js';
 
-const DIR = fileURLToPath(new URL('../../../../src/services/pdb/search/schemas/metadata/', import.meta.url));
+const DIR = sourcePath('services/pdb/search/schemas/metadata/');
 
 export type ValueKind = 'string' | 'integer' | 'number' | 'date' | 'boolean';
 export type Operator =

@@ -12,8 +12,9 @@ import { mapIds, perGeneration } from './engine.js';
 import { bad, engineUnavailable } from './errors.js';
 import { attrKey } from './indexer.js';
 import type { ReturnType, Terminal } from './request.js';
+import { sourceUrl } from '../../../core/files/project.js';
 
-const WORKER = new URL('../../../../src/services/pdb/search/chem-worker.mjs', import.meta.url);
+const WORKER = sourceUrl('services/pdb/search/chem-worker.mjs');
 /** Time one chemical query may take (settable, for tests); the first after a load also parses the dictionary. */
 export const chemBudget = { ms: Number(process.env.BIOMIRROR_PDB_CHEM_TIMEOUT_MS ?? 30_000) };
 const MAX_DESCRIPTOR = 2_000;

@@ -16,6 +16,7 @@ import { ownWorker } from '../../../core/children.js';
 import { engineUnavailable } from './errors.js';
 import { mmseqs, mmseqsVersion } from './mmseqs.js';
 import type { EntitySequence } from './sequences.js';
+import { sourceUrl } from '../../../core/files/project.js';
 
 /** Cutoffs clustered by MMseqs2 (100 % is identical sequences, computed without it). */
 export const CLUSTER_CUTOFFS = [95, 90, 70, 50, 30] as const;
@@ -52,7 +53,7 @@ export function sequencesHash(list: readonly EntitySequence[]): string {
 const threads = () => String(Math.max(1, Math.min(8, availableParallelism())));
 
 // Plain JavaScript in the source tree; from the build this path leads back to it.
-const WORKER = new URL('../../../../src/services/pdb/search/seq-index-worker.mjs', import.meta.url);
+const WORKER = sourceUrl('services/pdb/search/seq-index-worker.mjs');
 
 /** What the index is written from, of each sequence. */
 export type IndexedSequence = Pick<EntitySequence, 'entity' | 'type' | 'seq'>;

@@ -10,8 +10,9 @@ import { mapIds } from './engine.js';
 import { bad, engineUnavailable } from './errors.js';
 import type { ReturnType, Terminal } from './request.js';
 import { sequencesOf, type EntitySequence, type Sequences } from './sequences.js';
+import { sourceUrl } from '../../../core/files/project.js';
 
-const WORKER = new URL('../../../../src/services/pdb/search/motif-worker.mjs', import.meta.url);
+const WORKER = sourceUrl('services/pdb/search/motif-worker.mjs');
 /** Time one pattern may scan for (settable, for tests). */
 export const motifBudget = { ms: Number(process.env.BIOMIRROR_PDB_MOTIF_TIMEOUT_MS ?? 5_000) };
 const MAX_PATTERN = 1_000;

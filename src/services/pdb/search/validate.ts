@@ -6,7 +6,7 @@
  * must name the offending key the way a user wrote it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { sourcePath } from '../../../core/files/project.js';
 
 export type Schema = {
   $id?: string;
@@ -35,7 +35,7 @@ export interface Violation {
   message: string;
 }
 
-const DIR = fileURLToPath(new URL('../../../../src/services/pdb/search/schemas/request/', import.meta.url));
+const DIR = sourcePath('services/pdb/search/schemas/request/');
 
 let schemas: Map<string, Schema> | undefined;
 

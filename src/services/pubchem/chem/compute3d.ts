@@ -13,8 +13,9 @@ import { featureLines, featuresOf, nonAromaticRings } from './features3d.js';
 import type { Props } from './properties.js';
 import { parseSdfRecord } from './sdf.js';
 import { shapeOf } from './shape3d.js';
+import { sourceUrl } from '../../../core/files/project.js';
 
-const WORKER = new URL('../../../../src/services/pubchem/chem/conformer-worker.mjs', import.meta.url);
+const WORKER = sourceUrl('services/pubchem/chem/conformer-worker.mjs');
 
 /** Conformer threads replaced in this process, for `/health`. */
 export const conformerState: ThreadState = { replacements: 0, renewals: 0 };

@@ -5,12 +5,13 @@
  * faulted, is ended and replaced, and only that call fails. The main thread serves requests with no RDKit of its own (loads keep theirs).
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { pcErrors } from '../errors.js';
 import { MatchPool, type ThreadState, type WorkerReply } from '../search/pool.js';
 import { SearchTimeout } from '../search/scan.js';
 import { MAX_STRUCTURE_CHARS, type StructureKind } from './query.js';
 import { MAX_INPUT_CHARS } from './rdkit.js';
+import { builtPath } from '../../../core/files/project.js';
 
 export type StructureTask =
   | { op: 'inchikey'; kind: StructureKind | 'inchi'; text: string }
@@ -42,10 +43,9 @@ export const structureState: ThreadState = { replacements: 0, renewals: 0 };
  * sources (tests) the build's copy is used, so run `npm run build` first.
  */
 function workerUrl(): URL {
-  const here = import.meta.url;
-  const url = here.endsWith('.ts') ? new URL('../../../../dist/services/pubchem/chem/structure-worker.js', here) : new URL('./structure-worker.js', here);
-  if (!existsSync(fileURLToPath(url))) throw new Error(`structure worker missing at ${fileURLToPath(url)}: run npm run build`);
-  return url;
+  const path = builtPath('services/pubchem/chem/structure-worker.js');
+  if (!existsSync(path)) throw new Error(`structure worker missing at ${path}: run npm run build`);
+  return pathToFileURL(path);
 }
 
 /** Longest a call waits for a thread (PubChem ends a request after 30 s). */

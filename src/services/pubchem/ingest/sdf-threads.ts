@@ -6,11 +6,11 @@
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { FormatError } from '../../../core/ingest/errors.js';
 import type { ByteProgress } from '../../../core/ingest/inputs.js';
 import { preparedBatches, type PreparedRecord } from './sdf-prepare.js';
+import { builtPath } from '../../../core/files/project.js';
 
 const BATCH = 500;
 /**
@@ -20,10 +20,8 @@ const BATCH = 500;
 const AHEAD = 12;
 
 function workerPath(): string | undefined {
-  const here = import.meta.url;
-  // From the TypeScript sources (tests), the build's copy; without a build, files are read in place.
-  const url = here.endsWith('.ts') ? new URL('../../../../dist/services/pubchem/ingest/sdf-worker.js', here) : new URL('./sdf-worker.js', here);
-  const path = fileURLToPath(url);
+  // Without a build (sources run directly), files are read in the loader's thread.
+  const path = builtPath('services/pubchem/ingest/sdf-worker.js');
   return existsSync(path) ? path : undefined;
 }
 

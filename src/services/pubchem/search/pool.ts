@@ -5,9 +5,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { SearchTimeout } from './scan.js';
+import { sourceUrl } from '../../../core/files/project.js';
 
 // The worker is plain JavaScript in the source tree; from the build this path leads back to it.
-const WORKER = new URL('../../../../src/services/pubchem/search/match-worker.mjs', import.meta.url);
+const WORKER = sourceUrl('services/pubchem/search/match-worker.mjs');
 
 export interface WorkerReply {
   id: number;

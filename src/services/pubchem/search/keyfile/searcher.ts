@@ -19,9 +19,10 @@ import { Worker } from 'node:worker_threads';
 import { SearchTimeout } from '../scan.js';
 import { BANDS, CELL_BYTES, HEADER_BYTES, KEY_BYTES, KeyFileError, RAW_KEY_BYTES, decodeCells, decodeHeader, popcountBytes, segmentsOf, type Cells, type KeyFileHeader } from './format.js';
 import { compileKernel, kernelLayout, type KernelLayout, type KernelModule } from './kernel.js';
+import { sourceUrl } from '../../../../core/files/project.js';
 
 // Plain JavaScript in the source tree, started from there by the build too (as match-worker.mjs).
-const WORKER = new URL('../../../../../src/services/pubchem/search/keyfile/scan-worker.mjs', import.meta.url);
+const WORKER = sourceUrl('services/pubchem/search/keyfile/scan-worker.mjs');
 const NEXT = 0;
 const STOP = 1;
 const NEVER = 0x7fffffff;
