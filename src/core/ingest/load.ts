@@ -88,6 +88,92 @@ async function servedLoad<R>(db: Db, generations: Generations, ds: Dataset<R>, g
 
 const stopped = () => new LoadAborted('load stopped before it finished; the data served before is unchanged');
 
+/** Generations left `loading` by a process that died: their tables go, their record says why. */
+async function dropAbandoned<R>(db: Db, generations: Generations, ds: Dataset<R>, afterMs: number): Promise<void> {
+  for (const dead of await generations.abandoned(ds.service, ds.name, afterMs)) {
+    await dropGeneration(db, ds, tableSet(ds.tablePrefix, dead));
+    await generations.fail(dead, 'interrupted: the loading process stopped before it finished', 0, 0);
+  }
+}
+
+/** What an update reads from the input: whether it holds records, and its deletion lists. */
+async function planUpdate<R>(ds: Dataset<R>, label: string, input: string, servedGen: number | undefined): Promise<{ records: boolean; deletionFiles: string[] }> {
+  const spec = ds.updates;
+  if (!spec) throw new UpdateRefused(`${label} takes full loads only: its upstream publishes no update files biomirror reads`);
+  if (servedGen === undefined) throw new UpdateRefused(`${label} has nothing loaded to update: load the full data first`);
+  return splitInput(input, spec.deletions);
+}
+
+/**
+ * Records on their way into the new generation: batched into transactions, an update's changes
+ * applied beside them, duplicates and refusals counted as skips, progress and heartbeats sent.
+ */
+class RecordWriter<R> {
+  readonly state: ProgressState;
+  readonly skips: { file: string; position: string | number; reason: string }[] = [];
+  release: string | null = null;
+  private batch: Sourced<R>[] = [];
+  private lastBeat = Date.now();
+
+  constructor(
+    private readonly db: Db,
+    private readonly generations: Generations,
+    private readonly ds: Dataset<Sourced<R>>,
+    private readonly gen: number,
+    private readonly t: TableSet,
+    private readonly run: UpdateRun<Sourced<R>> | undefined,
+    private readonly opts: LoadOptions,
+    private readonly progress: ProgressSink,
+    label: string,
+  ) {
+    this.state = { label, records: 0, skipped: 0, fraction: undefined, startedAt: Date.now() };
+  }
+
+  readonly skip = (place: SkipPlace, reason: string): void => {
+    this.state.skipped++;
+    if (this.skips.length < KEEP_SKIPS) this.skips.push({ ...place, reason });
+    this.opts.onSkip?.(place, reason);
+  };
+
+  context(signal: AbortSignal): ReadContext {
+    return {
+      skip: this.skip,
+      progress: (f) => {
+        this.state.fraction = f;
+      },
+      release: (r) => {
+        if (this.release === null || r > this.release) this.release = r;
+      },
+      signal,
+    };
+  }
+
+  async add(rec: Sourced<R>, batchSize: number): Promise<void> {
+    this.batch.push(rec);
+    if (this.batch.length >= batchSize) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.batch.length === 0) return;
+    const rows = this.batch;
+    this.batch = [];
+    const dupes = await this.db.transaction(async (tx) => {
+      await this.run?.apply(tx, rows);
+      return this.ds.write(tx, this.t, rows);
+    });
+    for (const i of dupes) {
+      const r = rows[i];
+      if (r) this.skip(r.place, 'duplicate: a record with the same identifier was already loaded from an earlier place');
+    }
+    this.state.records += rows.length - dupes.length;
+    this.progress.update(this.state);
+    if (Date.now() - this.lastBeat > 2000) {
+      this.lastBeat = Date.now();
+      await this.generations.heartbeat(this.gen, this.state.records, this.state.skipped);
+    }
+  }
+}
+
 /**
  * Loads `input` into a new generation of `ds` and switches to it only when every row is written,
  * indexed and counted. Any failure (bad format, a crash, Ctrl-C) drops the new generation and leaves
@@ -105,107 +191,23 @@ export async function runLoad<R>(
 ): Promise<LoadResult> {
   const progress = opts.progress ?? silentProgress;
   const signal = opts.signal ?? new AbortController().signal;
-  const batchSize = opts.batchSize ?? ds.batchSize ?? 500;
   const label = `${ds.service}/${ds.name}`;
 
-  for (const dead of await generations.abandoned(ds.service, ds.name, opts.abandonedAfterMs ?? 10 * 60_000)) {
-    await dropGeneration(db, ds, tableSet(ds.tablePrefix, dead));
-    await generations.fail(dead, 'interrupted: the loading process stopped before it finished', 0, 0);
-  }
-
+  await dropAbandoned(db, generations, ds, opts.abandonedAfterMs ?? 10 * 60_000);
   const servedGen = await generations.active(ds.service, ds.name);
   const spec = ds.updates;
-  let split = { records: true, deletionFiles: [] as string[] };
-  if (opts.update) {
-    if (!spec) throw new UpdateRefused(`${label} takes full loads only: its upstream publishes no update files biomirror reads`);
-    if (servedGen === undefined) throw new UpdateRefused(`${label} has nothing loaded to update: load the full data first`);
-    split = await splitInput(input, spec.deletions);
-  }
+  const split = opts.update ? await planUpdate(ds, label, input, servedGen) : { records: true, deletionFiles: [] as string[] };
   const replaced = await servedLoad(db, generations, ds, servedGen);
 
   const gen = await generations.begin(ds.service, ds.name, opts.source ?? input);
   const t = tableSet(ds.tablePrefix, gen);
-  const state: ProgressState = { label, records: 0, skipped: 0, fraction: undefined, startedAt: Date.now() };
-  const skips: { file: string; position: string | number; reason: string }[] = [];
-  let release: string | null = null;
-
-  const skip = (place: SkipPlace, reason: string) => {
-    state.skipped++;
-    if (skips.length < KEEP_SKIPS) skips.push({ ...place, reason });
-    opts.onSkip?.(place, reason);
-  };
-  const ctx: ReadContext = {
-    skip,
-    progress: (f) => {
-      state.fraction = f;
-    },
-    release: (r) => {
-      if (release === null || r > release) release = r;
-    },
-    signal,
-  };
-
   const run = opts.update && spec && servedGen !== undefined ? new UpdateRun(db, spec, ds.tables, tableSet(ds.tablePrefix, servedGen), t) : undefined;
-  let lastBeat = Date.now();
-  let batch: Sourced<R>[] = [];
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const rows = batch;
-    batch = [];
-    const dupes = await db.transaction(async (tx) => {
-      await run?.apply(tx, rows);
-      return ds.write(tx, t, rows);
-    });
-    for (const i of dupes) {
-      const r = rows[i];
-      if (r) skip(r.place, 'duplicate: a record with the same identifier was already loaded from an earlier place');
-    }
-    state.records += rows.length - dupes.length;
-    progress.update(state);
-    if (Date.now() - lastBeat > 2000) {
-      lastBeat = Date.now();
-      await generations.heartbeat(gen, state.records, state.skipped);
-    }
-  };
+  const writer = new RecordWriter(db, generations, ds, gen, t, run, opts, progress, label);
+  const { state } = writer;
 
-  let counted: number;
-  let readSeconds = 0;
-  let finishSeconds = 0;
-  let steps: FinishSteps = [];
+  let written: Written;
   try {
-    await ds.create(db, t);
-    try {
-      await run?.start();
-    } catch (err) {
-      if (!(err instanceof LayoutMismatch)) throw err;
-      throw new UpdateRefused(
-        `${label}: the served generation ${servedGen} was loaded by an earlier version of biomirror, whose tables differ (${err.message}); load the full data once, then updates apply`,
-      );
-    }
-    if (split.records) {
-      for await (const rec of ds.read(input, ctx)) {
-        if (signal.aborted) throw stopped();
-        batch.push(rec);
-        if (batch.length >= batchSize) await flush();
-      }
-    }
-    if (signal.aborted) throw stopped();
-    await flush();
-    if (run) {
-      await run.delete(split.deletionFiles, ctx);
-      if (signal.aborted) throw stopped();
-      if (state.records === 0 && split.deletionFiles.length === 0) {
-        throw new FormatError(`${input}: no ${ds.name} records and no deletion list found${state.skipped ? ` (${state.skipped} skipped)` : ''}`);
-      }
-      await run.end();
-    } else if (state.records === 0) {
-      throw new FormatError(`${input}: no ${ds.name} records found${state.skipped ? ` (${state.skipped} skipped)` : ''}`);
-    }
-    readSeconds = (Date.now() - state.startedAt) / 1000;
-    steps = (await ds.finish(db, t)) ?? [];
-    finishSeconds = (Date.now() - state.startedAt) / 1000 - readSeconds;
-    counted = await ds.count(db, t);
-    if (!run && counted !== state.records) throw new Error(`count check failed: ${state.records} records written, ${counted} found`);
+    written = await writeGeneration(db, ds, t, run, writer, { input, label, servedGen, split, signal, batchSize: opts.batchSize ?? ds.batchSize ?? 500 });
   } catch (err) {
     ds.abandon?.();
     await dropGeneration(db, ds, t).catch(() => undefined);
@@ -215,15 +217,16 @@ export async function runLoad<R>(
   }
 
   const items = await recordsOf(db, spec, t);
-  const finalRelease = opts.release ?? release ?? (run ? (replaced?.release ?? null) : null);
+  const finalRelease = opts.release ?? writer.release ?? (run ? (replaced?.release ?? null) : null);
   const seconds = (Date.now() - state.startedAt) / 1000;
+  const { readSeconds, finishSeconds, steps, counted } = written;
   const retired = await generations.activate(ds.service, ds.name, gen, {
     records: counted,
     skipped: state.skipped,
     release: finalRelease,
     details: {
       seconds,
-      skips,
+      skips: writer.skips,
       ratePerSecond: Math.round(state.records / Math.max(seconds, 0.001)),
       readSeconds,
       finishSeconds,
@@ -256,4 +259,60 @@ export async function runLoad<R>(
   };
   progress.done(state, summary(label, result));
   return result;
+}
+
+interface Written {
+  counted: number;
+  readSeconds: number;
+  finishSeconds: number;
+  steps: FinishSteps;
+}
+
+/**
+ * Fills the new generation: creates its tables, copies the served one for an update, writes the
+ * input's records, applies deletion lists, runs the dataset's finishing steps and checks the count.
+ * Throws on anything that must not be switched to.
+ */
+async function writeGeneration<R>(
+  db: Db,
+  ds: Dataset<Sourced<R>>,
+  t: TableSet,
+  run: UpdateRun<Sourced<R>> | undefined,
+  writer: RecordWriter<R>,
+  o: { input: string; label: string; servedGen: number | undefined; split: { records: boolean; deletionFiles: string[] }; signal: AbortSignal; batchSize: number },
+): Promise<Written> {
+  const { state } = writer;
+  await ds.create(db, t);
+  try {
+    await run?.start();
+  } catch (err) {
+    if (!(err instanceof LayoutMismatch)) throw err;
+    throw new UpdateRefused(
+      `${o.label}: the served generation ${o.servedGen} was loaded by an earlier version of biomirror, whose tables differ (${err.message}); load the full data once, then updates apply`,
+    );
+  }
+  if (o.split.records) {
+    for await (const rec of ds.read(o.input, writer.context(o.signal))) {
+      if (o.signal.aborted) throw stopped();
+      await writer.add(rec, o.batchSize);
+    }
+  }
+  if (o.signal.aborted) throw stopped();
+  await writer.flush();
+  if (run) {
+    await run.delete(o.split.deletionFiles, writer.context(o.signal));
+    if (o.signal.aborted) throw stopped();
+    if (state.records === 0 && o.split.deletionFiles.length === 0) {
+      throw new FormatError(`${o.input}: no ${ds.name} records and no deletion list found${state.skipped ? ` (${state.skipped} skipped)` : ''}`);
+    }
+    await run.end();
+  } else if (state.records === 0) {
+    throw new FormatError(`${o.input}: no ${ds.name} records found${state.skipped ? ` (${state.skipped} skipped)` : ''}`);
+  }
+  const readSeconds = (Date.now() - state.startedAt) / 1000;
+  const steps = (await ds.finish(db, t)) ?? [];
+  const finishSeconds = (Date.now() - state.startedAt) / 1000 - readSeconds;
+  const counted = await ds.count(db, t);
+  if (!run && counted !== state.records) throw new Error(`count check failed: ${state.records} records written, ${counted} found`);
+  return { counted, readSeconds, finishSeconds, steps };
 }
