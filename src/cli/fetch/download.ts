@@ -101,31 +101,30 @@ function rangeValidator(meta: Meta): string | undefined {
   return meta.lastModified;
 }
 
-export async function download(remote: Remote, dest: string, opts: DownloadOptions): Promise<Local> {
-  const { http, progress } = opts;
-  const label = opts.label ?? basename(dest);
-  await mkdir(dirname(dest), { recursive: true });
-  const partial = partialPath(dest);
-  let meta = await readMeta(dest);
-  if (meta && meta.url !== remote.url) meta = undefined;
-  if (meta?.complete && (await sizeOf(dest)) === undefined) meta = undefined;
-  if (!meta) await rm(partial, { force: true });
+type Mode = 'fresh' | 'resume' | 'revalidate';
 
-  const kept = (m: Meta, how: Local['how']): Local => ({
-    url: remote.url,
-    path: dest,
-    size: m.total ?? 0,
-    lastModified: m.lastModified,
-    etag: m.etag,
-    md5: m.md5,
-    how,
-  });
-  if (meta?.complete && opts.trustCache) {
-    progress.note(`${label}: kept from an earlier download (not checked with the upstream)`);
-    return { ...kept(meta, 'kept'), size: (await sizeOf(dest)) ?? 0 };
+/** One file's download across its attempts: what is known of it so far lives in `meta`. */
+class FileDownload {
+  readonly partial: string;
+
+  constructor(
+    private readonly remote: Remote,
+    private readonly dest: string,
+    private readonly opts: DownloadOptions,
+    private readonly label: string,
+    public meta: Meta | undefined,
+  ) {
+    this.partial = partialPath(dest);
   }
 
-  const finish = async (m: Meta, how: Local['how']): Promise<Local> => {
+  local(m: Meta, how: Local['how']): Local {
+    return { url: this.remote.url, path: this.dest, size: m.total ?? 0, lastModified: m.lastModified, etag: m.etag, md5: m.md5, how };
+  }
+
+  /** Checks a complete partial file against the upstream's MD5, then moves it into place. */
+  async finish(m: Meta, how: Local['how']): Promise<Local> {
+    const { http, progress } = this.opts;
+    const { remote, dest, partial, label } = this;
     let md5: string | undefined;
     if (remote.md5Url) {
       const published = parseMd5(await http.text(remote.md5Url), basename(new URL(remote.url).pathname));
@@ -147,53 +146,56 @@ export async function download(remote: Remote, dest: string, opts: DownloadOptio
     const size = (await sizeOf(dest)) ?? 0;
     const done: Meta = { ...m, total: size, complete: true, md5, fetchedAt: new Date().toISOString() };
     await writeMeta(dest, done);
-    meta = done;
+    this.meta = done;
     progress.end(how + (md5 ? ', MD5 checked' : ''));
-    return { ...kept(done, how), size };
-  };
+    return { ...this.local(done, how), size };
+  }
 
-  const attempt = async (): Promise<Local> => {
+  /** What to ask: the whole file, the rest of a partial one, or whether a kept one changed. */
+  private async request(): Promise<{ mode: Mode; have: number; headers: Record<string, string> }> {
     const headers: Record<string, string> = { 'accept-encoding': 'identity' };
-    let have = 0;
-    let mode: 'fresh' | 'resume' | 'revalidate' = 'fresh';
+    const meta = this.meta;
     if (meta?.complete) {
-      if (!meta.etag && !meta.lastModified) meta = undefined;
-      else {
-        mode = 'revalidate';
-        if (meta.etag) headers['if-none-match'] = meta.etag;
-        if (meta.lastModified) headers['if-modified-since'] = meta.lastModified;
+      if (!meta.etag && !meta.lastModified) {
+        this.meta = undefined;
+        return { mode: 'fresh', have: 0, headers };
       }
-    } else if (meta) {
-      have = (await sizeOf(partial)) ?? 0;
-      if (have > 0) {
-        mode = 'resume';
-        headers.range = `bytes=${have}-`;
-        const v = rangeValidator(meta);
-        if (v) headers['if-range'] = v;
-      }
+      if (meta.etag) headers['if-none-match'] = meta.etag;
+      if (meta.lastModified) headers['if-modified-since'] = meta.lastModified;
+      return { mode: 'revalidate', have: 0, headers };
     }
+    const have = meta ? ((await sizeOf(this.partial)) ?? 0) : 0;
+    if (!meta || have === 0) return { mode: 'fresh', have: 0, headers };
+    headers.range = `bytes=${have}-`;
+    const v = rangeValidator(meta);
+    if (v) headers['if-range'] = v;
+    return { mode: 'resume', have, headers };
+  }
 
-    const { res, alive, done } = await http.get(remote.url, headers);
+  async attempt(): Promise<Local> {
+    const { http, progress } = this.opts;
+    const { label, partial } = this;
+    const { mode, have, headers } = await this.request();
+    const { res, alive, done } = await http.get(this.remote.url, headers);
     try {
+      const meta = this.meta;
       if (mode === 'revalidate' && res.status === 304 && meta) {
         await res.body?.cancel().catch(() => undefined);
         progress.start(label, meta.total, meta.total ?? 0);
         progress.end('unchanged upstream, kept');
-        return { ...kept(meta, 'unchanged'), size: (await sizeOf(dest)) ?? 0 };
+        return { ...this.local(meta, 'unchanged'), size: (await sizeOf(this.dest)) ?? 0 };
       }
       if (mode === 'resume' && res.status === 416 && meta) {
         await res.body?.cancel().catch(() => undefined);
         const { total } = contentRange(res);
         if (total === have) {
           progress.start(label, total, have);
-          return await finish({ ...meta, total }, 'resumed');
+          return await this.finish({ ...meta, total }, 'resumed');
         }
         await rm(partial, { force: true });
-        meta = { ...meta, complete: false, total: undefined };
+        this.meta = { ...meta, complete: false, total: undefined };
         throw new RetryableError(`${label}: the partial download does not match the upstream's file; starting again`);
       }
-      let from = 0;
-      let how: Local['how'] = 'downloaded';
       if (mode === 'resume' && res.status === 206 && meta) {
         const { start, total } = contentRange(res);
         if (start !== have) {
@@ -201,52 +203,72 @@ export async function download(remote: Remote, dest: string, opts: DownloadOptio
           await rm(partial, { force: true });
           throw new RetryableError(`${label}: the upstream resumed at byte ${start ?? '?'} instead of ${have}; starting again`);
         }
-        from = have;
-        how = 'resumed';
-        meta = { ...meta, total: total ?? meta.total };
-      } else if (res.status === 200) {
+        this.meta = { ...meta, total: total ?? meta.total };
+        return await this.receive(res, alive, this.meta, have, 'resumed');
+      }
+      if (res.status === 200) {
         if (mode === 'resume') progress.note(`${label}: the upstream sent the whole file again (it does not resume, or the file changed)`);
-        meta = { url: remote.url, etag: header(res, 'etag'), lastModified: header(res, 'last-modified'), total: contentLength(res), complete: false };
-        await writeMeta(dest, meta);
-      } else {
-        await res.body?.cancel().catch(() => undefined);
-        throw statusError(remote.url, res);
+        this.meta = { url: this.remote.url, etag: header(res, 'etag'), lastModified: header(res, 'last-modified'), total: contentLength(res), complete: false };
+        await writeMeta(this.dest, this.meta);
+        return await this.receive(res, alive, this.meta, 0, 'downloaded');
       }
-
-      const current = meta;
-      progress.start(label, current.total, from);
-      let got = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          got += chunk.length;
-          alive();
-          progress.bytes(chunk.length);
-          cb(null, chunk);
-        },
-      });
-      try {
-        if (res.body) await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), counter, createWriteStream(partial, { flags: from > 0 ? 'a' : 'w' }));
-        else await writeFile(partial, '', { flag: from > 0 ? 'a' : 'w' });
-      } catch (err) {
-        if (http.signal.aborted) throw err;
-        throw new RetryableError(`${label}: the connection dropped after ${bytesText(from + got)}${current.total ? ` of ${bytesText(current.total)}` : ''} (${(err as Error).message})`);
-      }
-      const size = (await sizeOf(partial)) ?? 0;
-      if (current.total !== undefined && size < current.total) {
-        throw new RetryableError(`${label}: the download was cut short at ${bytesText(size)} of ${bytesText(current.total)}`);
-      }
-      if (current.total !== undefined && size > current.total) {
-        await rm(partial, { force: true });
-        throw new FetchError(`${label}: the download is longer than the upstream announced (${size} > ${current.total} bytes); removed`);
-      }
-      return await finish(current, how);
+      await res.body?.cancel().catch(() => undefined);
+      throw statusError(this.remote.url, res);
     } finally {
       done();
     }
-  };
+  }
 
+  /** Writes the answer's body to the partial file from byte `from` and checks its length. */
+  private async receive(res: Response, alive: () => void, current: Meta, from: number, how: Local['how']): Promise<Local> {
+    const { http, progress } = this.opts;
+    const { label, partial } = this;
+    progress.start(label, current.total, from);
+    let got = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        got += chunk.length;
+        alive();
+        progress.bytes(chunk.length);
+        cb(null, chunk);
+      },
+    });
+    try {
+      if (res.body) await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), counter, createWriteStream(partial, { flags: from > 0 ? 'a' : 'w' }));
+      else await writeFile(partial, '', { flag: from > 0 ? 'a' : 'w' });
+    } catch (err) {
+      if (http.signal.aborted) throw err;
+      throw new RetryableError(`${label}: the connection dropped after ${bytesText(from + got)}${current.total ? ` of ${bytesText(current.total)}` : ''} (${(err as Error).message})`);
+    }
+    const size = (await sizeOf(partial)) ?? 0;
+    if (current.total !== undefined && size < current.total) {
+      throw new RetryableError(`${label}: the download was cut short at ${bytesText(size)} of ${bytesText(current.total)}`);
+    }
+    if (current.total !== undefined && size > current.total) {
+      await rm(partial, { force: true });
+      throw new FetchError(`${label}: the download is longer than the upstream announced (${size} > ${current.total} bytes); removed`);
+    }
+    return await this.finish(current, how);
+  }
+}
+
+export async function download(remote: Remote, dest: string, opts: DownloadOptions): Promise<Local> {
+  const { http, progress } = opts;
+  const label = opts.label ?? basename(dest);
+  await mkdir(dirname(dest), { recursive: true });
+  const partial = partialPath(dest);
+  let meta = await readMeta(dest);
+  if (meta && meta.url !== remote.url) meta = undefined;
+  if (meta?.complete && (await sizeOf(dest)) === undefined) meta = undefined;
+  if (!meta) await rm(partial, { force: true });
+  const file = new FileDownload(remote, dest, opts, label, meta);
+
+  if (meta?.complete && opts.trustCache) {
+    progress.note(`${label}: kept from an earlier download (not checked with the upstream)`);
+    return { ...file.local(meta, 'kept'), size: (await sizeOf(dest)) ?? 0 };
+  }
   try {
-    return await withRetries(attempt, {
+    return await withRetries(() => file.attempt(), {
       retries: opts.retries ?? retries(),
       signal: http.signal,
       onRetry: (err, waitMs) => progress.note(`${err.message}; trying again in ${Math.round(waitMs / 1000)} s`),
