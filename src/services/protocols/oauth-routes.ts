@@ -67,36 +67,78 @@ function throttleFor(ctx: ServiceContext): SigninThrottle {
   return new SigninThrottle(m);
 }
 
-export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const throttle = throttleFor(ctx);
-  app.addHook('onClose', async () => throttle.close());
-  const prefix = app.prefix;
-  const at = (path: string) => `${prefix}${path}`;
-  const cookiePath = prefix || '/';
+/** What every page route of the sign-in and consent flow needs: the session, its cookie, the pages. */
+class SigninPages {
+  readonly at: (path: string) => string;
+  private readonly cookiePath: string;
 
-  const setSession = (req: FastifyRequest, reply: FastifyReply, s: Session | undefined) => {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly prefix: string,
+  ) {
+    this.at = (path: string) => `${prefix}${path}`;
+    this.cookiePath = prefix || '/';
+  }
+
+  setSession(req: FastifyRequest, reply: FastifyReply, s: Session | undefined): void {
     const secure = req.protocol === 'https' ? '; Secure' : '';
     const value = s ? `${s.raw}; Max-Age=${sessionMaxAge(s)}` : '; Max-Age=0';
-    reply.header('Set-Cookie', `${SESSION_COOKIE}=${value}; Path=${cookiePath}; HttpOnly; SameSite=Lax${secure}`);
-  };
-  const session = (req: FastifyRequest) => loadSession(ctx.db, cookie(req, SESSION_COOKIE));
+    reply.header('Set-Cookie', `${SESSION_COOKIE}=${value}; Path=${this.cookiePath}; HttpOnly; SameSite=Lax${secure}`);
+  }
+
+  session(req: FastifyRequest): Promise<Session | undefined> {
+    return loadSession(this.ctx.db, cookie(req, SESSION_COOKIE));
+  }
+
   /** The visitor's session, started (signed out) if there is none, so that forms have a CSRF token. */
-  const ensureSession = async (req: FastifyRequest, reply: FastifyReply): Promise<Session> => {
-    const s = await session(req);
+  async ensureSession(req: FastifyRequest, reply: FastifyReply): Promise<Session> {
+    const s = await this.session(req);
     if (s) return s;
-    const fresh = await newSession(ctx.db, null);
-    setSession(req, reply, fresh);
+    const fresh = await newSession(this.ctx.db, null);
+    this.setSession(req, reply, fresh);
     return fresh;
-  };
+  }
+
   /** Only paths of this service: `next` must never send the browser elsewhere. */
-  const safeNext = (next: string): string =>
-    next.startsWith(`${prefix}/`) && !next.startsWith('//') && !/[\\\r\n\t]/.test(next) ? next : at('/account');
+  safeNext(next: string): string {
+    return next.startsWith(`${this.prefix}/`) && !next.startsWith('//') && !/[\\\r\n\t]/.test(next) ? next : this.at('/account');
+  }
 
-  const showLogin = async (req: FastifyRequest, reply: FastifyReply, next: string, extra: { error?: string; username?: string; clientName?: string } = {}, status = 200) => {
-    const s = await ensureSession(req, reply);
-    return page(reply, status, loginPage({ action: at('/login'), next, csrf: csrfToken(s), ...extra }));
-  };
+  async showLogin(req: FastifyRequest, reply: FastifyReply, next: string, extra: { error?: string; username?: string; clientName?: string } = {}, status = 200) {
+    const s = await this.ensureSession(req, reply);
+    return page(reply, status, loginPage({ action: this.at('/login'), next, csrf: csrfToken(s), ...extra }));
+  }
 
+  async account(req: FastifyRequest, reply: FastifyReply, notice?: string, status = 200) {
+    const s = await this.session(req);
+    const user = s?.userId != null ? await userById(this.ctx.db, s.userId) : undefined;
+    if (!s || !user) return this.showLogin(req, reply, this.at('/account'));
+    return page(
+      reply,
+      status,
+      accountPage({
+        username: user.username,
+        name: user.name,
+        csrf: csrfToken(s),
+        revokeAction: this.at('/account/revoke'),
+        logoutAction: this.at('/logout'),
+        authorizations: await authorizationsOf(this.ctx.db, user.id),
+        ...(notice ? { notice } : {}),
+      }),
+    );
+  }
+}
+
+export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const pages = new SigninPages(ctx, app.prefix);
+  registerAuthorizeRoutes(app, ctx, pages);
+  registerSigninRoutes(app, ctx, pages);
+  registerAccountRoutes(app, ctx, pages);
+}
+
+/** The authorization endpoint with its consent page, the token endpoint and the demo callback. */
+function registerAuthorizeRoutes(app: FastifyInstance, ctx: ServiceContext, pages: SigninPages): void {
+  const { at } = pages;
   /** The checked request, or undefined once the error went back to the client. */
   const authorize = async (reply: FastifyReply, params: Params): Promise<AuthorizeRequest | undefined> => {
     const check = await checkAuthorize(ctx.db, params);
@@ -105,13 +147,12 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): 
     reply.headers(PAGE_HEADERS).redirect(check.location, 302);
     return undefined;
   };
-
   app.get('/api/v3/oauth/authorize', async (req, reply) => {
     const request = await authorize(reply, req.query as Params);
     if (!request) return reply;
-    const s = await session(req);
+    const s = await pages.session(req);
     const user = s?.userId != null ? await userById(ctx.db, s.userId) : undefined;
-    if (!s || !user) return showLogin(req, reply, req.url, { clientName: request.client.name });
+    if (!s || !user) return pages.showLogin(req, reply, req.url, { clientName: request.client.name });
     // The consent form posts here and is then sent on to the application: its origin is allowed too
     // (browsers apply form-action to the redirect that follows a submission).
     reply.header('Content-Security-Policy', PAGE_HEADERS['Content-Security-Policy']?.replace("form-action 'self'", `form-action 'self' ${new URL(request.redirectUri).origin}`) ?? '');
@@ -135,11 +176,11 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): 
   // The consent form: the request's parameters come back as hidden fields and are checked again.
   app.post('/api/v3/oauth/authorize', async (req, reply) => {
     const p = body(req);
-    const s = await session(req);
+    const s = await pages.session(req);
     if (!csrfValid(s, p.csrf_token)) throw csrfFailed();
     const request = await authorize(reply, p);
     if (!request) return reply;
-    if (s?.userId == null) return showLogin(req, reply, safeNext(text(p, 'next')), { clientName: request.client.name });
+    if (s?.userId == null) return pages.showLogin(req, reply, pages.safeNext(text(p, 'next')), { clientName: request.client.name });
     const location = p.decision === 'allow' ? await grant(ctx.db, request, s.userId) : deny(request);
     return reply.headers(PAGE_HEADERS).redirect(location, 303);
   });
@@ -149,13 +190,25 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): 
     return reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(JSON.stringify(out));
   });
 
-  app.get('/login', async (req, reply) => showLogin(req, reply, safeNext(text(req.query as Params, 'next'))));
+  // The redirect target of the demo application (the upstream's example client redirects to /api/v3/oauth/test).
+  app.get('/api/v3/oauth/test', async (req, reply) => {
+    const q = req.query as Query;
+    const query = Object.fromEntries(Object.entries(q).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : (v ?? '')]));
+    return page(reply, 200, callbackPage({ query, tokenUrl: `${req.protocol}://${req.host}${at('/api/v3/oauth/token')}` }));
+  });
+}
+
+/** Signing in and out; sign-in attempts are throttled per account and per address. */
+function registerSigninRoutes(app: FastifyInstance, ctx: ServiceContext, pages: SigninPages): void {
+  const throttle = throttleFor(ctx);
+  app.addHook('onClose', async () => throttle.close());
+  app.get('/login', async (req, reply) => pages.showLogin(req, reply, pages.safeNext(text(req.query as Params, 'next'))));
 
   app.post('/login', async (req, reply) => {
     const p = body(req);
-    const s = await session(req);
+    const s = await pages.session(req);
     if (!csrfValid(s, p.csrf_token)) throw csrfFailed();
-    const next = safeNext(text(p, 'next'));
+    const next = pages.safeNext(text(p, 'next'));
     const username = text(p, 'username').trim();
     // The attempt is counted before the password is checked; while a delay is owed, the password is
     // not even checked: guessing cannot go on meanwhile, nor race the count.
@@ -163,60 +216,37 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): 
     if (!attempt.allowed) {
       const seconds = Math.ceil(attempt.waitMs / 1000);
       reply.header('Retry-After', String(seconds));
-      return showLogin(req, reply, next, { error: `Too many failed sign-ins for this account or from this address. Try again in ${seconds} s.`, username }, 429);
+      return pages.showLogin(req, reply, next, { error: `Too many failed sign-ins for this account or from this address. Try again in ${seconds} s.`, username }, 429);
     }
     // A wrong password (or an error) leaves the attempt counted as a failure.
     const user = await checkLogin(ctx.db, username, text(p, 'password'));
-    if (!user) return showLogin(req, reply, next, { error: 'Wrong username or password.', username }, 401);
+    if (!user) return pages.showLogin(req, reply, next, { error: 'Wrong username or password.', username }, 401);
     await attempt.succeeded();
     if (s) await endSession(ctx.db, s);
-    setSession(req, reply, await newSession(ctx.db, user.id));
+    pages.setSession(req, reply, await newSession(ctx.db, user.id));
     return reply.headers(PAGE_HEADERS).redirect(next, 303);
   });
 
   app.post('/logout', async (req, reply) => {
-    const s = await session(req);
+    const s = await pages.session(req);
     if (!csrfValid(s, body(req).csrf_token)) throw csrfFailed();
     if (s) await endSession(ctx.db, s);
-    setSession(req, reply, undefined);
-    return reply.headers(PAGE_HEADERS).redirect(at('/account'), 303);
+    pages.setSession(req, reply, undefined);
+    return reply.headers(PAGE_HEADERS).redirect(pages.at('/account'), 303);
   });
+}
 
-  const account = async (req: FastifyRequest, reply: FastifyReply, notice?: string, status = 200) => {
-    const s = await session(req);
-    const user = s?.userId != null ? await userById(ctx.db, s.userId) : undefined;
-    if (!s || !user) return showLogin(req, reply, at('/account'));
-    return page(
-      reply,
-      status,
-      accountPage({
-        username: user.username,
-        name: user.name,
-        csrf: csrfToken(s),
-        revokeAction: at('/account/revoke'),
-        logoutAction: at('/logout'),
-        authorizations: await authorizationsOf(ctx.db, user.id),
-        ...(notice ? { notice } : {}),
-      }),
-    );
-  };
-
-  app.get('/account', async (req, reply) => account(req, reply));
+/** The signed-in user's account page and the withdrawal of an application's access. */
+function registerAccountRoutes(app: FastifyInstance, ctx: ServiceContext, pages: SigninPages): void {
+  app.get('/account', async (req, reply) => pages.account(req, reply));
 
   app.post('/account/revoke', async (req, reply) => {
     const p = body(req);
-    const s = await session(req);
+    const s = await pages.session(req);
     if (!csrfValid(s, p.csrf_token)) throw csrfFailed();
-    if (s?.userId == null) return showLogin(req, reply, at('/account'));
+    if (s?.userId == null) return pages.showLogin(req, reply, pages.at('/account'));
     const client = await findClient(ctx.db, text(p, 'client_id'));
     const done = client ? await revokeAuthorization(ctx.db, s.userId, client.id) : false;
-    return account(req, reply, done && client ? `Access of ${client.name} withdrawn; its tokens no longer work.` : 'Nothing to withdraw.');
-  });
-
-  // The redirect target of the demo application (the upstream's example client redirects to /api/v3/oauth/test).
-  app.get('/api/v3/oauth/test', async (req, reply) => {
-    const q = req.query as Query;
-    const query = Object.fromEntries(Object.entries(q).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : (v ?? '')]));
-    return page(reply, 200, callbackPage({ query, tokenUrl: `${req.protocol}://${req.host}${at('/api/v3/oauth/token')}` }));
+    return pages.account(req, reply, done && client ? `Access of ${client.name} withdrawn; its tokens no longer work.` : 'Nothing to withdraw.');
   });
 }
