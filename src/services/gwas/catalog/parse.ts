@@ -13,15 +13,15 @@ export function orNull(v: string): string | null {
   return v === '' ? null : v;
 }
 
-export function num(v: string): number | null {
+export function numberOrNull(v: string): number | null {
   const s = v.replace(/,/g, '').trim();
   if (s === '' || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) return null;
   const n = Number(s);
   return Number.isFinite(n) ? n : null;
 }
 
-export function int(v: string): number | null {
-  const n = num(v);
+export function intOrNull(v: string): number | null {
+  const n = numberOrNull(v);
   return n === null ? null : Math.round(n);
 }
 
@@ -70,7 +70,7 @@ export function parsePvalue(text: string): Pvalue {
     const exponent = Number(m[2]);
     return { pvalue: Number(`${m[1]}e${m[2]}`), mantissa, exponent };
   }
-  const n = num(text);
+  const n = numberOrNull(text);
   if (n === null) return { pvalue: null, mantissa: null, exponent: null };
   if (n === 0) return { pvalue: 0, mantissa: 0, exponent: 0 };
   const exponent = Math.floor(Math.log10(Math.abs(n)));
@@ -91,7 +91,7 @@ export interface Effect {
  * (`[0.20-0.40] unit increase`); an odds ratio's CI is the bracket alone.
  */
 export function parseEffect(value: string, ciText: string): Effect {
-  const v = num(value);
+  const v = numberOrNull(value);
   const bracket = /\[[^\]]*\]/.exec(ciText)?.[0] ?? null;
   const rest = ciText.replace(/\[[^\]]*\]/, '').trim();
   const dir = /\b(increase|decrease)\b/i.exec(rest)?.[1]?.toLowerCase() ?? null;
@@ -117,7 +117,7 @@ export function parsePlatform(v: string): Platform {
   const qualifier = /^\s*([~<>])/.exec(inBracket)?.[1] ?? null;
   return {
     manufacturers: list(head).filter((m) => !blank(m)),
-    snpCount: int(inBracket.replace(/[~<>\s]/g, '')),
+    snpCount: intOrNull(inBracket.replace(/[~<>\s]/g, '')),
     qualifier,
     imputed: /\(imputed\)/i.test(v),
     pooled: /\(pooled\)/i.test(v),

@@ -5,7 +5,7 @@
  * with its sort keys. Values the downloads do not carry are left out, never made up.
  */
 import type { TsvRow } from '../tsv.js';
-import { num, parseTraits, type Effect, type Pvalue, type TraitRef } from './parse.js';
+import { numberOrNull, parseTraits, type Effect, type Pvalue, type TraitRef } from './parse.js';
 import type { SnpDoc } from './records.js';
 
 type Json = Record<string, unknown>;
@@ -132,5 +132,5 @@ export function associationV2(a: AssociationParts): { doc: Json; keys: Associati
   );
   set('snp_allele', known);
   const plog = a.p.mantissa === null || a.p.exponent === null ? null : a.p.mantissa > 0 ? a.p.exponent + Math.log10(a.p.mantissa) : -1e9;
-  return { doc: out, keys: { plog, riskFrequency: num(rf), or: a.effect.orPerCopyNum, beta: a.effect.betaNum } };
+  return { doc: out, keys: { plog, riskFrequency: numberOrNull(rf), or: a.effect.orPerCopyNum, beta: a.effect.betaNum } };
 }

@@ -5,7 +5,7 @@
  * the client used) and minus what is joined at request time (a study's ancestries).
  */
 import type { TsvRow } from '../tsv.js';
-import { blank, int, isoDate, list, orNull, parseEffect, parsePlatform, parsePvalue, parseTraits, perSnp, timestamp, num, type TraitRef } from './parse.js';
+import { blank, intOrNull, isoDate, list, orNull, parseEffect, parsePlatform, parsePvalue, parseTraits, perSnp, timestamp, numberOrNull, type TraitRef } from './parse.js';
 import { associationV2, studyV2, type AssociationKeys, type StudyV2 } from './records-v2.js';
 import type { EfoTermRecord } from './efo.js';
 import type { TraitMappingRecord, UnpublishedAncestryRecord, UnpublishedStudyRecord } from './unpublished.js';
@@ -155,13 +155,13 @@ export function ancestryRecord(r: TsvRow): AncestryRecord | string {
     acc,
     doc: {
       type: r.get('STAGE').toLowerCase() || null,
-      numberOfIndividuals: int(n),
+      numberOfIndividuals: intOrNull(n),
       ancestralGroups: groups ? list(groups).map((ancestralGroup) => ({ ancestralGroup })) : [],
       countryOfOrigin: countries(r.get('COUNTRY OF ORIGIN')),
       countryOfRecruitment: countries(r.get('COUNTRY OF RECRUITMENT')),
     },
     stage: r.get('STAGE').toLowerCase(),
-    individuals: int(n),
+    individuals: intOrNull(n),
     groups: groups.toLowerCase(),
   };
 }
@@ -182,8 +182,8 @@ function contexts(r: TsvRow, mapped: string, single: boolean, location: Location
   };
   const inter = /^(.+?)\s+-\s+(.+)$/.exec(mapped);
   if (inter) {
-    const up = int(r.get('UPSTREAM_GENE_DISTANCE'));
-    const down = int(r.get('DOWNSTREAM_GENE_DISTANCE'));
+    const up = intOrNull(r.get('UPSTREAM_GENE_DISTANCE'));
+    const down = intOrNull(r.get('DOWNSTREAM_GENE_DISTANCE'));
     const upId = single ? list(r.get('UPSTREAM_GENE_ID')) : [];
     const downId = single ? list(r.get('DOWNSTREAM_GENE_ID')) : [];
     const upCloser = up !== null && (down === null || up <= down);
@@ -205,7 +205,7 @@ function contexts(r: TsvRow, mapped: string, single: boolean, location: Location
 }
 
 function loci(r: TsvRow, alleles: string[], interaction: boolean, haplotype: boolean) {
-  const freq = num(r.get('RISK ALLELE FREQUENCY')) !== null ? r.get('RISK ALLELE FREQUENCY') : null;
+  const freq = numberOrNull(r.get('RISK ALLELE FREQUENCY')) !== null ? r.get('RISK ALLELE FREQUENCY') : null;
   const reported = r.get('REPORTED GENE(S)');
   const authorReportedGenes = reported ? list(reported).map((n) => geneDoc(n, [])) : [];
   const allele = (riskAlleleName: string) => ({ riskAlleleName, riskFrequency: freq, genomeWide: null, limitedList: null });
@@ -242,13 +242,13 @@ export function associationRecord(r: TsvRow, id: number): AssociationRecord | st
   rsIds.forEach((rsId, i) => {
     const chrom = chroms[i];
     const location: LocationDoc | null =
-      chrom && !blank(chrom) ? { chromosomeName: chrom, chromosomePosition: int(positions[i] ?? ''), region: { name: blank(regions[i] ?? '') ? null : (regions[i] as string) } } : null;
+      chrom && !blank(chrom) ? { chromosomeName: chrom, chromosomePosition: intOrNull(positions[i] ?? ''), region: { name: blank(regions[i] ?? '') ? null : (regions[i] as string) } } : null;
     const c = contexts(r, mapped[i] ?? '', single, location);
     genes.push(...c.genes);
     for (const g of c.genes) snpGenes.push({ gene: g.geneName, rsid: rsId });
     snps.push({
       rsId,
-      merged: int(r.get('MERGED')) ?? 0,
+      merged: intOrNull(r.get('MERGED')) ?? 0,
       functionalClass: blank(classes[i] ?? '') ? null : (classes[i] as string),
       lastUpdateDate: updated,
       locations: location ? [location] : [],

@@ -9,7 +9,7 @@
  * a published study has a PubMed id or a date, which is how they are told apart.
  */
 import type { TsvRow } from '../tsv.js';
-import { blank, int, parsePlatform, parseTraits, shortFormOf } from './parse.js';
+import { blank, intOrNull, parsePlatform, parseTraits, shortFormOf } from './parse.js';
 import { ACCESSION } from './records.js';
 
 type Json = Record<string, unknown>;
@@ -107,9 +107,9 @@ export function unpublishedAncestryRecord(r: TsvRow): UnpublishedAncestryRecord 
     if (v !== null && v !== undefined && v !== '') doc[k] = v;
   };
   set('stage', given(r.get('STAGE')));
-  set('sample_size', int(r.get('NUMBER OF INDIVIDUALS') || r.get('NUMBER OF INDIVDUALS')));
-  set('cases', int(r.get('NUMBER OF CASES')));
-  set('controls', int(r.get('NUMBER OF CONTROLS')));
+  set('sample_size', intOrNull(r.get('NUMBER OF INDIVIDUALS') || r.get('NUMBER OF INDIVDUALS')));
+  set('cases', intOrNull(r.get('NUMBER OF CASES')));
+  set('controls', intOrNull(r.get('NUMBER OF CONTROLS')));
   set('sample_description', given(r.get('SAMPLE DESCRIPTION')));
   set('ancestry_category', given(r.get('BROAD ANCESTRAL CATEGORY')));
   set('ancestry', given(r.get('ADDITIONAL ANCESTRY DESCRIPTION')));

@@ -7,7 +7,7 @@
  * the same). Default order: newest first, which here is the reverse of load order.
  */
 import type { SqlValue } from '../../../core/store/db.js';
-import { b, bool, i, int, s, str, type Params, type ParamSpec, type SortChoice } from './params.js';
+import { bool, booleanParam, int, integerParam, str, stringParam, type Params, type ParamSpec, type SortChoice } from './params.js';
 import { marks, type ListQuery, type V2Reader } from './store.js';
 
 const like = (v: string): string => `%${v.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -36,19 +36,19 @@ function order(sort: SortChoice | undefined, keys: Record<string, (dir: string) 
 const nullsLast = (col: string, tie: string) => (dir: string) => `CASE WHEN ${col} IS NULL THEN 1 ELSE 0 END, ${col} ${dir}, ${tie} ${dir}`;
 
 export const STUDY_PARAMS: ParamSpec[] = [
-  s('pubmed_id', 'pubmedId'),
-  s('disease_trait', 'diseaseTrait'),
-  b('full_pvalue_set', 'fullPvalueSet'),
-  s('efo_id', 'shortForm'),
-  s('efo_trait', 'efoTrait'),
-  s('accession_id', 'accessionId'),
-  s('cohort'),
-  b('gxe'),
-  s('ancestral_group', 'ancestralGroup'),
-  i('no_of_individuals', 'noOfIndividuals'),
-  b('show_child_trait', 'showChildTrait'),
-  s('mapped_gene', 'mappedGene'),
-  b('extended_geneset', 'extendedGeneSet'),
+  stringParam('pubmed_id', 'pubmedId'),
+  stringParam('disease_trait', 'diseaseTrait'),
+  booleanParam('full_pvalue_set', 'fullPvalueSet'),
+  stringParam('efo_id', 'shortForm'),
+  stringParam('efo_trait', 'efoTrait'),
+  stringParam('accession_id', 'accessionId'),
+  stringParam('cohort'),
+  booleanParam('gxe'),
+  stringParam('ancestral_group', 'ancestralGroup'),
+  integerParam('no_of_individuals', 'noOfIndividuals'),
+  booleanParam('show_child_trait', 'showChildTrait'),
+  stringParam('mapped_gene', 'mappedGene'),
+  booleanParam('extended_geneset', 'extendedGeneSet'),
 ];
 export const STUDY_SORT = { accession_Id: 'acc', accession_id: 'acc', snp_count: 'snp_count' };
 
@@ -86,15 +86,15 @@ export async function studies(r: V2Reader, p: Params, sort?: SortChoice): Promis
 }
 
 export const ASSOCIATION_PARAMS: ParamSpec[] = [
-  s('pubmed_id', 'pubmedId'),
-  s('rs_id', 'rsId'),
-  b('full_pvalue_set', 'fullPvalueSet'),
-  s('accession_id', 'accessionId'),
-  s('efo_trait', 'efoTrait'),
-  s('efo_id', 'shortForm'),
-  b('show_child_trait', 'showChildTrait'),
-  s('mapped_gene', 'mappedGene'),
-  b('extended_geneset', 'extendedGeneSet'),
+  stringParam('pubmed_id', 'pubmedId'),
+  stringParam('rs_id', 'rsId'),
+  booleanParam('full_pvalue_set', 'fullPvalueSet'),
+  stringParam('accession_id', 'accessionId'),
+  stringParam('efo_trait', 'efoTrait'),
+  stringParam('efo_id', 'shortForm'),
+  booleanParam('show_child_trait', 'showChildTrait'),
+  stringParam('mapped_gene', 'mappedGene'),
+  booleanParam('extended_geneset', 'extendedGeneSet'),
 ];
 export const ASSOCIATION_SORT = { p_value: 'p', risk_frequency: 'rf', or_value: 'or', beta_num: 'beta' };
 
@@ -135,14 +135,14 @@ export async function associations(r: V2Reader, p: Params, sort?: SortChoice): P
 }
 
 export const SNP_PARAMS: ParamSpec[] = [
-  s('rs_id', 'rsId'),
-  i('bp_location', 'bpLocation'),
-  i('bp_start', 'bpStart'),
-  i('bp_end', 'bpEnd'),
-  s('pubmed_id', 'pubmedId'),
-  s('chromosome'),
-  s('mapped_gene', 'mappedGene'),
-  b('extended_geneset', 'extendedGeneSet'),
+  stringParam('rs_id', 'rsId'),
+  integerParam('bp_location', 'bpLocation'),
+  integerParam('bp_start', 'bpStart'),
+  integerParam('bp_end', 'bpEnd'),
+  stringParam('pubmed_id', 'pubmedId'),
+  stringParam('chromosome'),
+  stringParam('mapped_gene', 'mappedGene'),
+  booleanParam('extended_geneset', 'extendedGeneSet'),
 ];
 export const SNP_SORT = { location: 'location', rs_id: 'rs' };
 
@@ -179,12 +179,12 @@ export function snps(r: V2Reader, p: Params, sort?: SortChoice): ListQuery {
 }
 
 export const TRAIT_PARAMS: ParamSpec[] = [
-  s('efo_trait', 'trait'),
-  s('uri'),
-  s('efo_id', 'shortForm'),
-  s('pubmed_id', 'pubmedId'),
-  s('mapped_gene', 'mappedGene'),
-  b('extended_geneset', 'extendedGeneSet'),
+  stringParam('efo_trait', 'trait'),
+  stringParam('uri'),
+  stringParam('efo_id', 'shortForm'),
+  stringParam('pubmed_id', 'pubmedId'),
+  stringParam('mapped_gene', 'mappedGene'),
+  booleanParam('extended_geneset', 'extendedGeneSet'),
 ];
 export const TRAIT_SORT = { efo_id: 'sf', efo_trait: 'label' };
 
@@ -216,7 +216,7 @@ export function traits(r: V2Reader, p: Params, sort?: SortChoice): ListQuery {
   };
 }
 
-export const PUBLICATION_PARAMS: ParamSpec[] = [s('pubmed_id'), s('title'), s('first_author')];
+export const PUBLICATION_PARAMS: ParamSpec[] = [stringParam('pubmed_id'), stringParam('title'), stringParam('first_author')];
 export const PUBLICATION_SORT = { pubmed_id: 'pubmed', publication_date: 'date' };
 
 export function publications(r: V2Reader, p: Params, sort?: SortChoice): ListQuery {
@@ -253,7 +253,7 @@ export function genes(r: V2Reader, sort?: SortChoice): ListQuery {
   };
 }
 
-export const BOW_PARAMS: ParamSpec[] = [s('title'), s('first_author')];
+export const BOW_PARAMS: ParamSpec[] = [stringParam('title'), stringParam('first_author')];
 export const BOW_SORT = { id: 'id', title: 'title', first_author: 'author', firstAuthor: 'author' };
 
 export function bodiesOfWork(r: V2Reader, p: Params, sort?: SortChoice): ListQuery {
@@ -275,11 +275,11 @@ export function bodiesOfWork(r: V2Reader, p: Params, sort?: SortChoice): ListQue
 }
 
 export const UNPUBLISHED_PARAMS: ParamSpec[] = [
-  s('disease_trait', 'diseaseTrait'),
-  s('accession_id', 'accessionId'),
-  s('title'),
-  s('first_author', 'firstAuthor'),
-  s('cohort'),
+  stringParam('disease_trait', 'diseaseTrait'),
+  stringParam('accession_id', 'accessionId'),
+  stringParam('title'),
+  stringParam('first_author', 'firstAuthor'),
+  stringParam('cohort'),
 ];
 export const UNPUBLISHED_SORT = { study_accession: 'acc', variant_count: 'count' };
 

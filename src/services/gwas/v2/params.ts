@@ -57,10 +57,10 @@ export const str = (p: Params, name: string): string | undefined => (typeof p[na
 export const bool = (p: Params, name: string): boolean | undefined => (typeof p[name] === 'boolean' ? (p[name] as boolean) : undefined);
 export const int = (p: Params, name: string): number | undefined => (typeof p[name] === 'number' ? (p[name] as number) : undefined);
 
-/** Shorthands for the declarations: `s('pubmed_id', 'pubmedId')`. */
-export const s = (name: string, ...aliases: string[]): ParamSpec => ({ name, kind: 'string', aliases });
-export const b = (name: string, ...aliases: string[]): ParamSpec => ({ name, kind: 'boolean', aliases });
-export const i = (name: string, ...aliases: string[]): ParamSpec => ({ name, kind: 'integer', aliases });
+/** Shorthands for the declarations: `stringParam('pubmed_id', 'pubmedId')`. */
+export const stringParam = (name: string, ...aliases: string[]): ParamSpec => ({ name, kind: 'string', aliases });
+export const booleanParam = (name: string, ...aliases: string[]): ParamSpec => ({ name, kind: 'boolean', aliases });
+export const integerParam = (name: string, ...aliases: string[]): ParamSpec => ({ name, kind: 'integer', aliases });
 
 export interface V2Paging {
   page: number;
