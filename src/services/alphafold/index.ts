@@ -7,7 +7,7 @@ import { registerRoutes, type AlphafoldOptions } from './routes.js';
 import { DATASET, MIGRATIONS, PREFIX, SERVICE, TABLES, afUpdates, countRecords, createTables, finishTables, writeRecords } from './store.js';
 import { sourcePath } from '../../core/files/project.js';
 
-// Demo files ship as source files next to this module (copied to dist by the build).
+// Demo files are kept next to this module; the build compiles TypeScript only, so they are read from src/ (core/files/project.ts).
 const DEMO = sourcePath('services/alphafold/demo/');
 
 /**

@@ -9,7 +9,7 @@ import { registerRoutes } from './routes.js';
 import { TABLES, TABLE_PREFIX, countStudies, createTables, ctUpdates, finishTables, writeBatch } from './store.js';
 import { sourcePath } from '../../core/files/project.js';
 
-// Demo studies ship as source files next to this module (copied to dist by the build).
+// Demo studies are kept next to this module; the build compiles TypeScript only, so they are read from src/ (core/files/project.ts).
 const demo = sourcePath('services/clinicaltrials/demo/');
 
 export const clinicaltrials: ServiceModule = {

@@ -12,7 +12,7 @@ import { readSumstats } from './sumstats/ingest.js';
 import { SUMSTATS_PREFIX, SUMSTATS_TABLES, countSumstats, createSumstats, finishSumstats, sumstatsUpdates, writeSumstats } from './sumstats/store.js';
 import { sourcePath } from '../../core/files/project.js';
 
-// Demo files ship as source files next to this module (copied to dist by the build).
+// Demo files are kept next to this module; the build compiles TypeScript only, so they are read from src/ (core/files/project.ts).
 const demo = (sub: string) => sourcePath(`services/gwas/demo/${sub}/`);
 
 /** `BIOMIRROR_GWAS_V1=retired` answers v1 as the public service has since May 2026 (410). */
