@@ -116,9 +116,9 @@ function* generated(): Generator<{ value: Any; place: { file: string; position: 
 
 /** The archive dataset's tables and index build, fed generated documents instead of mmCIF files. */
 async function syntheticDataset(): Promise<Any> {
-  const store = await dist('services/pdb/store.js');
-  const { buildSearchIndex } = await dist('services/pdb/search/indexer.js');
-  const { buildEngineIndexes } = await dist('services/pdb/search/engine-indexes.js');
+  const store = await dist('services/pdb/store/tables.js');
+  const { buildSearchIndex } = await dist('services/pdb/search/build/indexer.js');
+  const { buildEngineIndexes } = await dist('services/pdb/search/build/engine-indexes.js');
   return {
     service: 'rcsb-data',
     name: 'archive',
@@ -192,10 +192,10 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
   const { Generations } = await dist('core/store/generations.js');
   const { runLoad } = await dist('core/ingest/load.js');
   const { migrate } = await dist('core/store/migrations.js');
-  const { scopeOf } = await dist('services/pdb/search/engine.js');
-  const { statements } = await dist('services/pdb/search/paging.js');
-  const { readRequest } = await dist('services/pdb/search/request.js');
-  const { prositeToRegex } = await dist('services/pdb/search/seqmotif.js');
+  const { scopeOf } = await dist('services/pdb/search/query/engine.js');
+  const { statements } = await dist('services/pdb/search/query/paging.js');
+  const { readRequest } = await dist('services/pdb/search/query/request.js');
+  const { prositeToRegex } = await dist('services/pdb/search/query/seqmotif.js');
   const db = await openStore({ dataDir, databaseUrl });
   await migrate(db, 'rcsb-data', []);
   const generations = new Generations(db);

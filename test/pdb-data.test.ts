@@ -7,7 +7,7 @@ import { FormatError } from '../src/core/ingest/errors.js';
 import { STORES, tempDir } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
 import { copyArchive, DATA, DEMO_DIR, get, graphql, loadArchive, pdbApp, withDemoPdb, writeFile } from './helpers/pdb.js';
-import { directAnswers } from '../src/services/pdb/graphql/direct.js';
+import { directAnswers } from '../src/services/pdb/data/graphql/direct.js';
 
 const REST = `${DATA}/rest/v1/core`;
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Residues } from '../src/core/mmcif/residues.js';
-import { AMINO, MAX_PAIR, MotifIndexWriter, binAngle, binDist, cbAngle, dist, openMotifIndex, pairKey, pairsOf } from '../src/services/pdb/search/motif-index.js';
-import type { Vec3 } from '../src/services/pdb/search/superpose.js';
+import { AMINO, MAX_PAIR, MotifIndexWriter, binAngle, binDist, cbAngle, dist, openMotifIndex, pairKey, pairsOf } from '../src/services/pdb/search/build/motif-index.js';
+import type { Vec3 } from '../src/services/pdb/search/query/superpose.js';
 
 const work = mkdtempSync(join(tmpdir(), 'biomirror-motif-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 /**
  * Every Data API document the demo archive gives is valid against its official JSON schema (the
- * RCSB's own, vendored in src/services/pdb/schemas): entries, entities, instances, assemblies,
+ * RCSB's own, vendored in src/services/pdb/documents/schemas): entries, entities, instances, assemblies,
  * chemical components, UniProt and PubMed objects, over REST and the same objects through GraphQL.
  *
  * Formats (`date`, `date-time`) are not checked: the Data API writes offsets as `+0000`, which is
@@ -10,12 +10,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rcsbData } from '../src/services/pdb/index.js';
+import { rcsbData } from '../src/services/pdb/data/index.js';
 import type { TestApp } from './helpers/app.js';
 import { DATA, get, graphql, loadDemo, pdbApp, type Json } from './helpers/pdb.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
 
-const SCHEMAS = join(import.meta.dirname, '../src/services/pdb/schemas');
+const SCHEMAS = join(import.meta.dirname, '../src/services/pdb/documents/schemas');
 const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
 const validators = new Map<string, ValidateFunction>();
 

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rcsbData } from '../src/services/pdb/index.js';
+import { rcsbData } from '../src/services/pdb/data/index.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
-import { forgetTableShapes } from '../src/services/pdb/search/indexer.js';
-import { ARCHIVE_PREFIX } from '../src/services/pdb/store.js';
+import { forgetTableShapes } from '../src/services/pdb/search/build/indexer.js';
+import { ARCHIVE_PREFIX } from '../src/services/pdb/store/tables.js';
 import { tableSet } from '../src/core/ingest/dataset.js';
-import { motifBudget } from '../src/services/pdb/search/seqmotif.js';
+import { motifBudget } from '../src/services/pdb/search/query/seqmotif.js';
 import type { TestApp } from './helpers/app.js';
 import { DEMO_DIR, globinVariant as variant, loadArchive, loadDemo, pdbApp, writeFile, type Json } from './helpers/pdb.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';

@@ -5,7 +5,7 @@
  * loads SIFTS after the archive, as a weekly SIFTS update would.
  */
 import { describe, expect, it } from 'vitest';
-import { rcsbData } from '../src/services/pdb/index.js';
+import { rcsbData } from '../src/services/pdb/data/index.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
 import type { TestApp } from './helpers/app.js';
 import { type Json, SEARCH_QUERY, withDemoPdb } from './helpers/pdb.js';

@@ -4,9 +4,9 @@
  * and the metadata schemas list none of them; every attribute they do list can be searched.
  */
 import { describe, expect, it } from 'vitest';
-import { rcsbData } from '../src/services/pdb/index.js';
+import { rcsbData } from '../src/services/pdb/data/index.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
-import { unservedReason } from '../src/services/pdb/search/unserved.js';
+import { unservedReason } from '../src/services/pdb/search/query/unserved.js';
 import type { TestApp } from './helpers/app.js';
 import { type Json, SEARCH_QUERY, withDemoPdb } from './helpers/pdb.js';
 import { STORES } from './helpers/stores.js';

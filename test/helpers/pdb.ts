@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { runLoad, type LoadOptions, type LoadResult } from '../../src/core/ingest/load.js';
 import type { Generations } from '../../src/core/store/generations.js';
-import { rcsbData } from '../../src/services/pdb/index.js';
+import { rcsbData } from '../../src/services/pdb/data/index.js';
 import { makeApp, type TestApp } from './app.js';
 import { tempDir, type OpenedStore, type StoreTarget } from './stores.js';
 

@@ -1,5 +1,5 @@
 import { CIF, type CifBlock, type CifCategory, type CifField } from 'molstar/lib/mol-io/reader/cif.js';
-import { itemKey, type CategoryPlan, type FieldKind } from '../schema.js';
+import { itemKey, type CategoryPlan, type FieldKind } from '../documents/schema.js';
 
 /** An mmCIF file that could not be read (truncated, not CIF, no data block). */
 export class CifReadError extends Error {

@@ -1,5 +1,5 @@
 import type { Entry } from '../cif/block.js';
-import { categoryPlans } from '../schema.js';
+import { categoryPlans } from './schema.js';
 
 /**
  * The Data API's short journal name: the abbreviation without its dots, each word capitalised

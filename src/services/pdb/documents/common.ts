@@ -1,5 +1,5 @@
 import type { Entry } from '../cif/block.js';
-import { categoryPlans, type SchemaObject } from '../schema.js';
+import { categoryPlans, type SchemaObject } from './schema.js';
 
 /**
  * Copies the mmCIF categories an object's schema lists, typed as the schema says. `rowsOf` picks

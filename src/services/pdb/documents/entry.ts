@@ -70,24 +70,11 @@ function methods(m: StructureModel): string[] {
   return Array.from({ length: t.rows }, (_, r) => t.str('method', r)).filter((v): v is string => !!v);
 }
 
-function entryInfo(m: StructureModel, assemblyCount: number): Record<string, unknown> {
-  const { entry } = m;
-  const polymers = entitiesOf(m, 'polymer');
-  const nonpolymers = entitiesOf(m, 'non-polymer');
-  const branched = entitiesOf(m, 'branched');
-  const water = entitiesOf(m, 'water');
-  const types = polymers.map((e) => polymerType(e.polyType));
-  const count = (t: string) => types.filter((x) => x === t).length;
-  const protein = count('Protein');
-  const dna = count('DNA');
-  const rna = count('RNA');
-  const hybrid = count('NA-hybrid');
-  const na = dna + rna + hybrid;
+type Entities = ReturnType<typeof entitiesOf>;
+type EntryBlock = StructureModel['entry'];
 
-  const exptl = methods(m);
-  const method = exptl.length > 1 ? 'Multiple methods' : (METHOD[(exptl[0] ?? '').toUpperCase()] ?? 'Other');
-
-  // Instances and their monomers.
+/** Instances and their monomers. */
+function instanceCounts(m: StructureModel) {
   let polymerInstances = 0;
   let nonpolymerInstances = 0;
   let monomers = 0;
@@ -105,20 +92,22 @@ function entryInfo(m: StructureModel, assemblyCount: number): Record<string, unk
     } else if (e.kind === 'non-polymer') nonpolymerInstances++;
     else if (e.kind === 'water') solventAtoms += a.atoms;
   }
+  return { polymerInstances, nonpolymerInstances, monomers, modeled, hydrogens, solventAtoms };
+}
 
+/** Daltons of every entity but water, times its instances. */
+function depositedWeight(m: StructureModel): number {
   let weight = 0;
   for (const e of m.entities.values()) {
     if (e.kind === 'water' || e.formulaWeight === undefined) continue;
     weight += e.formulaWeight * Math.max(e.asyms.length, 1);
   }
-  const weights = (list: typeof polymers) => list.map((e) => e.formulaWeight).filter((w): w is number => w !== undefined);
-  const pw = weights(polymers);
-  const nw = weights(nonpolymers);
-  const bw = weights(branched);
-  const lengths = polymers.map((e) => e.seqLength);
+  return weight;
+}
 
-  // Taxa are counted per polymer entity (two human chains of hemoglobin count two).
-  let taxonomyCount = 0;
+/** Taxa are counted per polymer entity (two human chains of hemoglobin count two). */
+function taxonomyCount(entry: EntryBlock, polymers: Entities): number {
+  let count = 0;
   for (const e of polymers) {
     const taxa = new Set<string>();
     for (const cat of ['entity_src_gen', 'entity_src_nat', 'pdbx_entity_src_syn']) {
@@ -129,9 +118,13 @@ function entryInfo(m: StructureModel, assemblyCount: number): Record<string, unk
         if (tax) taxa.add(tax);
       }
     }
-    taxonomyCount += taxa.size;
+    count += taxa.size;
   }
+  return count;
+}
 
+/** Bonds between molecules (struct_conn), and the non-polymer components bound by them. */
+function connections(entry: EntryBlock, nonpolymers: Entities) {
   const conn = entry.table('struct_conn');
   let disulfide = 0;
   let covalent = 0;
@@ -150,7 +143,11 @@ function entryInfo(m: StructureModel, assemblyCount: number): Record<string, unk
       if (c && nonpolyComps.has(c) && (type === 'covale' || type === 'metalc')) bound.add(c);
     }
   }
+  return { disulfide, covalent, metal, bound };
+}
 
+/** Resolutions of refinement and EM reconstruction, and the diffraction's high-resolution limit. */
+function resolutions(entry: EntryBlock) {
   const resolution: number[] = [];
   const refine = entry.table('refine');
   for (let r = 0; r < refine.rows; r++) {
@@ -169,21 +166,58 @@ function entryInfo(m: StructureModel, assemblyCount: number): Record<string, unk
       : refine.num('ls_d_res_high', 0) !== undefined
         ? { provenance_source: 'From refinement resolution cutoff', value: refine.num('ls_d_res_high', 0) }
         : undefined;
+  return { resolution, diffrnHigh };
+}
 
+function wavelengthsOf(entry: EntryBlock): number[] {
   const wavelengths: number[] = [];
   const rad = entry.table('diffrn_radiation_wavelength');
   for (let r = 0; r < rad.rows; r++) {
     const w = rad.num('wavelength', r);
     if (w !== undefined) wavelengths.push(w);
   }
+  return wavelengths;
+}
 
-  const cis = entry.table('struct_mon_prot_cis').rows;
+function softwarePrograms(entry: EntryBlock): Set<string> {
   const software = entry.table('software');
   const programs = new Set<string>();
   for (let r = 0; r < software.rows; r++) {
     const n = software.str('name', r);
     if (n) programs.add(n.toUpperCase());
   }
+  return programs;
+}
+
+function entryInfo(m: StructureModel, assemblyCount: number): Record<string, unknown> {
+  const { entry } = m;
+  const polymers = entitiesOf(m, 'polymer');
+  const nonpolymers = entitiesOf(m, 'non-polymer');
+  const branched = entitiesOf(m, 'branched');
+  const water = entitiesOf(m, 'water');
+  const types = polymers.map((e) => polymerType(e.polyType));
+  const count = (t: string) => types.filter((x) => x === t).length;
+  const protein = count('Protein');
+  const dna = count('DNA');
+  const rna = count('RNA');
+  const hybrid = count('NA-hybrid');
+  const na = dna + rna + hybrid;
+
+  const exptl = methods(m);
+  const method = exptl.length > 1 ? 'Multiple methods' : (METHOD[(exptl[0] ?? '').toUpperCase()] ?? 'Other');
+
+  const { polymerInstances, nonpolymerInstances, monomers, modeled, hydrogens, solventAtoms } = instanceCounts(m);
+  const weight = depositedWeight(m);
+  const weights = (list: Entities) => list.map((e) => e.formulaWeight).filter((w): w is number => w !== undefined);
+  const pw = weights(polymers);
+  const nw = weights(nonpolymers);
+  const bw = weights(branched);
+  const lengths = polymers.map((e) => e.seqLength);
+  const { disulfide, covalent, metal, bound } = connections(entry, nonpolymers);
+  const { resolution, diffrnHigh } = resolutions(entry);
+  const wavelengths = wavelengthsOf(entry);
+  const cis = entry.table('struct_mon_prot_cis').rows;
+  const programs = softwarePrograms(entry);
 
   return compact({
     assembly_count: assemblyCount,
@@ -221,7 +255,7 @@ function entryInfo(m: StructureModel, assemblyCount: number): Record<string, unk
     polymer_entity_count_nucleic_acid: na,
     polymer_entity_count_nucleic_acid_hybrid: hybrid,
     polymer_entity_count_protein: protein,
-    polymer_entity_taxonomy_count: taxonomyCount,
+    polymer_entity_taxonomy_count: taxonomyCount(entry, polymers),
     polymer_molecular_weight_maximum: pw.length ? round(Math.max(...pw) / 1000, 2) : undefined,
     polymer_molecular_weight_minimum: pw.length ? round(Math.min(...pw) / 1000, 2) : undefined,
     polymer_monomer_count_maximum: lengths.length ? Math.max(...lengths) : undefined,

@@ -59,8 +59,8 @@ const KIND: Record<string, EntityKind> = {
   macrolide: 'macrolide',
 };
 
-/** The entities, instances and atom statistics of one entry, read once and shared by its documents. */
-export function structureModel(entry: Entry, id: string): StructureModel {
+/** The entities, with their polymer type, sequence length and monomers, and non-polymer component. */
+function entitiesFrom(entry: Entry): Map<string, EntityInfo> {
   const entities = new Map<string, EntityInfo>();
   const ent = entry.table('entity');
   for (let r = 0; r < ent.rows; r++) {
@@ -104,7 +104,11 @@ export function structureModel(entry: Entry, id: string): StructureModel {
     const e = entities.get(nonpoly.str('entity_id', r) ?? '');
     if (e) e.compId = nonpoly.str('comp_id', r);
   }
+  return entities;
+}
 
+/** The instances struct_asym lists, each added to its entity. */
+function asymsFrom(entry: Entry, entities: Map<string, EntityInfo>): Map<string, AsymInfo> {
   const asyms = new Map<string, AsymInfo>();
   const sa = entry.table('struct_asym');
   for (let r = 0; r < sa.rows; r++) {
@@ -114,7 +118,14 @@ export function structureModel(entry: Entry, id: string): StructureModel {
     asyms.set(aid, { id: aid, entityId: eid, authId: undefined, atoms: 0, hydrogens: 0, modeledResidues: 0, firstAuthSeq: undefined, authSeqMap: [] });
     entities.get(eid)?.asyms.push(aid);
   }
+  return asyms;
+}
 
+/**
+ * The atoms of the first model, counted per instance (atoms, hydrogens, modeled residues, first
+ * author ids); instances the file does not list are added. Returns the model numbers and the count.
+ */
+function readAtoms(entry: Entry, entities: Map<string, EntityInfo>, asyms: Map<string, AsymInfo>): { models: Set<number>; atomCount: number; rows: number } {
   const atoms = entry.table('atom_site');
   const models = new Set<number>();
   let firstModel: number | undefined;
@@ -195,8 +206,11 @@ export function structureModel(entry: Entry, id: string): StructureModel {
     const a = asyms.get(aid);
     if (a) a.modeledResidues = s.size;
   }
+  return { models, atomCount, rows: atoms.rows };
+}
 
-  // Author chain ids and numbering where no atom says them (unmodeled chains), from the schemes.
+/** Author chain ids and numbering where no atom says them (unmodeled chains), from the schemes. */
+function authFromSchemes(entry: Entry, asyms: Map<string, AsymInfo>): void {
   for (const scheme of ['pdbx_poly_seq_scheme', 'pdbx_nonpoly_scheme', 'pdbx_branch_scheme']) {
     const t = entry.table(scheme);
     for (let r = 0; r < t.rows; r++) {
@@ -207,7 +221,14 @@ export function structureModel(entry: Entry, id: string): StructureModel {
       else a.firstAuthSeq ??= t.str('auth_seq_num', r) ?? t.str('pdb_seq_num', r);
     }
   }
+}
 
+/** The entities, instances and atom statistics of one entry, read once and shared by its documents. */
+export function structureModel(entry: Entry, id: string): StructureModel {
+  const entities = entitiesFrom(entry);
+  const asyms = asymsFrom(entry, entities);
+  const { models, atomCount, rows } = readAtoms(entry, entities, asyms);
+  authFromSchemes(entry, asyms);
   return {
     entry,
     id,
@@ -215,7 +236,7 @@ export function structureModel(entry: Entry, id: string): StructureModel {
     asyms,
     modelIds: [...models].sort((a, b) => a - b),
     atomCount,
-    atomRows: atoms.rows,
+    atomRows: rows,
   };
 }
 

@@ -13,6 +13,7 @@
  *   Retry-After (the request can be retried); a stored file that cannot be read is a 404 (the host
  *   has no usable file), logged for the operator.
  */
+import { ServiceError, type ErrorCatalogue } from '../../../core/http/errors.js';
 
 export interface FileHostError {
   status: number;
@@ -60,3 +61,14 @@ export const filesErrors = {
     return { status: 404, contentType: 'text/plain; charset=utf-8', body: 'No valid PDB IDs were submitted.' };
   },
 } as const;
+
+const asError = (e: FileHostError): ServiceError => new ServiceError(e.status, e.body, e.contentType, e.headers ?? {});
+
+/** What the file hosts (files and site) answer for what the platform refuses: the host's own pages. */
+export const filesCatalogue: ErrorCatalogue = {
+  routeNotFound: (_method, path) => asError(filesErrors.notFound(path)),
+  rateLimited: (seconds) => new ServiceError(429, 'Too Many Requests\n', 'text/plain; charset=utf-8', { 'retry-after': String(seconds) }),
+  badRequest: (message, status) => new ServiceError(status, `${message}\n`, 'text/plain; charset=utf-8'),
+  internal: (requestId) => new ServiceError(500, `Internal error (request ${requestId})\n`, 'text/plain; charset=utf-8'),
+  unavailable: () => asError(filesErrors.busy()),
+};

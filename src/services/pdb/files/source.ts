@@ -1,4 +1,6 @@
 import { SizedLru } from '../../../core/cache/lru.js';
+import type { ServiceContext } from '../../types.js';
+import { PdbData } from '../store/pdb-data.js';
 
 /** Where the file host gets an entry's stored files and keeps what it derives from them. */
 
@@ -36,4 +38,17 @@ export class MemoryDerivedCache implements DerivedCache {
     this.lru.set(key, bytes, bytes.byteLength);
     return Promise.resolve();
   }
+}
+
+// Derived files (BinaryCIF, legacy PDB, assemblies) of this process, shared by the files and site hosts.
+const derived = new MemoryDerivedCache(Number(process.env.BIOMIRROR_PDB_DERIVED_CACHE_MB ?? 256) * 1024 * 1024);
+
+/** The file hosts read the entries the Data API host loaded, from the platform's file store. */
+export function storedEntryFiles(ctx: ServiceContext): EntryFileSource {
+  const data = new PdbData(ctx.db, ctx.generations);
+  return {
+    cif: async (id) => (await data.entryFiles(id))?.cif,
+    structureFactors: async (id) => (await data.entryFiles(id))?.sf,
+    cache: derived,
+  };
 }

@@ -18,10 +18,10 @@ import {
   countArchive,
   createArchive,
   finishArchive,
-} from '../store.js';
-import { SEARCH_TABLES, fillSearchTables, indexSearchTables, startSearchIndex } from '../search/indexer.js';
-import { buildEngineIndexes } from '../search/engine-indexes.js';
-import { ResidueSpool } from '../search/residue-spool.js';
+} from '../store/tables.js';
+import { SEARCH_TABLES, fillSearchTables, indexSearchTables, startSearchIndex } from '../search/build/indexer.js';
+import { buildEngineIndexes } from '../search/build/engine-indexes.js';
+import { ResidueSpool } from '../search/build/residue-spool.js';
 import { archiveItems, type ArchiveItem } from './archive-files.js';
 import { obsoleteLists } from './obsolete.js';
 import { ParsePool, parseThreads } from './parse-pool.js';

@@ -5,8 +5,8 @@ import type { Sourced } from '../../../core/ingest/load.js';
 import type { Db } from '../../../core/store/db.js';
 import { readBlock } from '../cif/block.js';
 import { chemCompDocument } from '../documents/chem-comp.js';
-import { SEARCH_TABLES, buildChemIndex } from '../search/indexer.js';
-import { CCD_PREFIX, CCD_TABLES, COMPONENTS, SERVICE, countTable, createCcd } from '../store.js';
+import { SEARCH_TABLES, buildChemIndex } from '../search/build/indexer.js';
+import { CCD_PREFIX, CCD_TABLES, COMPONENTS, SERVICE, countTable, createCcd } from '../store/tables.js';
 
 export interface ComponentRecord {
   id: string;

@@ -3,7 +3,7 @@ import { FormatError } from '../../../core/ingest/errors.js';
 import { ByteProgress, lines, listInputs, openInput } from '../../../core/ingest/inputs.js';
 import type { Sourced } from '../../../core/ingest/load.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
-import { SERVICE, SIFTS, SIFTS_PREFIX, SIFTS_TABLES, countTable, createSifts, finishSifts } from '../store.js';
+import { SERVICE, SIFTS, SIFTS_PREFIX, SIFTS_TABLES, countTable, createSifts, finishSifts } from '../store/tables.js';
 
 export interface SiftsRecord {
   entry: string;

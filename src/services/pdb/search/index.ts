@@ -1,9 +1,9 @@
 import type { ServiceModule } from '../../types.js';
-import { searchCatalogue } from './errors.js';
-import { searchRoutes } from './routes.js';
-import { motifThread } from './seqmotif.js';
+import { rcsbCatalogue } from '../errors.js';
+import { searchRoutes } from './query/routes.js';
+import { motifThread } from './query/seqmotif.js';
 import { mmseqsState } from './mmseqs.js';
-import { tmalignState } from './structure.js';
+import { tmalignState } from './query/structure.js';
 
 /**
  * The RCSB PDB's Search API host (search.rcsb.org): the seven query types over what the data host
@@ -21,7 +21,7 @@ export const rcsbSearch: ServiceModule = {
   limits: [],
   migrations: [],
   datasets: [],
-  errors: searchCatalogue,
+  errors: rcsbCatalogue,
   routes: searchRoutes,
   engines: () => ({
     mmseqs2: mmseqsState(),

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { killOwned, spawnOwned } from '../../../core/children.js';
-import { engineUnavailable } from './errors.js';
+import { engineUnavailable } from '../errors.js';
 
 /** The program, read when called (BIOMIRROR_MMSEQS names another). */
 const program = () => process.env.BIOMIRROR_MMSEQS || 'mmseqs';

@@ -4,7 +4,8 @@
  * database is written from, and what identical-sequence grouping keys on.
  */
 import type { Db } from '../../../core/store/db.js';
-import { perGeneration, type SearchScope } from './engine.js';
+import { perGeneration } from './generation-cache.js';
+import type { SearchScope } from './query/engine.js';
 
 export interface EntitySequence {
   entity: string;
