@@ -9,7 +9,7 @@ import { Limiter, configureRules, type Lease } from '../core/limits/limiter.js';
 import type { Draw, LimitRule, LimitStore } from '../core/limits/policy.js';
 import type { Db } from '../core/store/db.js';
 import type { Generations } from '../core/store/generations.js';
-import type { ServiceModule } from '../services/types.js';
+import type { ServiceDirectory, ServiceModule } from '../services/types.js';
 import { ownPort, type Config } from './config.js';
 import { clientErrorHandler } from './client-errors.js';
 import { installFaults } from './faults.js';
@@ -17,6 +17,7 @@ import { asset, landingPage, referencePage } from './landing.js';
 import { openApiDocument, type RouteRecord } from './openapi.js';
 import { registerLocalApp } from '../core/http/local-apps.js';
 import { sendServiceError } from '../core/http/send.js';
+import { serviceDirectory } from './service-directory.js';
 import { statusReport } from './status.js';
 import { PullThrough } from '../core/pullthrough/pull.js';
 import { mountMcp } from '../mcp/http.js';
@@ -59,7 +60,7 @@ const charges = new WeakMap<FastifyRequest, { draws: Draw[]; rules: LimitRule[] 
 const leases = new WeakMap<FastifyRequest, Lease[]>();
 
 /** Mounts one service: its limits, its own error and not-found answers, then its routes. */
-async function mountService(scope: FastifyInstance, service: ServiceModule, deps: AppDeps): Promise<void> {
+async function mountService(scope: FastifyInstance, service: ServiceModule, deps: AppDeps, services: ServiceDirectory): Promise<void> {
   const settings = configureRules(service.limits, deps.config.services[service.id]?.limits, deps.config.limits);
   const limiter = new Limiter(service.id, settings, deps.limitStore);
   const prefix = scope.prefix;
@@ -173,7 +174,7 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
   scope.addHook('onRoute', (opts) => {
     for (const method of Array.isArray(opts.method) ? opts.method : [opts.method]) routes.push({ method, path: opts.url.slice(opts.prefix.length) || '/' });
   });
-  await service.routes(scope, { db: deps.db, generations: deps.generations, log: deps.log.child({ service: service.id }), redisUrl: deps.config.redisUrl });
+  await service.routes(scope, { db: deps.db, generations: deps.generations, log: deps.log.child({ service: service.id }), redisUrl: deps.config.redisUrl, services });
   scope.get('/openapi.json', async (req, reply) => reply.type('application/json').send(JSON.stringify(openApiDocument(service, routes, `${baseUrl(req)}${prefix}`))));
   // The real service's own documents first, their servers pointed here, so that "Try it out" works.
   const official = service.officialApis ?? [];
@@ -335,8 +336,9 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
   const pull = await PullThrough.create({ db: deps.db, generations: deps.generations, log: deps.log, settings: deps.config.pullThrough }, services, prefixed);
   app.addHook('onSend', pull.onSend);
 
+  const directory = serviceDirectory(prefixed ? app : undefined);
   for (const service of services) {
-    await app.register(async (scope) => mountService(scope, service, deps), { prefix: prefixed ? service.mount : '' });
+    await app.register(async (scope) => mountService(scope, service, deps, directory), { prefix: prefixed ? service.mount : '' });
   }
   // Agents' tools over the same routes (in-process), beside the services on the shared port.
   if (prefixed) mountMcp(app, deps);

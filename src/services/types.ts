@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ErrorCatalogue } from '../core/http/errors.js';
+import type { LocalAnswer, LocalRequest } from '../core/http/local-apps.js';
 import type { Dataset } from '../core/ingest/dataset.js';
 import type { Sourced } from '../core/ingest/load.js';
 import type { LimitRule } from '../core/limits/policy.js';
@@ -15,6 +16,21 @@ export interface ServiceContext {
   log: Logger;
   /** Redis, when configured: for state and work shared by several processes (queues). */
   redisUrl?: string | undefined;
+  /**
+   * The build's other services, reached in-process (filled for routes by the platform): a service
+   * that hands requests on to the others (the sandbox proxy) uses it instead of the registry.
+   */
+  services?: ServiceDirectory;
+}
+
+/** The services of this build and the app of this process that answers for them all. */
+export interface ServiceDirectory {
+  /** Every service of the build, mounted in this process or not. */
+  list(): Promise<readonly Pick<ServiceModule, 'id' | 'mount' | 'baseUrls'>[]>;
+  /** Whether an app with every service under its mount answers in this process (an own-port app may start first). */
+  available(): boolean;
+  /** A request answered in-process by that app (path and query under the shared port); rejects when there is none. */
+  request(r: LocalRequest): Promise<LocalAnswer>;
 }
 
 /**

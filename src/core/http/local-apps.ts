@@ -78,6 +78,30 @@ export interface LocalAnswer {
   body: Buffer;
 }
 
+/** A request for an app of this process, dispatched in-process. */
+export interface LocalRequest {
+  method: string;
+  /** Path and query as the app routes them. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body?: Buffer;
+}
+
+/** A request answered by the app itself, without the network. */
+export async function injectLocal(app: FastifyInstance, r: LocalRequest): Promise<LocalAnswer> {
+  const res = await app.inject({ method: r.method as 'GET', url: r.url, headers: r.headers, ...(r.body && r.body.length > 0 ? { payload: r.body } : {}) });
+  return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
+}
+
+/**
+ * The app of this process with every service under its mount (the shared port), if one is up: a
+ * service's own-port app reaches the others through it.
+ */
+export function sharedApp(): FastifyInstance | undefined {
+  for (const a of apps) if (a.prefixed) return a.app;
+  return undefined;
+}
+
 /** A GET answered by the app itself; rejects when it takes longer than `timeoutMs`. */
 export async function getLocal(t: LocalTarget, headers: Record<string, string>, timeoutMs: number): Promise<LocalAnswer> {
   let timer: NodeJS.Timeout | undefined;
@@ -85,8 +109,7 @@ export async function getLocal(t: LocalTarget, headers: Record<string, string>, 
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    const res = await Promise.race([t.app.inject({ method: 'GET', url: t.path, headers }), late]);
-    return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
+    return await Promise.race([injectLocal(t.app, { method: 'GET', url: t.path, headers }), late]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,16 +1,17 @@
 /**
- * A small pool of conversion threads (worker.ts). Tasks queue; each has a time budget that starts
- * when a thread takes it. A thread past its budget, or one that dies (out of memory, a crash in
+ * The conversion threads (worker.ts) on the core worker pool. Each conversion has a time budget
+ * that starts when a thread takes it; one that waits its whole budget for a thread fails as one
+ * that ran it out would. A thread past its budget, or one that dies (out of memory, a crash in
  * Mol*), is terminated and replaced, and only its task fails.
  */
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { AssemblyNotFound, CifFormatError, CifTaskTimeout, LegacyFormatUnavailable } from './errors.js';
 import { cifLimits } from './limits.js';
 import type { CifTaskKind, CifTaskOptions } from './tasks.js';
 import { builtPath } from '../files/project.js';
+import { WorkerPool } from '../workers/pool.js';
 
 /**
  * The thread's script is the compiled worker.js beside this module; when this module runs from
@@ -28,21 +29,8 @@ const MAX_QUEUED = Number(process.env.BIOMIRROR_CIF_MAX_QUEUED ?? 256);
 /** Pool counters for /health and tests. */
 export const cifPoolState = { replacements: 0, timeouts: 0, completed: 0 };
 
-interface Task {
-  id: number;
-  /** Ends the wait of a task still queued when its budget has passed. */
-  queued?: NodeJS.Timeout;
-  kind: CifTaskKind;
-  bytes: Uint8Array;
-  options: CifTaskOptions | undefined;
-  timeoutMs: number;
-  resolve(b: Uint8Array): void;
-  reject(e: Error): void;
-}
-
 interface Reply {
   id?: number;
-  ready?: boolean;
   bytes?: Uint8Array;
   error?: { name: string; message: string };
 }
@@ -58,149 +46,45 @@ function rebuild(error: { name: string; message: string }): Error {
   }
 }
 
-class Slot {
-  worker: Worker | undefined;
-  ready: Promise<void> | undefined;
-  task: Task | undefined;
-  timer: NodeJS.Timeout | undefined;
-}
-
 export class CifPool {
-  private readonly slots: Slot[];
-  private readonly queue: Task[] = [];
-  private seq = 0;
-  private closed = false;
+  private readonly pool: WorkerPool;
 
-  constructor(size: number, private readonly memoryMb = Number(process.env.BIOMIRROR_CIF_WORKER_MB ?? 2048)) {
-    this.slots = Array.from({ length: Math.max(1, size) }, () => new Slot());
+  constructor(size: number, memoryMb = Number(process.env.BIOMIRROR_CIF_WORKER_MB ?? 2048)) {
+    this.pool = new WorkerPool({
+      script: workerUrl,
+      size,
+      workerOptions: { resourceLimits: { maxOldGenerationSizeMb: memoryMb } },
+      maxQueued: MAX_QUEUED,
+      errors: {
+        closed: () => new Error('the conversion pool is closed'),
+        full: () => new CifTaskTimeout(`${MAX_QUEUED} conversions are already waiting`),
+        timeout: (phase, t) =>
+          new CifTaskTimeout(
+            phase === 'queued' ? `the conversion waited past its time budget of ${t.budgetMs} ms for a thread` : `the conversion ran past its time budget of ${t.budgetMs} ms`,
+          ),
+        lost: (cause, how) =>
+          new CifFormatError(how === 'start' ? `the conversion thread did not start: ${cause.message}` : how === 'exit' ? 'the conversion thread stopped' : `the conversion failed: ${cause.message}`),
+      },
+      onEvent: (e) => {
+        if (e === 'completed') cifPoolState.completed++;
+        if (e === 'refused' || e === 'expired' || e === 'deadline') cifPoolState.timeouts++;
+        if (e === 'deadline' || e === 'fault') cifPoolState.replacements++;
+      },
+    });
   }
 
-  run(kind: CifTaskKind, bytes: Uint8Array, timeoutMs: number, options?: CifTaskOptions): Promise<Uint8Array> {
-    if (this.closed) return Promise.reject(new Error('the conversion pool is closed'));
+  async run(kind: CifTaskKind, bytes: Uint8Array, timeoutMs: number, options?: CifTaskOptions): Promise<Uint8Array> {
     if (bytes.byteLength > cifLimits.maxInputBytes) {
-      return Promise.reject(new CifFormatError(`input of ${bytes.byteLength} bytes exceeds the limit of ${cifLimits.maxInputBytes}`));
+      throw new CifFormatError(`input of ${bytes.byteLength} bytes exceeds the limit of ${cifLimits.maxInputBytes}`);
     }
-    if (this.queue.length >= MAX_QUEUED) {
-      cifPoolState.timeouts++;
-      return Promise.reject(new CifTaskTimeout(`${MAX_QUEUED} conversions are already waiting`));
-    }
-    return new Promise((resolve, reject) => {
-      const task: Task = { id: ++this.seq, kind, bytes, options, timeoutMs, resolve, reject };
-      // A task that waits its whole budget for a thread fails as one that ran it out would.
-      task.queued = setTimeout(() => {
-        const at = this.queue.indexOf(task);
-        if (at < 0) return;
-        this.queue.splice(at, 1);
-        cifPoolState.timeouts++;
-        reject(new CifTaskTimeout(`the conversion waited past its time budget of ${timeoutMs} ms for a thread`));
-      }, Math.max(1, timeoutMs));
-      this.queue.push(task);
-      this.pump();
-    });
+    // The budget starts when the thread is ready: loading Mol* is not the task's time.
+    const r = await this.pool.run<Reply>({ kind, bytes, options }, { waitUntil: Date.now() + timeoutMs, budgetMs: timeoutMs });
+    if (r.error) throw rebuild(r.error);
+    return r.bytes ?? new Uint8Array(0);
   }
 
-  private spawn(slot: Slot): void {
-    const w = new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: this.memoryMb } });
-    w.unref();
-    slot.worker = w;
-    slot.ready = new Promise((resolve, reject) => {
-      const onReady = (m: Reply) => {
-        if (m.ready) {
-          w.off('message', onReady);
-          resolve();
-        }
-      };
-      w.on('message', onReady);
-      w.once('error', reject);
-      w.once('exit', () => reject(new Error('the conversion thread stopped while starting')));
-    });
-    // A start-up failure is reported through the task that waits on it.
-    slot.ready.catch(() => undefined);
-    w.on('message', (m: Reply) => {
-      const t = slot.task;
-      if (m.ready || !t || m.id !== t.id || slot.worker !== w) return;
-      this.finish(slot);
-      cifPoolState.completed++;
-      if (m.error) t.reject(rebuild(m.error));
-      else t.resolve(m.bytes ?? new Uint8Array(0));
-    });
-    w.on('error', (err) => {
-      if (slot.worker === w) this.retire(slot, new CifFormatError(`the conversion failed: ${err.message}`));
-    });
-    w.on('exit', () => {
-      if (slot.worker === w) this.retire(slot, new CifFormatError('the conversion thread stopped'));
-    });
-  }
-
-  /** Ends the slot's thread (a fresh one starts with the next task) and fails its task. */
-  private retire(slot: Slot, err: Error): void {
-    const w = slot.worker;
-    const t = slot.task;
-    slot.worker = undefined;
-    slot.ready = undefined;
-    cifPoolState.replacements++;
-    if (w) void w.terminate();
-    this.finish(slot);
-    t?.reject(err);
-  }
-
-  private finish(slot: Slot): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = undefined;
-    slot.task = undefined;
-    queueMicrotask(() => this.pump());
-  }
-
-  private pump(): void {
-    for (const slot of this.slots) {
-      if (slot.task || !this.queue.length) continue;
-      const task = this.queue.shift() as Task;
-      clearTimeout(task.queued);
-      if (!slot.worker) {
-        try {
-          this.spawn(slot);
-        } catch (e) {
-          task.reject(e as Error);
-          continue;
-        }
-      }
-      slot.task = task;
-      const w = slot.worker as Worker;
-      // The budget starts when the thread is ready: loading Mol* is not the task's time.
-      (slot.ready as Promise<void>).then(
-        () => {
-          if (slot.task !== task || slot.worker !== w) return;
-          slot.timer = setTimeout(() => {
-            if (slot.task !== task) return;
-            cifPoolState.timeouts++;
-            this.retire(slot, new CifTaskTimeout(`the conversion ran past its time budget of ${task.timeoutMs} ms`));
-          }, Math.max(1, task.timeoutMs));
-          w.postMessage({ id: task.id, kind: task.kind, bytes: task.bytes, options: task.options });
-        },
-        (err: Error) => {
-          if (slot.task === task) this.retire(slot, new CifFormatError(`the conversion thread did not start: ${err.message}`));
-        },
-      );
-    }
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const t of this.queue.splice(0)) {
-      clearTimeout(t.queued);
-      t.reject(new Error('the conversion pool is closed'));
-    }
-    await Promise.all(
-      this.slots.map(async (s) => {
-        const w = s.worker;
-        const t = s.task;
-        s.worker = undefined;
-        s.task = undefined;
-        if (s.timer) clearTimeout(s.timer);
-        t?.reject(new Error('the conversion pool is closed'));
-        if (w) await w.terminate();
-      }),
-    );
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
 

@@ -24,4 +24,6 @@ if (port) {
       (e: unknown) => port.postMessage({ id: t.id, error: e instanceof Error ? e.message : String(e) }),
     );
   });
+  // Loaded: the pool counts an entry's budget from here.
+  port.postMessage({ ready: true });
 }

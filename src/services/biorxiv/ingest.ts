@@ -5,6 +5,7 @@
  */
 import type { ReadContext } from '../../core/ingest/dataset.js';
 import { FormatError } from '../../core/ingest/errors.js';
+import { FileGuard } from '../../core/ingest/file-guard.js';
 import { ByteProgress, baseName, lines, listInputs, openInput, peek, type InputFile } from '../../core/ingest/inputs.js';
 import { jsonFileItems } from '../../core/ingest/json.js';
 import type { Sourced } from '../../core/ingest/load.js';
@@ -14,8 +15,6 @@ import type { Item } from './store.js';
 
 const EXPECTED =
   'saved bioRxiv API pages ({"messages": [...], "collection": [...]} of details or pubs), JSON arrays or JSON lines of their records (.json, .jsonl, optionally gzipped), and full-text files named {DOI suffix}v{version}.full.pdf, .source.xml or .full.html';
-// If this many records in a row at the start of a file are not preprint records, the file is not preprint data.
-const PROBE = 100;
 // Saved pages up to this size are parsed whole (several times faster than streaming).
 const WHOLE = 32 * 1024 * 1024;
 
@@ -40,25 +39,6 @@ export function toItem(value: unknown): Item | string {
     return typeof pub === 'string' ? pub : { kind: 'pub', pub };
   }
   return kind;
-}
-
-class FileGuard {
-  private seen = 0;
-  private good = 0;
-  constructor(private readonly file: string) {}
-
-  accept(): void {
-    this.seen++;
-    this.good++;
-  }
-
-  /** Fails fast when a file starts with nothing but records that are not preprints. */
-  reject(): void {
-    this.seen++;
-    if (this.good === 0 && this.seen >= PROBE) {
-      throw new FormatError(`${this.file}: the first ${PROBE} records are not bioRxiv records; expected ${EXPECTED}`);
-    }
-  }
 }
 
 export async function* readPreprints(input: string, ctx: ReadContext): AsyncGenerator<Sourced<Item>> {
@@ -87,7 +67,7 @@ export async function* readPreprints(input: string, ctx: ReadContext): AsyncGene
       bytes.add(f.size);
       continue;
     }
-    const guard = new FileGuard(f.path);
+    const guard = new FileGuard(f.path, 'bioRxiv records', EXPECTED);
     for await (const { value, position } of kind === 'jsonl' ? jsonLines(f, bytes, ctx) : jsonRecords(f, bytes, files.length === 1)) {
       if (ctx.signal.aborted) return;
       const item = toItem(value);

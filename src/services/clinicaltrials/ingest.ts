@@ -5,6 +5,7 @@
  */
 import type { ReadContext } from '../../core/ingest/dataset.js';
 import { FormatError } from '../../core/ingest/errors.js';
+import { FileGuard } from '../../core/ingest/file-guard.js';
 import { ByteProgress, baseName, lines, listInputs, openInput, peek, readText } from '../../core/ingest/inputs.js';
 import type { Sourced } from '../../core/ingest/load.js';
 import { jsonFileItems } from '../../core/ingest/json.js';
@@ -13,8 +14,6 @@ import { NCT_ID, columns, nctIdOf, type Study } from './extract.js';
 import type { StudyRecord } from './store.js';
 
 const PAGE_KEYS = new Set(['studies', 'totalCount', 'nextPageToken']);
-// If this many records in a row at the start of a file are not studies, the file is not study data.
-const PROBE = 100;
 const EXPECTED = 'ClinicalTrials.gov study JSON (.json, .jsonl, .ndjson or a .zip of them, optionally gzipped)';
 
 type Kind = 'zip' | 'json' | 'jsonl';
@@ -37,25 +36,6 @@ export function toRecord(value: unknown): StudyRecord | string {
   return { study, doc: JSON.stringify(study), cols: columns(study) };
 }
 
-class FileGuard {
-  private seen = 0;
-  private good = 0;
-  constructor(private readonly file: string) {}
-
-  accept(): void {
-    this.seen++;
-    this.good++;
-  }
-
-  /** Fails fast when a file starts with nothing but non-studies. */
-  reject(): void {
-    this.seen++;
-    if (this.good === 0 && this.seen >= PROBE) {
-      throw new FormatError(`${this.file}: the first ${PROBE} records are not ClinicalTrials.gov studies; expected ${EXPECTED}`);
-    }
-  }
-}
-
 export async function* readStudies(input: string, ctx: ReadContext): AsyncGenerator<Sourced<StudyRecord>> {
   const files = await listInputs(input);
   const readable = files.filter((f) => kindOf(f.path));
@@ -71,7 +51,7 @@ export async function* readStudies(input: string, ctx: ReadContext): AsyncGenera
 
   for (const f of readable) {
     const kind = kindOf(f.path) as Kind;
-    const guard = new FileGuard(f.path);
+    const guard = new FileGuard(f.path, 'ClinicalTrials.gov studies', EXPECTED);
     const emit = (value: unknown, position: string | number): Sourced<StudyRecord> | undefined => {
       const r = toRecord(value);
       if (typeof r === 'string') {

@@ -6,8 +6,8 @@
  */
 import type { GeneView } from '../ncbi/gene/view.js';
 import { cellList } from '../ncbi/text.js';
-import { xrefs } from '../eutils/render/entrezgene.js';
-import { primaryPlacements, products } from '../eutils/render/placement.js';
+import { primaryPlacements, products } from '../ncbi/gene/placement.js';
+import { xrefs } from '../ncbi/gene/xrefs.js';
 
 const TYPE: Record<string, string> = {
   'protein-coding': 'PROTEIN_CODING',

@@ -12,7 +12,7 @@ import { geneTables } from '../ncbi/gene/store.js';
 import { loadGenes } from '../ncbi/gene/view.js';
 import type { ServiceContext } from '../types.js';
 import { backend, type Backend, type DbName } from './data.js';
-import { primaryPlacements } from './render/placement.js';
+import { primaryPlacements } from '../ncbi/gene/placement.js';
 
 export interface LinkDef {
   name: string;

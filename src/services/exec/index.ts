@@ -18,7 +18,7 @@ const MOUNT = '/exec';
 const VERSION = (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }).version;
 
 /** The base URL variables every run gets: BIOMIRROR_URL and one per base-URL placeholder. */
-function baseEnv(services: readonly ServiceModule[]): Record<string, string> {
+function baseEnv(services: readonly Pick<ServiceModule, 'id' | 'mount' | 'baseUrls'>[]): Record<string, string> {
   const env: Record<string, string> = { BIOMIRROR_URL: 'http://biomirror' };
   for (const s of services) {
     if (s.id === SERVICE) continue;
@@ -33,9 +33,6 @@ function baseEnv(services: readonly ServiceModule[]): Record<string, string> {
  * (tests); otherwise BIOMIRROR_EXEC_* variables are read when the server starts.
  */
 export function createExecService(settings?: Partial<ExecSettings>): ServiceModule {
-  // The app mounting every service under its prefix: the proxy hands requests to it. A
-  // `--port-per-service` app of this service alone uses it too.
-  let primary: Gateway | undefined;
   let last: ExecEngine | undefined;
   const resolved = () => ({ ...settingsFromEnv(), ...settings });
 
@@ -65,31 +62,30 @@ export function createExecService(settings?: Partial<ExecSettings>): ServiceModu
     datasets: [],
     errors: execCatalogue,
     async routes(app: FastifyInstance, ctx: ServiceContext) {
-      // Imported here: the registry lists this module.
-      const { SERVICES } = await import('../registry.js');
-      const mounts = SERVICES.filter((s) => s.id !== SERVICE).map((s) => s.mount);
-      let own: Gateway | undefined;
-      if (app.prefix === MOUNT) {
-        own = {
-          mounts: () => mounts,
-          async forward(r) {
-            // The proxy resolved the target; this is the last check before the app parses it as
-            // a URL: a mirrored service's path, spelled so that parsing cannot change it.
-            const path = pathPart(r.url);
-            if (unsafePathReason(r.url) || !mounts.some((m) => path === m || path.startsWith(`${m}/`))) {
-              const body = Buffer.from(`biomirror sandbox proxy: ${path.slice(0, 200)} is not a mirrored service's path\n`);
-              return { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' }, body };
-            }
-            const res = await app.inject({ method: r.method as 'GET', url: r.url, headers: r.headers, ...(r.body.length > 0 ? { payload: r.body } : {}) });
-            return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
-          },
-        };
-        primary ??= own;
-      }
-      const engine = await ExecEngine.start(resolved(), ctx.db, () => own ?? primary, baseEnv(SERVICES), ctx.log);
+      // The build's services come through the context: the registry lists this module.
+      const services = ctx.services;
+      const all = (await services?.list()) ?? [];
+      const mounts = all.filter((s) => s.id !== SERVICE).map((s) => s.mount);
+      const gateway: Gateway = {
+        mounts: () => mounts,
+        async forward(r) {
+          // The proxy resolved the target; this is the last check before the app parses it as
+          // a URL: a mirrored service's path, spelled so that parsing cannot change it.
+          const path = pathPart(r.url);
+          if (unsafePathReason(r.url) || !mounts.some((m) => path === m || path.startsWith(`${m}/`))) {
+            const body = Buffer.from(`biomirror sandbox proxy: ${path.slice(0, 200)} is not a mirrored service's path\n`);
+            return { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' }, body };
+          }
+          // Offered to the proxy only when the services answer (see below).
+          if (!services) throw new Error('no services to forward to');
+          return services.request(r);
+        },
+      };
+      // On a port of its own this service hands requests to the app with every service under its
+      // mount, once one answers in this process.
+      const engine = await ExecEngine.start(resolved(), ctx.db, () => (services?.available() ? gateway : undefined), baseEnv(all), ctx.log);
       last = engine;
       app.addHook('onClose', async () => {
-        if (primary === own) primary = undefined;
         await engine.close();
       });
       registerRoutes(app, engine, health);

@@ -6,7 +6,8 @@
 import type { GeneView } from '../../ncbi/gene/view.js';
 import { cellList } from '../../ncbi/text.js';
 import { DOCTYPE } from '../xml.js';
-import { chromosomeOf, primaryPlacements, type Placement } from './placement.js';
+import { chromosomeOf, primaryPlacements, type Placement } from '../../ncbi/gene/placement.js';
+import { xrefs } from '../../ncbi/gene/xrefs.js';
 import { asnText } from './asn1.js';
 import { renderTree, x, type XNode } from './tree.js';
 
@@ -44,14 +45,6 @@ function objectId(value: string): XNode {
 
 function dbtag(db: string, value: string): XNode {
   return x('Dbtag', [x('Dbtag_db', db), x('Dbtag_tag', [objectId(value)])]);
-}
-
-/** dbXrefs cells ("MIM:113705|HGNC:HGNC:1100") as Dbtags. */
-export function xrefs(dbXrefs: string): { db: string; value: string }[] {
-  return cellList(dbXrefs).flatMap((x) => {
-    const k = x.indexOf(':');
-    return k > 0 ? [{ db: x.slice(0, k), value: x.slice(k + 1) }] : [];
-  });
 }
 
 function date(yyyymmdd: string): XNode {

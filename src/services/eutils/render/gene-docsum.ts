@@ -2,7 +2,7 @@
 import type { GeneView } from '../../ncbi/gene/view.js';
 import { cellList } from '../../ncbi/text.js';
 import { list, num, obj, text, type SNode, type SValue } from '../schema.js';
-import { chromosomeOf, primaryPlacements } from './placement.js';
+import { chromosomeOf, primaryPlacements } from '../../ncbi/gene/placement.js';
 
 export const GENE_DOCSUM: readonly SNode[] = [
   text('Name'),

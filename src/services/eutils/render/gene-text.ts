@@ -6,7 +6,7 @@
 import type { GeneView } from '../../ncbi/gene/view.js';
 import { cellList } from '../../ncbi/text.js';
 import { mimIds } from './gene-docsum.js';
-import { chromosomeOf, primaryPlacements, products } from './placement.js';
+import { chromosomeOf, primaryPlacements, products } from '../../ncbi/gene/placement.js';
 
 function organism(v: GeneView): string {
   return v.taxon.common ? `${v.taxon.scientific} (${v.taxon.common})` : v.taxon.scientific;

@@ -195,3 +195,5 @@ port.on('message', (m) => {
     port.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) });
   }
 });
+// The kernel is instantiated above: the pool may hand this thread its scans.
+port.postMessage({ ready: true });

@@ -15,11 +15,11 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { SearchTimeout } from '../scan.js';
 import { BANDS, CELL_BYTES, HEADER_BYTES, KEY_BYTES, KeyFileError, RAW_KEY_BYTES, decodeCells, decodeHeader, popcountBytes, segmentsOf, type Cells, type KeyFileHeader } from './format.js';
 import { compileKernel, kernelLayout, type KernelLayout, type KernelModule } from './kernel.js';
 import { sourceUrl } from '../../../../core/files/project.js';
+import { WorkerPool } from '../../../../core/workers/pool.js';
 
 // Plain JavaScript in the source tree, started from there by the build too (as match-worker.mjs).
 const WORKER = sourceUrl('services/pubchem/search/keyfile/scan-worker.mjs');
@@ -102,12 +102,13 @@ export function minCommon(p: number, qc: number, t: number): number {
 }
 
 export class KeyFileSearcher {
-  /** Scan threads; a slot whose thread died is empty until the next scan starts a new one. */
-  private readonly workers: (Worker | undefined)[] = [];
+  /**
+   * Scan threads (core's worker pool, no deadlines: a scan stops between chunks by a shared flag).
+   * A thread that died fails its scan and is started again by the next one.
+   */
+  private readonly pool: WorkerPool;
   private queue: Promise<unknown> = Promise.resolve();
-  private seq = 0;
   private closed = false;
-  private readonly pending = new Map<number, { resolve(r: Reply): void; reject(e: Error): void }>();
   /** What the last call read. */
   lastScan: ScanStats = { records: 0, bytes: 0, chunks: 0, ms: 0 };
 
@@ -117,11 +118,19 @@ export class KeyFileSearcher {
     readonly header: KeyFileHeader,
     private readonly cells: Cells,
     private readonly layout: KernelLayout,
-    private readonly module: KernelModule,
-    private readonly threads: number,
-    private readonly kernel: 'wasm' | 'js' | 'none',
+    module: KernelModule,
+    threads: number,
+    kernel: 'wasm' | 'js' | 'none',
   ) {
-    for (let i = 0; i < threads; i++) this.workers.push(this.spawn());
+    this.pool = new WorkerPool({
+      script: WORKER,
+      size: threads,
+      workerOptions: { workerData: { fd, module, layout, keysOffset: header.keysOffset, cidsOffset: header.cidsOffset, kernel } },
+      errors: {
+        closed: () => new Error('the key file searcher is closed'),
+        lost: (cause, how) => (how === 'exit' ? new Error(`a key scan ${cause.message.replace(/^the /, '')}`) : cause),
+      },
+    });
   }
 
   /** Opens a key file, refusing (KeyFileError) one that is truncated, extended or corrupt. */
@@ -155,54 +164,34 @@ export class KeyFileSearcher {
     return Array.from({ length: BANDS }, (_, p) => (s[p + 1] as number) - (s[p] as number));
   }
 
-  private spawn(): Worker {
-    const w = new Worker(WORKER, {
-      workerData: { fd: this.fd, module: this.module, layout: this.layout, keysOffset: this.header.keysOffset, cidsOffset: this.header.cidsOffset, kernel: this.kernel },
-    });
-    w.unref();
-    w.on('message', (m: Reply) => {
-      const p = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if (m.error) p?.reject(new KeyFileError(`${this.path}: ${m.error}`));
-      else p?.resolve(m);
-    });
-    const fail = (err: Error) => {
-      // A thread that died takes its task with it: fail the calls waiting on it. The next scan
-      // starts a new thread (not at once: a thread that cannot start would be restarted forever).
-      for (const [id, p] of this.pending) {
-        this.pending.delete(id);
-        p.reject(err);
-      }
-      const i = this.workers.indexOf(w);
-      if (i >= 0) this.workers[i] = undefined;
-    };
-    w.on('error', fail);
-    w.on('exit', (code) => {
-      if (!this.closed) fail(new Error(`a key scan thread stopped (exit ${code})`));
-    });
-    return w;
-  }
-
   /** Runs one scan over every thread (scans run one at a time, in call order). */
   private run(op: 'sim' | 'screen' | 'super', msg: Record<string, unknown>, tasks: Float64Array, deadline: number | undefined): Promise<Reply[]> {
     const go = async (): Promise<Reply[]> => {
       if (this.closed) throw new Error('the key file searcher is closed');
       if (deadline !== undefined && Date.now() >= deadline) throw new SearchTimeout('the search ran past its time limit');
-      for (let i = 0; i < this.workers.length; i++) this.workers[i] ??= this.spawn();
       const ctrl = new Int32Array(new SharedArrayBuffer(16));
       const t0 = performance.now();
       const timer = deadline === undefined ? undefined : setTimeout(() => Atomics.store(ctrl, STOP, 2), Math.max(0, deadline - Date.now()));
       try {
-        const replies = await Promise.all(
-          (this.workers as Worker[]).map(
-            (w) =>
-              new Promise<Reply>((resolve, reject) => {
-                const id = ++this.seq;
-                this.pending.set(id, { resolve, reject });
-                w.postMessage({ ...msg, id, op, tasks, ctrl });
-              }),
+        // One task a thread: every thread is free when a scan starts (scans run one at a time).
+        const settled = await Promise.allSettled(
+          Array.from({ length: this.pool.size }, () =>
+            this.pool.run<Reply>({ ...msg, op, tasks, ctrl }).then(
+              (r) => {
+                if (r.error) throw new KeyFileError(`${this.path}: ${r.error}`);
+                return r;
+              },
+              (err: unknown) => {
+                // The scan has failed: the other threads stop taking chunks.
+                Atomics.compareExchange(ctrl, STOP, 0, 1);
+                throw err;
+              },
+            ),
           ),
         );
+        const failed = settled.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
+        const replies = settled.map((r) => (r as PromiseFulfilledResult<Reply>).value);
         if (Atomics.load(ctrl, STOP) === 2) throw new SearchTimeout('the search ran past its time limit');
         const records = replies.reduce((n, r) => n + (r.records ?? 0), 0);
         this.lastScan = { records, bytes: records * KEY_BYTES, chunks: Math.min(Atomics.load(ctrl, NEXT), tasks.length / (op === 'sim' ? 4 : 2)), ms: performance.now() - t0 };
@@ -331,11 +320,7 @@ export class KeyFileSearcher {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.workers.map((w) => w?.terminate()));
-    for (const [id, p] of this.pending) {
-      this.pending.delete(id);
-      p.reject(new Error('the key file searcher is closed'));
-    }
+    await this.pool.close();
     closeSync(this.fd);
   }
 }

@@ -2,8 +2,8 @@
  * Where a gene lies, from its gene2refseq lines: one placement per genomic sequence of the primary
  * assembly (coordinates 0-based, as gene2refseq gives them), the gene's extent on it.
  */
-import type { GeneView } from '../../ncbi/gene/view.js';
-import { cellList } from '../../ncbi/text.js';
+import type { GeneView } from './view.js';
+import { cellList } from '../text.js';
 
 export interface Placement {
   accession: string;
