@@ -8,7 +8,8 @@ import { ident, type SqlValue } from '../../core/store/db.js';
 import type { ServiceContext } from '../types.js';
 import { ctErrors } from './errors.js';
 import type { SearchInput } from './params.js';
-import { FieldValueError, SearchCompiler, planSearch, type SqlPart } from './search.js';
+import { FieldValueError, SearchCompiler, planSearch } from './search.js';
+import type { Sql } from '../../core/store/sql.js';
 import { TABLE_PREFIX, aliasTarget, studyDoc, tablesOf } from './store.js';
 
 export const SERVICE = 'clinicaltrials';
@@ -64,8 +65,8 @@ export async function searchStudies(ctx: ServiceContext, input: SearchInput): Pr
   if (!t) return { docs: [], totalCount: 0, nextPageToken: undefined, firstPage: true };
 
   const compiler = new SearchCompiler(ctx.db.dialect, tablesOf(t));
-  const filters: SqlPart[] = [];
-  const inList = (col: string, values: readonly string[]): SqlPart => ({ sql: `${col} IN (${values.map(() => '?').join(', ')})`, params: [...values] });
+  const filters: Sql[] = [];
+  const inList = (col: string, values: readonly string[]): Sql => ({ sql: `${col} IN (${values.map(() => '?').join(', ')})`, params: [...values] });
   if (input.statuses) filters.push(inList('s.overall_status', input.statuses));
   if (input.ids) filters.push(inList('s.nct_id', input.ids));
   if (input.phases) {

@@ -10,11 +10,7 @@ import { structuredField } from './areas.js';
 import { PHASES, SEXES, STATUSES, STD_AGES, STUDY_TYPES, enumValue } from './enums.js';
 import type { Area, Node } from './essie.js';
 import { ageDays } from './extract.js';
-
-export interface SqlPart {
-  sql: string;
-  params: SqlValue[];
-}
+import type { Sql } from '../../core/store/sql.js';
 
 export interface SearchTables {
   /** PostgreSQL: a narrow (id, v tsvector) table per area, so an area's matches sit on few pages. */
@@ -119,7 +115,7 @@ export class SearchCompiler {
   }
 
   /** A structured `AREA[Field]value` term as a predicate on the studies table. */
-  field(n: Extract<Node, { t: 'field' }>): SqlPart {
+  field(n: Extract<Node, { t: 'field' }>): Sql {
     const f = structuredField(n.field);
     if (!f) throw new FieldValueError(n.field, '', 'unknown field');
     const c = this.col(f.column);
@@ -206,7 +202,7 @@ export class SearchCompiler {
   }
 
   /** Any expression as a SQL predicate (text terms through the text index). */
-  predicate(n: Node): SqlPart {
+  predicate(n: Node): Sql {
     switch (n.t) {
       case 'true':
         return { sql: '1=1', params: [] };
@@ -276,7 +272,7 @@ export class SearchCompiler {
   }
 
   /** PostgreSQL relevance, ascending is best: each positive term ranked on its own area's vector. */
-  pgRelevance(n: Node): SqlPart | undefined {
+  pgRelevance(n: Node): Sql | undefined {
     const leaves = this.positiveLeaves(n);
     if (!leaves.length) return undefined;
     const ranks = leaves.map(
@@ -323,8 +319,8 @@ export function normalizeNctId(raw: string): string | null {
 
 export interface Plan {
   /** The rows of one page after `after` (the previous page's last key values). */
-  page(after: readonly SqlValue[] | undefined, limit: number): SqlPart;
-  count(): SqlPart;
+  page(after: readonly SqlValue[] | undefined, limit: number): Sql;
+  count(): Sql;
   /** How many key values a row carries (its sort keys and its NCT number). */
   readonly keyCount: number;
 }
@@ -338,7 +334,7 @@ interface OrderKey {
 
 export interface PlanInput {
   query: Node;
-  filters: SqlPart[];
+  filters: Sql[];
   sort: readonly SortKey[];
 }
 
@@ -346,10 +342,10 @@ export interface PlanInput {
 export function planSearch(c: SearchCompiler, input: PlanInput): Plan {
   const studies = ident(c.t.studies);
   const text = ident(c.t.text);
-  const where: SqlPart[] = [...input.filters];
-  let from: SqlPart;
+  const where: Sql[] = [...input.filters];
+  let from: Sql;
   // Relevance exists only when some text term is not negated.
-  let rel: SqlPart | undefined;
+  let rel: Sql | undefined;
   const hasText = c.hasText(input.query);
 
   if (c.dialect === 'sqlite') {
@@ -418,16 +414,16 @@ export function planSearch(c: SearchCompiler, input: PlanInput): Plan {
   return finish(c, from, where, { from, where }, c.pgRelevance(input.query), input.sort, hasText);
 }
 
-function andAll(parts: SqlPart[]): SqlPart {
+function andAll(parts: Sql[]): Sql {
   return { sql: parts.map((p) => p.sql).join(' AND '), params: parts.flatMap((p) => p.params) };
 }
 
 function finish(
   c: SearchCompiler,
-  from: SqlPart,
-  where: SqlPart[],
-  count: { from: SqlPart; where: SqlPart[] },
-  rel: SqlPart | undefined,
+  from: Sql,
+  where: Sql[],
+  count: { from: Sql; where: Sql[] },
+  rel: Sql | undefined,
   sort: readonly SortKey[],
   hasText: boolean,
 ): Plan {
@@ -442,7 +438,7 @@ function finish(
   // Ties (and unsorted searches) go by row id: load order, the same on both databases.
   keys.push({ expr: 's.id', params: [], dir: 'asc', nullable: false });
 
-  const whereSql = (base: SqlPart[], extra?: SqlPart): SqlPart => {
+  const whereSql = (base: Sql[], extra?: Sql): Sql => {
     const all = extra ? [...base, extra] : base;
     return { sql: all.length ? ` WHERE ${all.map((w) => w.sql).join(' AND ')}` : '', params: all.flatMap((w) => w.params) };
   };
@@ -495,13 +491,13 @@ function finish(
 interface Ranked {
   from: string;
   id: string;
-  match: SqlPart;
+  match: Sql;
   /** Relevance, ascending is best. */
-  rel: SqlPart;
+  rel: Sql;
   studies: string;
   docs: string;
   dir: 'asc' | 'desc';
-  filter: SqlPart | undefined;
+  filter: Sql | undefined;
   filterId: string;
 }
 
@@ -529,7 +525,7 @@ function topRanked(r: Ranked): Plan {
 }
 
 /** Rows strictly after `after` in the order of `keys` (nulls last in each key). */
-function afterPredicate(keys: OrderKey[], after: readonly SqlValue[]): SqlPart {
+function afterPredicate(keys: OrderKey[], after: readonly SqlValue[]): Sql {
   const ors: string[] = [];
   const params: SqlValue[] = [];
   keys.forEach((k, i) => {

@@ -4,8 +4,9 @@
  * taken from the merge. Loaded rows overridden by a local copy are left out of the load's side.
  */
 import type { TableSet } from '../../core/ingest/dataset.js';
-import { ident, type Db, type SqlValue } from '../../core/store/db.js';
+import { ident, type Db } from '../../core/store/db.js';
 import { tablesOf } from './store.js';
+import type { Sql } from '../../core/store/sql.js';
 
 export const FILTERS = ['public', 'user_public', 'user_private', 'shared_with_user'] as const;
 export type Filter = (typeof FILTERS)[number];
@@ -32,13 +33,8 @@ export interface Viewer {
 
 const ORDER_COLUMN: Record<OrderField, string> = { activity: 'activity', date: 'published_on', name: 'title_key', id: 'id' };
 
-interface Part {
-  sql: string;
-  params: SqlValue[];
-}
-
 /** The filter's condition on alias `p`, or undefined when it cannot match anything. */
-function filterPart(q: ListQuery, v: Viewer): Part | undefined {
+function filterPart(q: ListQuery, v: Viewer): Sql | undefined {
   switch (q.filter) {
     case 'public':
       return { sql: 'p.public = 1', params: [] };
@@ -54,13 +50,13 @@ function filterPart(q: ListQuery, v: Viewer): Part | undefined {
   }
 }
 
-function keyPart(db: Db, words: string[], textTable: string): Part {
+function keyPart(db: Db, words: string[], textTable: string): Sql {
   if (db.dialect === 'postgres') return { sql: "p.search @@ to_tsquery('simple', ?)", params: [words.map((w) => `${w}:*`).join(' & ')] };
   const t = ident(textTable);
   return { sql: `p.id IN (SELECT rowid FROM ${t} WHERE ${t} MATCH ?)`, params: [words.map((w) => `"${w}"*`).join(' AND ')] };
 }
 
-function where(db: Db, q: ListQuery, filter: Part, textTable: string, loaded: boolean): Part {
+function where(db: Db, q: ListQuery, filter: Sql, textTable: string, loaded: boolean): Sql {
   const parts = [filter];
   if (q.words) parts.push(keyPart(db, q.words, textTable));
   if (loaded) parts.push({ sql: 'NOT EXISTS (SELECT 1 FROM proto_local l WHERE l.id = p.id)', params: [] });
@@ -71,7 +67,7 @@ function where(db: Db, q: ListQuery, filter: Part, textTable: string, loaded: bo
 // database; the table name carries the generation.
 const loadCounts = new WeakMap<Db, Map<string, number>>();
 
-async function count(db: Db, table: string, cond: Part, cache: boolean): Promise<number> {
+async function count(db: Db, table: string, cond: Sql, cache: boolean): Promise<number> {
   let kept = cache ? loadCounts.get(db) : undefined;
   if (cache && !kept) loadCounts.set(db, (kept = new Map()));
   const key = `${table}\u0000${cond.sql}\u0000${JSON.stringify(cond.params)}`;
@@ -94,7 +90,7 @@ export async function listProtocols(db: Db, t: TableSet | undefined, q: ListQuer
   const reach = offset + q.pageSize;
 
   const localCond = where(db, q, filter, 'proto_local_text', false);
-  const sources: { table: string; cond: Part }[] = [{ table: 'proto_local', cond: localCond }];
+  const sources: { table: string; cond: Sql }[] = [{ table: 'proto_local', cond: localCond }];
   let total = await count(db, 'proto_local', localCond, false);
   if (t) {
     const n = tablesOf(t);

@@ -9,13 +9,14 @@
 import type { SqlValue } from '../../../core/store/db.js';
 import { bool, booleanParam, int, integerParam, str, stringParam, type Params, type ParamSpec, type SortChoice } from './params.js';
 import { marks, type ListQuery, type V2Reader } from './store.js';
+import type { Sql } from '../../../core/store/sql.js';
 
 const like = (v: string): string => `%${v.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const LIKE = "LIKE ? ESCAPE '\\'";
 const NONE = '1 = 0';
 
 /** A trait filter (`efo_id`, `efo_trait`, `show_child_trait`) on a column of EFO short forms. */
-async function traitCondition(r: V2Reader, p: Params, column: string): Promise<{ sql: string; params: SqlValue[] } | undefined> {
+async function traitCondition(r: V2Reader, p: Params, column: string): Promise<Sql | undefined> {
   const sf = str(p, 'efo_id');
   const label = str(p, 'efo_trait');
   if (sf === undefined && label === undefined) return undefined;

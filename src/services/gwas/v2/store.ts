@@ -12,6 +12,7 @@ import { CATALOG, SERVICE } from '../catalog/handlers.js';
 import { CATALOG_PREFIX, tables, type CatalogTables } from '../catalog/store.js';
 import { v2Errors } from './errors.js';
 import type { V2Paging } from './params.js';
+import type { Sql } from '../../../core/store/sql.js';
 
 export type Row = Record<string, unknown>;
 
@@ -135,7 +136,7 @@ export class V2Reader {
    * given as a list, which both databases plan well (PostgreSQL guesses a recursive query's size
    * blindly and would scan whole tables); a very wide trait keeps the walk as a subquery instead.
    */
-  async childCondition(column: string, terms: readonly string[]): Promise<{ sql: string; params: SqlValue[] }> {
+  async childCondition(column: string, terms: readonly string[]): Promise<Sql> {
     const n = this.n;
     const list = marks(terms.length);
     if (!this.efo) {

@@ -10,6 +10,7 @@
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import { ident, type Db, type SqlValue } from '../../../core/store/db.js';
 import type { Atom, CNode } from './fields.js';
+import type { Sql } from '../../../core/store/sql.js';
 
 export const INDEX_TABLES = ['rawpost', 'rank', 'post', 'terms'] as const;
 
@@ -101,11 +102,6 @@ export async function finishIndex(db: Db, n: IndexTables, records: string, order
 function after(p: string): string {
   const last = p.charCodeAt(p.length - 1);
   return p.slice(0, -1) + String.fromCharCode(last + 1);
-}
-
-interface Sql {
-  sql: string;
-  params: SqlValue[];
 }
 
 function marks(n: number): string {

@@ -24,7 +24,7 @@ import { holdsComputed, rowsOf, sqlSearch } from './paging.js';
 import { attributeSql, catalogueOf, filterSql, inSql, sameRecordGroup } from './plan.js';
 import type { Node, ReturnType, SearchRequest, Service, Terminal } from './request.js';
 import { RETURN_KIND, isComputed, mapSql } from './returns.js';
-import { q, raw, type Sql } from './sql.js';
+import { sql, sqlText, type Sql } from '../../../../core/store/sql.js';
 import { uniprotIndex } from './uniprot.js';
 import { indexedAttributes, keySql, valueSource } from './values.js';
 
@@ -378,7 +378,7 @@ async function readContexts(shown: Ranked[], later: RunOptions['later']): Promis
 /** Identifiers found in memory as SQL rows `id` (one parameter, read as a JSON array). */
 function idsSql(s: SearchScope, ids: string[]): Sql {
   const json = JSON.stringify(ids);
-  return s.db.dialect === 'postgres' ? q`SELECT jsonb_array_elements_text(CAST(${json} AS jsonb)) COLLATE "C" AS id` : q`SELECT value AS id FROM json_each(${json})`;
+  return s.db.dialect === 'postgres' ? sql`SELECT jsonb_array_elements_text(CAST(${json} AS jsonb)) COLLATE "C" AS id` : sql`SELECT value AS id FROM json_each(${json})`;
 }
 
 const byId = (a: Ranked, b: Ranked) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -390,10 +390,10 @@ async function sortKeys(s: SearchScope, ids: Sql, spec: SearchRequest['sort'][nu
   let key = v && keySql(s, v, rt, spec.direction, 'h.id');
   if (key && spec.filter) {
     const f = await filterSql(s, spec.filter, rt);
-    key = f && q`CASE WHEN h.id IN (${f}) THEN ${key} END`;
+    key = f && sql`CASE WHEN h.id IN (${f}) THEN ${key} END`;
   }
   if (!key) return values;
-  for (const r of await s.db.query<{ id: string; k: number | string | null }>(...sqlArgs(q`SELECT h.id AS id, ${key} AS k FROM (${ids}) h`))) if (r.k !== null) values.set(r.id, r.k);
+  for (const r of await s.db.query<{ id: string; k: number | string | null }>(...sqlArgs(sql`SELECT h.id AS id, ${key} AS k FROM (${ids}) h`))) if (r.k !== null) values.set(r.id, r.k);
   return values;
 }
 
@@ -401,7 +401,7 @@ const sqlArgs = (x: Sql): [string, Sql['params']] => [x.sql, x.params];
 
 async function sortRanked(s: SearchScope, ranked: Ranked[], req: SearchRequest): Promise<void> {
   const keys: ((a: Ranked, b: Ranked) => number)[] = [];
-  const ids = req.sort.some((k) => k.sort_by !== 'score') ? idsSql(s, ranked.map((r) => r.id)) : raw('');
+  const ids = req.sort.some((k) => k.sort_by !== 'score') ? idsSql(s, ranked.map((r) => r.id)) : sqlText('');
   for (const spec of req.sort) {
     const dir = spec.direction === 'asc' ? 1 : -1;
     if (spec.sort_by === 'score') {

@@ -11,7 +11,7 @@ import type { SearchScope } from './engine.js';
 import { bad } from '../../errors.js';
 import { filterSql } from './plan.js';
 import type { FacetSpec, ReturnType } from './request.js';
-import { joinSql, num, q, raw, testedColumn, type Sql } from './sql.js';
+import { joinSql, sql, sqlNumber, sqlText, testedColumn, type Sql } from '../../../../core/store/sql.js';
 import { dateValue } from './text.js';
 import { isNumeric, valueSource, valuesSql } from './values.js';
 
@@ -25,7 +25,7 @@ const numLabel = (n: number) => (Number.isInteger(n) ? `${n}.0` : String(n));
 
 /** The UTC year of a date value (milliseconds since the epoch). */
 const yearSql = (db: Db, col: string) =>
-  raw(db.dialect === 'postgres' ? `CAST(EXTRACT(YEAR FROM to_timestamp(${col} / 1000) AT TIME ZONE 'UTC') AS INTEGER)` : `CAST(strftime('%Y', ${col} / 1000, 'unixepoch') AS INTEGER)`);
+  sqlText(db.dialect === 'postgres' ? `CAST(EXTRACT(YEAR FROM to_timestamp(${col} / 1000) AT TIME ZONE 'UTC') AS INTEGER)` : `CAST(strftime('%Y', ${col} / 1000, 'unixepoch') AS INTEGER)`);
 
 export async function facetResults(s: SearchScope, specs: FacetSpec[], hits: Sql, rt: ReturnType): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
@@ -33,14 +33,14 @@ export async function facetResults(s: SearchScope, specs: FacetSpec[], hits: Sql
   return out;
 }
 
-const nothing = (hits: Sql) => q`SELECT h.id AS id FROM (${hits}) h WHERE 1 = 0`;
+const nothing = (hits: Sql) => sql`SELECT h.id AS id FROM (${hits}) h WHERE 1 = 0`;
 
 async function facet(s: SearchScope, f: FacetSpec, hits: Sql, rt: ReturnType): Promise<Record<string, unknown>[]> {
   if (f.filter) {
     const keep = await filterSql(s, f.filter, rt);
     // A test of each hit: read as a key of the hits' own look-ups, SQLite walked the whole filter
     // list for each hit (an organism filter of 20,000 entities took 84 s).
-    const sub = keep ? q`SELECT h.id AS id FROM (${hits}) h WHERE ${raw(testedColumn(s.db.dialect, 'h.id'))} IN (${keep})` : nothing(hits);
+    const sub = keep ? sql`SELECT h.id AS id FROM (${hits}) h WHERE ${sqlText(testedColumn(s.db.dialect, 'h.id'))} IN (${keep})` : nothing(hits);
     const out: Record<string, unknown>[] = [];
     for (const g of f.facets ?? []) out.push(...(await facet(s, g, sub, rt)));
     return out;
@@ -50,9 +50,9 @@ async function facet(s: SearchScope, f: FacetSpec, hits: Sql, rt: ReturnType): P
   if (!a) throw bad(`Facet ${f.name}: attribute ${attr} is not a searchable attribute`);
   const source = await valueSource(s, attr, rt);
   // Rows (dst, num, str): each hit's values; none when the attribute has no values here.
-  const values = (source && valuesSql(s, source, rt, hits)) ?? q`SELECT h.id AS dst, CAST(NULL AS REAL) AS num, CAST(NULL AS TEXT) AS str FROM (${hits}) h WHERE 1 = 0`;
+  const values = (source && valuesSql(s, source, rt, hits)) ?? sql`SELECT h.id AS dst, CAST(NULL AS REAL) AS num, CAST(NULL AS TEXT) AS str FROM (${hits}) h WHERE 1 = 0`;
   if (f.aggregation_type === 'cardinality') {
-    const r = await s.db.one<{ n: number | string }>(...args(q`SELECT COUNT(DISTINCT COALESCE(v.str, CAST(v.num AS TEXT))) AS n FROM (${values}) v`));
+    const r = await s.db.one<{ n: number | string }>(...args(sql`SELECT COUNT(DISTINCT COALESCE(v.str, CAST(v.num AS TEXT))) AS n FROM (${values}) v`));
     return [{ name: f.name, value: Number(r?.n ?? 0) }];
   }
   const buckets = await bucketsOf(s, f, a, values);
@@ -80,9 +80,9 @@ const args = (x: Sql): [string, Sql['params']] => [x.sql, x.params];
 /** Buckets by a key expression over the values `v`, each with the SQL of its hits. */
 async function grouped(s: SearchScope, values: Sql, key: Sql, label: (k: number | string) => string): Promise<Bucket[]> {
   const rows = await s.db.query<{ k: number | string; n: number | string }>(
-    ...args(q`SELECT ${key} AS k, COUNT(DISTINCT v.dst) AS n FROM (${values}) v WHERE ${key} IS NOT NULL GROUP BY ${key}`),
+    ...args(sql`SELECT ${key} AS k, COUNT(DISTINCT v.dst) AS n FROM (${values}) v WHERE ${key} IS NOT NULL GROUP BY ${key}`),
   );
-  return rows.map((r) => ({ label: label(r.k), population: Number(r.n), members: q`SELECT DISTINCT v.dst AS id FROM (${values}) v WHERE ${key} = ${r.k}` }));
+  return rows.map((r) => ({ label: label(r.k), population: Number(r.n), members: sql`SELECT DISTINCT v.dst AS id FROM (${values}) v WHERE ${key} = ${r.k}` }));
 }
 
 async function bucketsOf(s: SearchScope, f: FacetSpec, a: Attribute, values: Sql): Promise<Bucket[]> {
@@ -90,13 +90,13 @@ async function bucketsOf(s: SearchScope, f: FacetSpec, a: Attribute, values: Sql
   const numeric = isNumeric(a);
   switch (f.aggregation_type) {
     case 'terms':
-      if (numeric && a.kind !== 'date') return grouped(s, values, raw('v.num'), (k) => String(Number(k)));
-      return grouped(s, values, raw('v.str'), String);
+      if (numeric && a.kind !== 'date') return grouped(s, values, sqlText('v.num'), (k) => String(Number(k)));
+      return grouped(s, values, sqlText('v.str'), String);
     case 'histogram': {
       const step = Number(f.interval);
       if (!numeric || a.kind === 'date') throw bad(`Facet ${f.name}: histogram needs a numeric attribute`);
       if (!(step > 0) || !Number.isFinite(step)) throw bad(`Facet ${f.name}: interval must be positive`);
-      return grouped(s, values, q`FLOOR(v.num / ${num(step)})`, (k) => numLabel(Number(k) * step));
+      return grouped(s, values, sql`FLOOR(v.num / ${sqlNumber(step)})`, (k) => numLabel(Number(k) * step));
     }
     case 'date_histogram':
       if (a.kind !== 'date') throw bad(`Facet ${f.name}: date_histogram needs a date attribute`);
@@ -116,19 +116,19 @@ async function bucketsOf(s: SearchScope, f: FacetSpec, a: Attribute, values: Sql
         const hi = bound(r.to);
         const fmt = (x: number | undefined) => (x === undefined ? undefined : isDate ? YEAR_LABEL(x) : numLabel(x));
         // From inclusive, to exclusive.
-        const cond = joinSql([raw('v.num IS NOT NULL'), ...(lo === undefined ? [] : [q`v.num >= ${num(lo)}`]), ...(hi === undefined ? [] : [q`v.num < ${num(hi)}`])], ' AND ');
+        const cond = joinSql([sqlText('v.num IS NOT NULL'), ...(lo === undefined ? [] : [sql`v.num >= ${sqlNumber(lo)}`]), ...(hi === undefined ? [] : [sql`v.num < ${sqlNumber(hi)}`])], ' AND ');
         return { label: rangeLabel(fmt(lo), fmt(hi)), cond };
       });
       if (ranges.length === 0) return [];
       const cols = joinSql(
-        ranges.map((r, i) => q`COUNT(DISTINCT CASE WHEN ${r.cond} THEN v.dst END) AS ${raw(`r${i}`)}`),
+        ranges.map((r, i) => sql`COUNT(DISTINCT CASE WHEN ${r.cond} THEN v.dst END) AS ${sqlText(`r${i}`)}`),
         ', ',
       );
-      const row = (await s.db.one<Record<string, number | string>>(...args(q`SELECT ${cols} FROM (${values}) v`))) ?? {};
+      const row = (await s.db.one<Record<string, number | string>>(...args(sql`SELECT ${cols} FROM (${values}) v`))) ?? {};
       // Ranges of the same label are one bucket, as the live service keys them.
       const seen = new Map<string, Bucket>();
       ranges.forEach((r, i) => {
-        if (!seen.has(r.label)) seen.set(r.label, { label: r.label, population: Number(row[`r${i}`] ?? 0), members: q`SELECT DISTINCT v.dst AS id FROM (${values}) v WHERE ${r.cond}` });
+        if (!seen.has(r.label)) seen.set(r.label, { label: r.label, population: Number(row[`r${i}`] ?? 0), members: sql`SELECT DISTINCT v.dst AS id FROM (${values}) v WHERE ${r.cond}` });
       });
       return [...seen.values()];
     }

@@ -14,7 +14,7 @@ import { perGeneration } from '../generation-cache.js';
 import type { SearchTables } from '../build/indexer.js';
 import type { ReturnType } from './request.js';
 import { RETURN_KIND } from './returns.js';
-import { q, raw, type Sql } from './sql.js';
+import { sql, sqlText, type Sql } from '../../../../core/store/sql.js';
 
 /** Words per query at most (each is one index lookup per candidate). */
 const MAX_WORDS = 32;
@@ -59,26 +59,26 @@ export async function fullTextSql(s: SearchScope, words: string[], rt: ReturnTyp
   const order = [...words].sort((a, b) => (df.get(a) as number) - (df.get(b) as number));
   // Bound, not written in: one statement text (prepared once) for every word of a shape.
   const idf = (w: string) => Math.log(1 + total / (df.get(w) as number));
-  let score = q`f0.w * ${idf(order[0] as string)}`;
-  let joins = raw('');
+  let score = sql`f0.w * ${idf(order[0] as string)}`;
+  let joins = sqlText('');
   order.slice(1).forEach((w, i) => {
-    const f = raw(`f${i + 1}`);
-    score = q`${score} + ${f}.w * ${idf(w)}`;
-    joins = q`${joins} JOIN ${raw(n.sfts)} ${f} ON ${f}.tok = ${w} AND ${f}.entry_id = f0.entry_id`;
+    const f = sqlText(`f${i + 1}`);
+    score = sql`${score} + ${f}.w * ${idf(w)}`;
+    joins = sql`${joins} JOIN ${sqlText(n.sfts)} ${f} ON ${f}.tok = ${w} AND ${f}.entry_id = f0.entry_id`;
   });
   const first = order[0] as string;
-  const entries = q`SELECT f0.entry_id AS id, ${score} AS score FROM ${raw(n.sfts)} f0 ${joins} WHERE f0.tok = ${first}`;
+  const entries = sql`SELECT f0.entry_id AS id, ${score} AS score FROM ${sqlText(n.sfts)} f0 ${joins} WHERE f0.tok = ${first}`;
   const target = RETURN_KIND[rt];
   if (target === 'entry' && words.length === 1) {
     // Ties in weight are ties in score: the index's order is the rank order.
-    const list = q`${entries} ORDER BY f0.w DESC, f0.entry_id`;
-    const top = q`SELECT f0.w * ${idf(first)} FROM ${raw(n.sfts)} f0 WHERE f0.tok = ${first} ORDER BY f0.w DESC LIMIT 1`;
-    const count = q`SELECT d.df AS n, (${top}) AS top FROM ${raw(n.sdf)} d WHERE d.tok = ${first}`;
+    const list = sql`${entries} ORDER BY f0.w DESC, f0.entry_id`;
+    const top = sql`SELECT f0.w * ${idf(first)} FROM ${sqlText(n.sfts)} f0 WHERE f0.tok = ${first} ORDER BY f0.w DESC LIMIT 1`;
+    const count = sql`SELECT d.df AS n, (${top}) AS top FROM ${sqlText(n.sdf)} d WHERE d.tok = ${first}`;
     return { ...entries, ranked: { count, list } };
   }
   if (target === 'entry') return entries;
   if (target === 'mol_definition') {
-    return q`SELECT r.id AS id, MAX(e.score) AS score FROM (${entries}) e JOIN ${raw(n.sobj)} r ON r.entry_id = e.id AND r.kind = 'comp' GROUP BY r.id`;
+    return sql`SELECT r.id AS id, MAX(e.score) AS score FROM (${entries}) e JOIN ${sqlText(n.sobj)} r ON r.entry_id = e.id AND r.kind = 'comp' GROUP BY r.id`;
   }
-  return q`SELECT r.id AS id, e.score AS score FROM (${entries}) e JOIN ${raw(n.sobj)} r ON r.entry_id = e.id AND r.kind = ${target}`;
+  return sql`SELECT r.id AS id, e.score AS score FROM (${entries}) e JOIN ${sqlText(n.sobj)} r ON r.entry_id = e.id AND r.kind = ${target}`;
 }

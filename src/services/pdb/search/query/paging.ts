@@ -11,7 +11,7 @@ import { perGeneration } from '../generation-cache.js';
 import { facetResults } from './facets.js';
 import { everything, filterSql, planQuery, type Plan, type PlannedTerminal } from './plan.js';
 import type { Node, SearchRequest, Terminal } from './request.js';
-import { joinSql, q, raw, type Sql } from './sql.js';
+import { joinSql, sql, sqlText, type Sql } from '../../../../core/store/sql.js';
 import { keySql, valueSource } from './values.js';
 
 /** Which rows a request shows. */
@@ -45,7 +45,7 @@ async function orderSql(s: SearchScope, req: SearchRequest, constant: boolean): 
   for (const spec of req.sort) {
     const dir = spec.direction === 'asc' ? 'ASC' : 'DESC';
     if (spec.sort_by === 'score') {
-      if (!constant) keys.push(raw(`h.score ${dir}`));
+      if (!constant) keys.push(sqlText(`h.score ${dir}`));
       continue;
     }
     const v = await valueSource(s, spec.sort_by, req.return_type);
@@ -55,12 +55,12 @@ async function orderSql(s: SearchScope, req: SearchRequest, constant: boolean): 
       // Only the hits the filter keeps have a value to sort by.
       const f = await filterSql(s, spec.filter, req.return_type);
       if (!f) continue;
-      key = q`CASE WHEN h.id IN (${f}) THEN ${key} END`;
+      key = sql`CASE WHEN h.id IN (${f}) THEN ${key} END`;
     }
-    keys.push(q`${key} ${raw(dir)} NULLS LAST`);
+    keys.push(sql`${key} ${sqlText(dir)} NULLS LAST`);
   }
-  if (!constant && !req.sort.some((k) => k.sort_by === 'score')) keys.push(raw('h.score DESC'));
-  keys.push(raw('h.id'));
+  if (!constant && !req.sort.some((k) => k.sort_by === 'score')) keys.push(sqlText('h.score DESC'));
+  keys.push(sqlText('h.id'));
   return joinSql(keys, ', ');
 }
 
@@ -86,35 +86,35 @@ export async function statements(s: SearchScope, req: SearchRequest, terminals: 
   if (!plan) return undefined;
   const constant = plan.constant !== undefined;
   const content = await contentSql(s, req, 't.id');
-  const hits = q`SELECT t.id AS id${raw(constant ? '' : ', t.score AS score')} FROM (${plan.sql}) t${raw(content ? ` WHERE ${content}` : '')}`;
-  const score = raw(constant ? '' : ', h.score AS score');
-  const top = raw(constant ? '' : ', MAX(h.score) AS top');
+  const hits = sql`SELECT t.id AS id${sqlText(constant ? '' : ', t.score AS score')} FROM (${plan.sql}) t${sqlText(content ? ` WHERE ${content}` : '')}`;
+  const score = sqlText(constant ? '' : ', h.score AS score');
+  const top = sqlText(constant ? '' : ', MAX(h.score) AS top');
   const rows = rowsOf(req);
-  const window = rows === 'page' ? q` LIMIT ${req.paginate.rows} OFFSET ${req.paginate.start}` : raw('');
+  const window = rows === 'page' ? sql` LIMIT ${req.paginate.rows} OFFSET ${req.paginate.start}` : sqlText('');
   const r = plan.ranked;
   if (r && !content && req.sort.every((k) => k.sort_by === 'score' && k.direction === 'desc')) {
     // Already in rank order: the page is read alone, the count beside it without the hits.
-    return { constant, hits, count: r.count, list: rows === 'none' ? undefined : q`${r.list}${window}`, windowed: false };
+    return { constant, hits, count: r.count, list: rows === 'none' ? undefined : sql`${r.list}${window}`, windowed: false };
   }
   const d = plan.direct;
   if (d && !req.sort.some((k) => k.sort_by !== 'score')) {
     // One read of an index, written flat: counted there, a page read in identifier order.
     const c = await contentSql(s, req, d.id);
-    const read = q`SELECT ${raw(d.distinct ? 'DISTINCT ' : '')}${raw(d.id)} AS id FROM ${raw(d.from)} WHERE ${d.where}${raw(c ? ` AND ${c}` : '')}`;
-    return { constant, hits, count: q`SELECT COUNT(*) AS n FROM (${read}) h`, list: rows === 'none' ? undefined : q`${read} ORDER BY ${raw(d.id)}${window}`, windowed: false };
+    const read = sql`SELECT ${sqlText(d.distinct ? 'DISTINCT ' : '')}${sqlText(d.id)} AS id FROM ${sqlText(d.from)} WHERE ${d.where}${sqlText(c ? ` AND ${c}` : '')}`;
+    return { constant, hits, count: sql`SELECT COUNT(*) AS n FROM (${read}) h`, list: rows === 'none' ? undefined : sql`${read} ORDER BY ${sqlText(d.id)}${window}`, windowed: false };
   }
   const order = await orderSql(s, req, constant);
-  const count = q`SELECT COUNT(*) AS n${top} FROM (${hits}) h`;
-  if (d || rows !== 'page') return { constant, hits, count, list: rows === 'none' ? undefined : q`SELECT h.id AS id${score} FROM (${hits}) h ORDER BY ${order}${window}`, windowed: false };
+  const count = sql`SELECT COUNT(*) AS n${top} FROM (${hits}) h`;
+  if (d || rows !== 'page') return { constant, hits, count, list: rows === 'none' ? undefined : sql`SELECT h.id AS id${score} FROM (${hits}) h ORDER BY ${order}${window}`, windowed: false };
   // Hits found by joins are found once: the count and best score ride along with the page.
-  const over = raw(`, COUNT(*) OVER () AS n${constant ? '' : ', MAX(h.score) OVER () AS top'}`);
-  const page = q`SELECT h.id AS id${score} FROM (${hits}) h ORDER BY ${order}${window}`;
+  const over = sqlText(`, COUNT(*) OVER () AS n${constant ? '' : ', MAX(h.score) OVER () AS top'}`);
+  const page = sql`SELECT h.id AS id${score} FROM (${hits}) h ORDER BY ${order}${window}`;
   // The count reads every hit, so on PostgreSQL the hits are planned apart (a subquery with an
   // OFFSET is not merged into the outer query): merged, PostgreSQL costed the joins as if the
   // LIMIT stopped them early, which the count does not allow, and chose a nested loop over every
   // object of the return type (over 20 s for EM entries with a chain A, asked for assemblies).
-  const fence = raw(s.db.dialect === 'postgres' ? ' OFFSET 0' : '');
-  return { constant, hits, count, list: q`SELECT h.id AS id${score}${over} FROM (${hits}${fence}) h ORDER BY ${order}${window}`, windowed: true, page };
+  const fence = sqlText(s.db.dialect === 'postgres' ? ' OFFSET 0' : '');
+  return { constant, hits, count, list: sql`SELECT h.id AS id${score}${over} FROM (${hits}${fence}) h ORDER BY ${order}${window}`, windowed: true, page };
 }
 
 /** Runs a query of attribute and full-text terminals (or none) in the database. */
@@ -142,7 +142,7 @@ export async function sqlSearch(s: SearchScope, req: SearchRequest): Promise<Sea
   const ranked: Ranked[] = list.map((r) => ({ id: r.id, score: st?.constant || !(top > 0) ? 1 : Number(r.score) / top }));
   if (req.verbosity === 'verbose' && req.query && ranked.length) await annotate(s, req.query, terminals, ranked);
   const t2 = performance.now();
-  const facets = st && req.facets.length && n > 0 ? await facetResults(s, req.facets, q`SELECT h.id AS id FROM (${st.hits}) h`, req.return_type) : undefined;
+  const facets = st && req.facets.length && n > 0 ? await facetResults(s, req.facets, sql`SELECT h.id AS id FROM (${st.hits}) h`, req.return_type) : undefined;
   const ms = performance.now() - t0;
   // One statement answers every terminal: each is timed as the whole.
   const nodes = new Map(terminals.map((t) => [t.terminal.node_id, ms]));
@@ -182,7 +182,7 @@ async function annotate(s: SearchScope, query: Node, terminals: PlannedTerminal[
   const ids = ranked.map((r) => r.id);
   const found = new Map<Terminal, Map<string, NodeHit>>();
   for (const p of terminals) {
-    const top = p.ranked ? Number((await s.db.one<{ top: number | string | null }>(...args(q`SELECT MAX(x.score) AS top FROM (${p.sql}) x`)))?.top ?? 0) : 1;
+    const top = p.ranked ? Number((await s.db.one<{ top: number | string | null }>(...args(sql`SELECT MAX(x.score) AS top FROM (${p.sql}) x`)))?.top ?? 0) : 1;
     const m = new Map<string, NodeHit>();
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);

@@ -12,8 +12,8 @@ import { fullTextSql, fullTextWords, type RankedRead } from './fulltext.js';
 import type { SearchTables } from '../build/indexer.js';
 import type { FilterNode, Group, Node, ReturnType, Service, Terminal } from './request.js';
 import { RETURN_KIND, mapSql, throughEntry } from './returns.js';
-import { joinInOrder, joinSql, num, q, raw, testedColumn, type Sql } from './sql.js';
-import { attributeCondition, condition, conditionSql, readsWords, sameRecordSql, type AttributeCondition, type HitSql } from './text.js';
+import { joinInOrder, joinSql, sql, sqlNumber, sqlText, testedColumn, type Sql } from '../../../../core/store/sql.js';
+import { attributeCondition, condition, conditionSql, readsWords, sameRecordSql, type AttributeCondition } from './text.js';
 import { isUniprotAttribute } from './uniprot.js';
 import { kindsOf } from './values.js';
 
@@ -45,7 +45,7 @@ export interface DirectRead {
   where: Sql;
 }
 
-const directSql = (d: DirectRead): Sql => q`SELECT ${raw(d.distinct ? 'DISTINCT ' : '')}${raw(d.id)} AS id FROM ${raw(d.from)} WHERE ${d.where}`;
+const directSql = (d: DirectRead): Sql => sql`SELECT ${sqlText(d.distinct ? 'DISTINCT ' : '')}${sqlText(d.id)} AS id FROM ${sqlText(d.from)} WHERE ${d.where}`;
 
 /** An attribute condition's hits: rows `id`, and how to read them directly when one index holds them. */
 export interface AttributeHits {
@@ -109,25 +109,25 @@ export async function attributeSql(s: SearchScope, service: Service, list: Attri
     // An object matches once when it holds one value of the attribute.
     const once = only === target && !info.multi.has(only) && !readsWords(first);
     const col = target === 'entry' ? 'a.entry_id' : 'a.obj';
-    const direct: DirectRead = { distinct: !once, id: col, from: c.from, where: q`${{ sql: c.where, params: c.params }} AND a.kind = ${only}` };
+    const direct: DirectRead = { distinct: !once, id: col, from: c.from, where: sql`${{ sql: c.where, params: c.params }} AND a.kind = ${only}` };
     return { sql: directSql(direct), direct };
   }
-  let hits: HitSql = list.length === 1 ? conditionSql(first, index) : sameRecordSql(list, index);
+  let hits: Sql = list.length === 1 ? conditionSql(first, index) : sameRecordSql(list, index);
   let kinds = info.kinds;
   if (negate) {
     // The objects of the attribute's kinds that do not match: the universe minus the hits.
     if (kinds.length === 0) kinds = [index === s.ccd ? 'mol_definition' : target];
     const h = hits;
     hits = joinSql(
-      kinds.map((k) => q`SELECT o.kind AS kind, o.id AS obj, 0 AS rec, o.entry_id AS entry_id FROM ${raw(index.sobj)} o WHERE o.kind = ${k} AND o.id NOT IN (SELECT m.obj FROM (${h}) m WHERE m.kind = ${k})`),
+      kinds.map((k) => sql`SELECT o.kind AS kind, o.id AS obj, 0 AS rec, o.entry_id AS entry_id FROM ${sqlText(index.sobj)} o WHERE o.kind = ${k} AND o.id NOT IN (SELECT m.obj FROM (${h}) m WHERE m.kind = ${k})`),
       ' UNION ALL ',
     );
   }
-  const mapped = kinds.map((k) => mapSql(k, rt, hits, s.archive, s.db.dialect)).filter((x): x is HitSql => x !== undefined);
+  const mapped = kinds.map((k) => mapSql(k, rt, hits, s.archive, s.db.dialect)).filter((x): x is Sql => x !== undefined);
   if (mapped.length === 0) return undefined;
-  const sql = q`SELECT DISTINCT m.dst AS id FROM (${joinSql(mapped, ' UNION ')}) m WHERE m.dst IS NOT NULL`;
-  if (!kinds.every((k) => throughEntry(k, rt))) return { sql };
-  return { sql, entries: q`SELECT h.entry_id AS id FROM (${hits}) h WHERE h.kind IN (${joinSql(kinds.map((k) => q`${k}`), ', ')})` };
+  const mappedIds = sql`SELECT DISTINCT m.dst AS id FROM (${joinSql(mapped, ' UNION ')}) m WHERE m.dst IS NOT NULL`;
+  if (!kinds.every((k) => throughEntry(k, rt))) return { sql: mappedIds };
+  return { sql: mappedIds, entries: sql`SELECT h.entry_id AS id FROM (${hits}) h WHERE h.kind IN (${joinSql(kinds.map((k) => sql`${k}`), ', ')})` };
 }
 
 interface Context {
@@ -190,28 +190,28 @@ function both(c: Context, parts: Plan[]): Plan {
   if (rest.length === 0) {
     // The entries of every part, then their objects of the return type.
     const [first, ...more] = byEntry.map((p) => p.entries as Sql);
-    const where = more.length ? q` WHERE ${joinSql(more.map((e) => q`e0.id IN (${e})`), ' AND ')}` : raw('');
-    return { sql: q`SELECT r.id AS id FROM (SELECT DISTINCT e0.id AS id FROM (${first as Sql}) e0${where}) e ${raw(join)} ${raw(n.sobj)} r ON r.kind = ${target} AND r.entry_id = e.id`, constant };
+    const where = more.length ? sql` WHERE ${joinSql(more.map((e) => sql`e0.id IN (${e})`), ' AND ')}` : sqlText('');
+    return { sql: sql`SELECT r.id AS id FROM (SELECT DISTINCT e0.id AS id FROM (${first as Sql}) e0${where}) e ${sqlText(join)} ${sqlText(n.sobj)} r ON r.kind = ${target} AND r.entry_id = e.id`, constant };
   }
   const lead = rest.length === 1 ? (rest[0] as Plan) : joined(c, rest);
   // An entry list is a test of each hit (read as a key, it was read whole for each hit: 20 s for an
   // entity phrase within the NMR entries of 50,000).
   const entryTests = (col: string) => {
-    const entry = raw(testedColumn(c.s.db.dialect, col));
-    return joinSql(byEntry.map((p) => q`${entry} IN (${p.entries as Sql})`), ' AND ');
+    const entry = sqlText(testedColumn(c.s.db.dialect, col));
+    return joinSql(byEntry.map((p) => sql`${entry} IN (${p.entries as Sql})`), ' AND ');
   };
   const d = rest.length === 1 ? lead.direct : undefined;
   if (d && d.id === 'a.obj' && lead.constant !== undefined) {
     // The other part's hits are one read of a value index whose rows are objects of the return
     // type with their entry: the entries are tested on those rows, and the read stays direct.
-    const direct: DirectRead = { ...d, where: q`${d.where} AND ${entryTests('a.entry_id')}` };
+    const direct: DirectRead = { ...d, where: sql`${d.where} AND ${entryTests('a.entry_id')}` };
     return { sql: directSql(direct), direct, constant: lead.constant + constant };
   }
   // Otherwise each hit's object is found by its identifier and its entry tested.
   const tests = entryTests('o.entry_id');
-  const from = q`FROM (${lead.sql}) p ${raw(join)} ${raw(n.sobj)} o ON o.kind = ${target} AND o.id = p.id WHERE ${tests}`;
-  if (lead.constant !== undefined) return { sql: q`SELECT p.id AS id ${from}`, constant: lead.constant + constant };
-  return { sql: q`SELECT p.id AS id, p.score${constant !== 0 ? q` + ${num(constant)}` : raw('')} AS score ${from}`, constant: undefined };
+  const from = sql`FROM (${lead.sql}) p ${sqlText(join)} ${sqlText(n.sobj)} o ON o.kind = ${target} AND o.id = p.id WHERE ${tests}`;
+  if (lead.constant !== undefined) return { sql: sql`SELECT p.id AS id ${from}`, constant: lead.constant + constant };
+  return { sql: sql`SELECT p.id AS id, p.score${constant !== 0 ? sql` + ${sqlNumber(constant)}` : sqlText('')} AS score ${from}`, constant: undefined };
 }
 
 /** `and` of parts on the return type: ranked parts joined on the identifier, parts of one score tested by membership. */
@@ -221,37 +221,37 @@ function joined(c: Context, parts: Plan[]): Plan {
   const constant = flat.reduce((a, p) => a + (p.constant as number), 0);
   const lead = (ranked[0] ?? flat[0]) as Plan;
   const others = ranked.length ? flat : flat.slice(1);
-  let from = q`(${lead.sql}) p0`;
-  let score = raw('p0.score');
+  let from = sql`(${lead.sql}) p0`;
+  let score = sqlText('p0.score');
   ranked.slice(1).forEach((p, i) => {
-    const a = raw(`p${i + 1}`);
-    from = q`${from} JOIN (${p.sql}) ${a} ON ${a}.id = p0.id`;
-    score = q`${score} + ${a}.score`;
+    const a = sqlText(`p${i + 1}`);
+    from = sql`${from} JOIN (${p.sql}) ${a} ON ${a}.id = p0.id`;
+    score = sql`${score} + ${a}.score`;
   });
-  if (constant !== 0) score = q`${score} + ${num(constant)}`;
+  if (constant !== 0) score = sql`${score} + ${sqlNumber(constant)}`;
   // Membership tested on each row of the lead: SQLite moves the test into the lead's statement,
   // where it read the member list as a key of the lead's own object look-up, the whole list for
   // each of its rows (minutes for two entity conditions asked for chains).
-  const id = raw(testedColumn(c.s.db.dialect, 'p0.id'));
-  const where = others.length ? q` WHERE ${joinSql(others.map((p) => q`${id} IN (${membersSql(p)})`), ' AND ')}` : raw('');
-  if (!ranked.length) return { sql: q`SELECT p0.id AS id FROM ${from}${where}`, constant };
-  return { sql: q`SELECT p0.id AS id, ${score} AS score FROM ${from}${where}`, constant: undefined };
+  const id = sqlText(testedColumn(c.s.db.dialect, 'p0.id'));
+  const where = others.length ? sql` WHERE ${joinSql(others.map((p) => sql`${id} IN (${membersSql(p)})`), ' AND ')}` : sqlText('');
+  if (!ranked.length) return { sql: sql`SELECT p0.id AS id FROM ${from}${where}`, constant };
+  return { sql: sql`SELECT p0.id AS id, ${score} AS score FROM ${from}${where}`, constant: undefined };
 }
 
 /**
  * A part's hits as tested by membership (`IN`): an index read without its DISTINCT, which a
  * membership test does not need and which costs the database a pass over every hit.
  */
-const membersSql = (p: Plan): Sql => (p.direct ? q`SELECT ${raw(p.direct.id)} FROM ${raw(p.direct.from)} WHERE ${p.direct.where}` : q`SELECT x.id FROM (${p.sql}) x`);
+const membersSql = (p: Plan): Sql => (p.direct ? sql`SELECT ${sqlText(p.direct.id)} FROM ${sqlText(p.direct.from)} WHERE ${p.direct.where}` : sql`SELECT x.id FROM (${p.sql}) x`);
 
 /** `or`: the hits of any part, each scoring the sum of the parts it is in. */
 function either(parts: Plan[]): Plan {
   const all = joinSql(
-    parts.map((p) => q`SELECT x.id AS id, ${p.constant === undefined ? raw('x.score') : num(p.constant)} AS score FROM (${p.sql}) x`),
+    parts.map((p) => sql`SELECT x.id AS id, ${p.constant === undefined ? sqlText('x.score') : sqlNumber(p.constant)} AS score FROM (${p.sql}) x`),
     ' UNION ALL ',
   );
-  if (parts.every((p) => p.constant === 0)) return { sql: q`SELECT DISTINCT u.id AS id FROM (${all}) u`, constant: 0 };
-  return { sql: q`SELECT u.id AS id, SUM(u.score) AS score FROM (${all}) u GROUP BY u.id`, constant: undefined };
+  if (parts.every((p) => p.constant === 0)) return { sql: sql`SELECT DISTINCT u.id AS id FROM (${all}) u`, constant: 0 };
+  return { sql: sql`SELECT u.id AS id, SUM(u.score) AS score FROM (${all}) u GROUP BY u.id`, constant: undefined };
 }
 
 async function planTerminal(c: Context, t: Terminal, root: boolean): Promise<Plan | undefined> {
@@ -266,11 +266,11 @@ async function planTerminal(c: Context, t: Terminal, root: boolean): Promise<Pla
   if (t.service !== 'full_text') throw bad(`The ${t.service} service is not answered from the attribute indexes`);
   const found = await fullTextSql(c.s, fullTextWords(t.parameters.value), c.rt);
   if (!found) return undefined;
-  const { ranked, ...sql } = found;
-  c.terminals.push({ terminal: t, sql, ranked: true });
-  if (w === 0) return { sql: q`SELECT x.id AS id FROM (${sql}) x`, constant: 0 };
-  if (root) return ranked ? { sql, constant: undefined, ranked } : { sql, constant: undefined };
-  return { sql: q`SELECT x.id AS id, x.score / MAX(x.score) OVER () AS score FROM (${sql}) x`, constant: undefined };
+  const { ranked, ...words } = found;
+  c.terminals.push({ terminal: t, sql: words, ranked: true });
+  if (w === 0) return { sql: sql`SELECT x.id AS id FROM (${words}) x`, constant: 0 };
+  if (root) return ranked ? { sql: words, constant: undefined, ranked } : { sql: words, constant: undefined };
+  return { sql: sql`SELECT x.id AS id, x.score / MAX(x.score) OVER () AS score FROM (${words}) x`, constant: undefined };
 }
 
 /** Every object of the return type (a request without a query), each scoring 1. */
@@ -278,7 +278,7 @@ export function everything(rt: ReturnType, n: SearchTables | undefined): Plan | 
   if (!n) return undefined;
   const target = RETURN_KIND[rt];
   // Chemical components are listed per entry.
-  const direct: DirectRead = { distinct: target === 'mol_definition', id: 'o.id', from: `${n.sobj} o`, where: q`o.kind = ${target === 'mol_definition' ? 'comp' : target}` };
+  const direct: DirectRead = { distinct: target === 'mol_definition', id: 'o.id', from: `${n.sobj} o`, where: sql`o.kind = ${target === 'mol_definition' ? 'comp' : target}` };
   return { sql: directSql(direct), constant: 1, direct };
 }
 
@@ -289,5 +289,5 @@ export async function filterSql(s: SearchScope, f: FilterNode, rt: ReturnType): 
       ? { type: 'group', logical_operator: x.logical_operator, nodes: x.nodes.map((y) => toNode(y, ids)) }
       : { type: 'terminal', service: 'text', node_id: ids.n++, parameters: x.parameters };
   const plan = await planQuery(s, toNode(f, { n: 0 }), rt, 'combined', []);
-  return plan && q`SELECT f.id AS id FROM (${plan.sql}) f`;
+  return plan && sql`SELECT f.id AS id FROM (${plan.sql}) f`;
 }

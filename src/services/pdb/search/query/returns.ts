@@ -5,8 +5,8 @@
  * Each mapping is SQL over the object table, run on the hits' own query.
  */
 import type { Dialect, SqlValue } from '../../../../core/store/db.js';
-import { joinInOrder } from './sql.js';
-import type { HitSql } from './text.js';
+import { joinInOrder } from '../../../../core/store/sql.js';
+import type { Sql } from '../../../../core/store/sql.js';
 import type { ObjKind, SearchTables } from '../build/indexer.js';
 import type { ReturnType } from './request.js';
 
@@ -32,7 +32,7 @@ const INSTANCE_OF: Partial<Record<ObjKind, ObjKind>> = {
  * archive is loaded: only identity mappings then).
  * The hits are always read first and each one's objects looked up by index (see joinInOrder).
  */
-export function mapSql(from: ObjKind, to: ReturnType, hits: HitSql, n: SearchTables | undefined, dialect: Dialect, extra = ''): HitSql | undefined {
+export function mapSql(from: ObjKind, to: ReturnType, hits: Sql, n: SearchTables | undefined, dialect: Dialect, extra = ''): Sql | undefined {
   const target = RETURN_KIND[to];
   const h = `(${hits.sql}) h`;
   const join = joinInOrder(dialect);
@@ -104,7 +104,7 @@ export function sourcesSql(from: ObjKind, to: ReturnType, n: SearchTables, dst: 
 }
 
 /** Every identifier of a return type (the universe a negated condition is taken from). */
-export function allOfSql(to: ReturnType, n: SearchTables): HitSql {
+export function allOfSql(to: ReturnType, n: SearchTables): Sql {
   const target = RETURN_KIND[to];
   if (target === 'mol_definition') return { sql: `SELECT DISTINCT id AS dst FROM ${n.sobj} WHERE kind = 'comp'`, params: [] };
   return { sql: `SELECT id AS dst FROM ${n.sobj} WHERE kind = ?`, params: [target] };

@@ -8,11 +8,7 @@ import { PHRASE_WORDS, attributes, dateMs, operatorsOf, tokens, wordRun, type At
 import { bad } from '../../errors.js';
 import { LOW_KEY_UNITS, attrKey, lowKey, type SearchTables } from '../build/indexer.js';
 import { checkServed } from './unserved.js';
-
-export interface HitSql {
-  sql: string;
-  params: SqlValue[];
-}
+import type { Sql } from '../../../../core/store/sql.js';
 
 export interface AttributeCondition {
   attribute: Attribute;
@@ -195,7 +191,7 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
 }
 
 /** The rows `(kind, obj, rec, entry_id)` one attribute condition matches (before negation). */
-export function conditionSql(c: AttributeCondition, n: SearchTables): HitSql {
+export function conditionSql(c: AttributeCondition, n: SearchTables): Sql {
   const q = condition(c, n);
   return { sql: `SELECT a.kind AS kind, a.obj AS obj, a.rec AS rec, a.entry_id AS entry_id FROM ${q.from} WHERE ${q.where}`, params: q.params };
 }
@@ -207,7 +203,7 @@ export const readsWords = (c: AttributeCondition): boolean => c.operator === 'co
  * Conditions that must hold on the same nested record (one group of attributes of one nested
  * container): a join on object and record number.
  */
-export function sameRecordSql(list: AttributeCondition[], n: SearchTables): HitSql {
+export function sameRecordSql(list: AttributeCondition[], n: SearchTables): Sql {
   const parts = list.map((c) => condition(c, n));
   const subs = parts.map((p, i) => `(SELECT a.kind AS kind, a.obj AS obj, a.rec AS rec, a.entry_id AS entry_id FROM ${p.from} WHERE ${p.where}) s${i}`);
   const on = subs.slice(1).map((s, i) => `JOIN ${s} ON s${i + 1}.kind = s0.kind AND s${i + 1}.obj = s0.obj AND s${i + 1}.rec = s0.rec`);

@@ -12,7 +12,7 @@ import { perGeneration } from '../generation-cache.js';
 import { attrKey, type ObjKind, type SearchTables } from '../build/indexer.js';
 import type { ReturnType } from './request.js';
 import { RETURN_KIND, sourcesSql } from './returns.js';
-import { joinInOrder, joinSql, q, raw, type Sql } from './sql.js';
+import { joinInOrder, joinSql, sql, sqlText, type Sql } from '../../../../core/store/sql.js';
 import { isUniprotAttribute } from './uniprot.js';
 import { checkServed } from './unserved.js';
 
@@ -82,7 +82,7 @@ export function valuesSql(s: SearchScope, v: ValueSource, rt: ReturnType, hits: 
   const parts = reachable(s, v, rt).map((k) => {
     const m = sourcesSql(k, rt, s.archive as SearchTables, 'h.id');
     const steps = m.steps.map((x) => `${join} ${x.table} ${x.alias} ON ${x.on}`).join(' ');
-    return q`SELECT h.id AS dst, ${raw(number)} AS num, a.str AS str FROM (${hits}) h ${raw(steps)} ${raw(join)} ${raw(v.index.sattr)} a ON a.obj = ${raw(m.src)} AND a.attr = ${attrKey(v.index, v.attribute.path)} AND a.kind = ${k}`;
+    return sql`SELECT h.id AS dst, ${sqlText(number)} AS num, a.str AS str FROM (${hits}) h ${sqlText(steps)} ${sqlText(join)} ${sqlText(v.index.sattr)} a ON a.obj = ${sqlText(m.src)} AND a.attr = ${attrKey(v.index, v.attribute.path)} AND a.kind = ${k}`;
   });
   return parts.length ? joinSql(parts, ' UNION ALL ') : undefined;
 }
@@ -102,11 +102,11 @@ export function keySql(s: SearchScope, v: ValueSource, rt: ReturnType, dir: 'asc
     const [first, ...rest] = m.steps;
     // No `IS NOT NULL`: MIN and MAX pass over nulls, and with it SQLite reads the attribute's
     // whole partial index of numbers for each hit instead of the hit's own values.
-    const on = q`a.obj = ${raw(m.src)} AND a.attr = ${attrKey(v.index, v.attribute.path)} AND a.kind = ${k}`;
-    if (!first) return q`SELECT ${raw(col)} AS v FROM ${raw(v.index.sattr)} a WHERE ${on}`;
+    const on = sql`a.obj = ${sqlText(m.src)} AND a.attr = ${attrKey(v.index, v.attribute.path)} AND a.kind = ${k}`;
+    if (!first) return sql`SELECT ${sqlText(col)} AS v FROM ${sqlText(v.index.sattr)} a WHERE ${on}`;
     const joins = rest.map((x) => `${join} ${x.table} ${x.alias} ON ${x.on}`).join(' ');
-    return q`SELECT ${raw(col)} AS v FROM ${raw(first.table)} ${raw(first.alias)} ${raw(joins)} ${raw(join)} ${raw(v.index.sattr)} a ON ${on} WHERE ${raw(first.on)}`;
+    return sql`SELECT ${sqlText(col)} AS v FROM ${sqlText(first.table)} ${sqlText(first.alias)} ${sqlText(joins)} ${sqlText(join)} ${sqlText(v.index.sattr)} a ON ${on} WHERE ${sqlText(first.on)}`;
   });
   if (parts.length === 0) return undefined;
-  return q`(SELECT ${raw(dir === 'asc' ? 'MIN' : 'MAX')}(x.v) FROM (${joinSql(parts, ' UNION ALL ')}) x)`;
+  return sql`(SELECT ${sqlText(dir === 'asc' ? 'MIN' : 'MAX')}(x.v) FROM (${joinSql(parts, ' UNION ALL ')}) x)`;
 }

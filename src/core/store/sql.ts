@@ -3,7 +3,7 @@
  * the n-th parameter on both databases, so a fragment moved into another query must carry its
  * own parameters along, in place.
  */
-import type { Dialect, SqlValue } from '../../../../core/store/db.js';
+import type { Dialect, SqlValue } from './db.js';
 
 export interface Sql {
   sql: string;
@@ -12,30 +12,30 @@ export interface Sql {
 
 const isSql = (v: unknown): v is Sql => typeof v === 'object' && v !== null && !Buffer.isBuffer(v) && 'sql' in v && 'params' in v;
 
-/** `q\`... ${value} ...\``: a value becomes a placeholder, a fragment is inlined with its parameters. */
-export function q(strings: TemplateStringsArray, ...values: (Sql | SqlValue)[]): Sql {
-  let sql = strings[0] as string;
+/** `sql\`... ${value} ...\``: a value becomes a placeholder, a fragment is inlined with its parameters. */
+export function sql(strings: TemplateStringsArray, ...values: (Sql | SqlValue)[]): Sql {
+  let text = strings[0] as string;
   const params: SqlValue[] = [];
   values.forEach((v, i) => {
     if (isSql(v)) {
-      sql += v.sql;
+      text += v.sql;
       params.push(...v.params);
     } else {
-      sql += '?';
+      text += '?';
       params.push(v);
     }
-    sql += strings[i + 1] as string;
+    text += strings[i + 1] as string;
   });
-  return { sql, params };
+  return { sql: text, params };
 }
 
 /** Text written into the SQL as is: table names, aliases, keywords, never request text. */
-export const raw = (sql: string): Sql => ({ sql, params: [] });
+export const sqlText = (text: string): Sql => ({ sql: text, params: [] });
 
 /** A number written into the SQL (a parameter's type would be unknown to PostgreSQL in a select list). */
-export function num(x: number): Sql {
+export function sqlNumber(x: number): Sql {
   if (!Number.isFinite(x)) throw new Error(`not a finite number: ${x}`);
-  return raw(String(x));
+  return sqlText(String(x));
 }
 
 export function joinSql(list: readonly Sql[], sep: string): Sql {
