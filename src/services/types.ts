@@ -43,6 +43,48 @@ export interface OfficialApi {
   serverPath: string;
 }
 
+/**
+ * A service's operations described as data for its API reference (rendered as OpenAPI 3 by
+ * server/openapi.ts), where the real service publishes no document of its own. Routes no operation
+ * describes are still listed, as generated from their paths.
+ */
+export interface ApiReference {
+  /** What the service is, said once for the whole document. */
+  description: string;
+  /** Groups of operations, by name, with what each holds. */
+  tags?: Readonly<Record<string, string>>;
+  operations: readonly OperationDoc[];
+}
+
+export interface OperationDoc {
+  /** Below the mount, in OpenAPI's syntax: `/rest/pug/compound/{namespace}/{identifiers}/{output}`. */
+  path: string;
+  /** GET by default; `post` also takes the query parameters as a form body (`application/x-www-form-urlencoded`). */
+  methods?: readonly ('get' | 'post')[];
+  summary: string;
+  description?: string;
+  tag?: string;
+  params?: readonly ParamDoc[];
+  /** Content types of a 200 answer, the usual one first. */
+  answers: readonly string[];
+  /** What a load must carry for the example to answer (the demo data does not): a 404 until then. */
+  needs?: string;
+}
+
+export interface ParamDoc {
+  name: string;
+  in: 'path' | 'query';
+  description: string;
+  /** `string` by default. */
+  type?: 'string' | 'integer' | 'number' | 'boolean';
+  enum?: readonly (string | number)[];
+  /** Path parameters always are. */
+  required?: boolean;
+  default?: string | number | boolean;
+  /** A value the demo data answers; "Try it out" starts with it (or with the default). */
+  example?: string | number;
+}
+
 export interface ServiceModule {
   id: string;
   title: string;
@@ -63,6 +105,8 @@ export interface ServiceModule {
    * below the mount its paths start.
    */
   officialApis?: readonly OfficialApi[];
+  /** Its operations described, for the reference generated from its routes (when it publishes none). */
+  reference?: ApiReference;
   /** The spec's Limits table for this service. */
   limits: readonly LimitRule[];
   migrations: readonly Migration[];

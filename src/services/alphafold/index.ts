@@ -3,6 +3,7 @@ import type { LimitRule } from '../../core/limits/policy.js';
 import type { ServiceModule } from '../types.js';
 import { alphafoldCatalogue } from './errors.js';
 import { readAlphafold } from './ingest.js';
+import { ALPHAFOLD_OFFICIAL, ALPHAFOLD_REFERENCE } from './reference.js';
 import { registerRoutes, type AlphafoldOptions } from './routes.js';
 import { DATASET, MIGRATIONS, PREFIX, SERVICE, TABLES, afUpdates, countRecords, createTables, finishTables, writeRecords } from './store.js';
 import { sourcePath } from '../../core/files/project.js';
@@ -29,6 +30,8 @@ export function alphafoldService(opts: AlphafoldOptions = {}): ServiceModule {
     baseUrls: { fold_base_url: '', beacons_url: '/api' },
     publicUrls: { fold_base_url: 'https://alphafold.ebi.ac.uk', beacons_url: 'https://alphafold.ebi.ac.uk/api' },
     defaultPort: 8093,
+    officialApis: ALPHAFOLD_OFFICIAL,
+    reference: ALPHAFOLD_REFERENCE,
     limits: ALPHAFOLD_LIMITS,
     migrations: MIGRATIONS,
     datasets: [

@@ -2,6 +2,7 @@ import type { ServiceModule } from '../types.js';
 import { bxCatalogue } from './errors.js';
 import { DATASET, SERVICE } from './handlers.js';
 import { readPreprints } from './ingest.js';
+import { BIORXIV_REFERENCE } from './reference.js';
 import { registerRoutes } from './routes.js';
 import { TABLES, TABLE_PREFIX, countRecords, createTables, finishTables, preprintUpdates, writeBatch } from './store.js';
 import { sourcePath } from '../../core/files/project.js';
@@ -17,6 +18,7 @@ export const biorxiv: ServiceModule = {
   baseUrls: { preprint_base_url: '', preprint_site_url: '' },
   publicUrls: { preprint_base_url: 'https://api.biorxiv.org', preprint_site_url: 'https://www.biorxiv.org' },
   defaultPort: 8087,
+  reference: BIORXIV_REFERENCE,
   // The spec: "no numeric limit; recommended minimum delay 0.5 s" — a recommendation to clients, not a refusal.
   limits: [],
   migrations: [],

@@ -3,6 +3,7 @@ import { clinvarDataset, geneDataset, NCBI_SERVICE } from '../ncbi/datasets.js';
 import type { ServiceModule } from '../types.js';
 import { apiKeyOf, eutilsCatalogue } from './errors.js';
 import { HISTORY_MIGRATIONS } from './history.js';
+import { EUTILS_REFERENCE } from './reference.js';
 import { registerRoutes } from './routes.js';
 
 // The spec: 3 requests per second without a key, 10 with one; counted per key, or per IP without.
@@ -19,6 +20,7 @@ export const eutils: ServiceModule = {
   baseUrls: { eutils_url: '' },
   publicUrls: { eutils_url: 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils' },
   defaultPort: 8082,
+  reference: EUTILS_REFERENCE,
   limits: LIMITS,
   migrations: HISTORY_MIGRATIONS,
   datasets: [geneDataset, clinvarDataset],

@@ -3,6 +3,7 @@ import type { ServiceModule } from '../types.js';
 import { pgxCatalogue } from './errors.js';
 import { DATASET, SERVICE } from './handlers.js';
 import { readPgx } from './ingest/read.js';
+import { PGX_REFERENCE } from './reference.js';
 import { registerRoutes } from './routes.js';
 import { finishTables } from './store/derive/index.js';
 import { TABLES, TABLE_PREFIX, countRecords, createTables, pgxUpdates } from './store/schema.js';
@@ -19,6 +20,7 @@ export const pgx: ServiceModule = {
   baseUrls: { pgx_base_url: '' },
   publicUrls: { pgx_base_url: 'https://api.pharmgkb.org' },
   defaultPort: 8088,
+  reference: PGX_REFERENCE,
   // The spec: "maximum 2 requests per second; excess gets 429; recommended spacing 500 ms".
   limits: [perIp('per-ip', 2, 1000)],
   migrations: [],

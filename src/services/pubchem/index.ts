@@ -17,6 +17,7 @@ import { readCompounds } from './ingest/compounds.js';
 import { readConformers } from './ingest/conformers.js';
 import { readSubstances } from './ingest/substances.js';
 import { limitHeaders, pubchemLimits, RUNNING_TIME_MS } from './limits.js';
+import { PUBCHEM_REFERENCE } from './reference.js';
 import { pubchemRoutes, type PubchemOptions } from './routes.js';
 import { LISTKEY_MIGRATIONS } from './search/listkeys.js';
 import { ASSAY_PREFIX, ASSAY_TABLES, countAssayItems, createAssayTables, finishAssays, writeAssays } from './store/assays.js';
@@ -62,6 +63,7 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
     baseUrls: { chem_base_url: '' },
     publicUrls: { chem_base_url: 'https://pubchem.ncbi.nlm.nih.gov' },
     defaultPort: 8084,
+    reference: PUBCHEM_REFERENCE,
     limits: pubchemLimits(opts.runningTimeMs),
     limitHeaders,
     // A faulted engine is replaced, never kept: the state is always usable; the counts tell how often.
