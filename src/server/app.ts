@@ -195,10 +195,11 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
  * The HTTP app. With `prefixed`, every service sits under its mount path on one port; without, the
  * single given service answers at the root, exactly as its upstream does.
  */
-export async function buildApp(deps: AppDeps, services: readonly ServiceModule[], prefixed: boolean): Promise<FastifyInstance> {
-  const serviceAt = (path: string): ServiceModule | undefined =>
-    prefixed ? services.find((s) => path === s.mount || path.startsWith(`${s.mount}/`)) : services[0];
-  const app = Fastify({
+type ServiceAt = (path: string) => ServiceModule | undefined;
+
+/** Fastify with this project's options: ids, limits, logging, and parse errors in each service's format. */
+function createFastify(deps: AppDeps, serviceAt: ServiceAt): FastifyInstance {
+  return Fastify({
     // Requests Node's parser refuses (a raw space or control byte in the path, an unknown method,
     // oversized headers) still get the error body of the service their path points into.
     clientErrorHandler: clientErrorHandler(serviceAt),
@@ -229,7 +230,10 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
       return sendServiceError(reply as unknown as FastifyReply, e);
     },
   });
+}
 
+/** JSON (bounded nesting) and form bodies. */
+function addBodyParsers(app: FastifyInstance): void {
   // JSON bodies: Fastify's own parser (which refuses prototype keys), behind a bound on nesting
   // that keeps any recursive walk of the value from overflowing the stack.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -249,7 +253,10 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, parseForm(body as string));
   });
+}
 
+/** Shutdown of idle connections, the request id and path check on the way in, the log line on the way out. */
+function addRequestHooks(app: FastifyInstance, deps: AppDeps, serviceAt: ServiceAt): void {
   // While shutting down, keep-alive connections are closed as soon as their in-flight request is
   // answered, so an idle client does not hold the server open.
   let sweeper: NodeJS.Timeout | undefined;
@@ -290,7 +297,10 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
     );
     done();
   });
+}
 
+/** The platform's own routes: health, readiness, status, assets and, on the shared port, the landing page. */
+function addPlatformRoutes(app: FastifyInstance, deps: AppDeps, services: readonly ServiceModule[], prefixed: boolean): void {
   const states = () => deps.readiness?.report(services) ?? Object.fromEntries(services.map((s) => [s.id, { state: 'ready' }]));
   // For load balancers: 200 once every service has its data, 503 (with each one's state) before.
   const ready = async (_req: FastifyRequest, reply: FastifyReply) => {
@@ -330,6 +340,14 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
       return reply.type('text/html; charset=utf-8').send(landingPage(report, services, deps.config, baseUrl(req)));
     });
   }
+}
+
+export async function buildApp(deps: AppDeps, services: readonly ServiceModule[], prefixed: boolean): Promise<FastifyInstance> {
+  const serviceAt: ServiceAt = (path) => (prefixed ? services.find((s) => path === s.mount || path.startsWith(`${s.mount}/`)) : services[0]);
+  const app = createFastify(deps, serviceAt);
+  addBodyParsers(app);
+  addRequestHooks(app, deps, serviceAt);
+  addPlatformRoutes(app, deps, services, prefixed);
 
   // Pull-through (and kept answers, served also offline): installed before the services, so that
   // it sees a service's miss before the service's own "no data loaded" answer rewrites it.
