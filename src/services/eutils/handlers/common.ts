@@ -29,7 +29,7 @@ export function readDb(p: Params, tool: Tool, mode: Mode, name = 'db'): DbName |
 }
 
 /** Number parameters; a malformed one is a 400 in the utility's envelope. */
-export function num(p: Params, tool: Tool, mode: Mode, name: string, def: number, min: number, max: number): number {
+export function intParam(p: Params, tool: Tool, mode: Mode, name: string, def: number, min: number, max: number): number {
   try {
     return p.int(name, def, min, max);
   } catch (err) {
@@ -54,11 +54,11 @@ export async function inputIds(ctx: ServiceContext, p: Params, tool: Tool, mode:
   const key = p.str('query_key');
   const webenv = p.str('webenv');
   if (!key || !webenv) return { kind: 'reply', reply: errorReply(tool, mode, 'Neither query_key nor id specified') };
-  const qk = num(p, tool, mode, 'query_key', 1, 1, 1_000_000);
+  const qk = intParam(p, tool, mode, 'query_key', 1, 1, 1_000_000);
   const entry = await recall(ctx.db, webenv, qk);
   if (!entry || entry.db !== db) return { kind: 'reply', reply: errorReply(tool, mode, `Unable to obtain query #${qk}`) };
-  const retstart = num(p, tool, mode, 'retstart', 0, 0, 100_000_000);
-  const retmax = num(p, tool, mode, 'retmax', defaultRetmax, 0, 10_000);
+  const retstart = intParam(p, tool, mode, 'retstart', 0, 0, 100_000_000);
+  const retmax = intParam(p, tool, mode, 'retmax', defaultRetmax, 0, 10_000);
   const r = await runSearch(ctx, db, b, entry.term, { webenv, retstart, retmax });
   const tokens = r.ids.map(String);
   if (!tokens.length) return { kind: 'reply', reply: errorReply(tool, mode, 'Empty id list - nothing todo') };

@@ -7,7 +7,7 @@ import type { Params } from '../params.js';
 import { errorReply, errorThrow, header, jsonReply, xmlReply, type Mode, type Reply } from '../replies.js';
 import { HistoryError, QuerySyntaxError, runSearch, type SearchOutcome } from '../search.js';
 import { DOCTYPE, XML_DECL } from '../xml.js';
-import { asMode, num, readDb, readMode } from './common.js';
+import { asMode, intParam, readDb, readMode } from './common.js';
 
 const MAX_RETMAX = 10_000;
 
@@ -69,14 +69,14 @@ export async function esearch(ctx: ServiceContext, p: Params): Promise<Reply> {
   if (rettype !== 'uilist' && rettype !== 'count') throw errorThrow('esearch', mode, `Invalid rettype "${rettype}": esearch writes uilist or count`);
   const sort = p.lower('sort');
   if (sort && sort !== 'relevance') throw errorThrow('esearch', mode, `Invalid sort "${sort}": this mirror orders db=${db} by relevance only`);
-  const retstart = num(p, 'esearch', mode, 'retstart', 0, 0, 100_000_000);
-  const retmax = Math.min(num(p, 'esearch', mode, 'retmax', 20, 0, 100_000_000), MAX_RETMAX);
+  const retstart = intParam(p, 'esearch', mode, 'retstart', 0, 0, 100_000_000);
+  const retmax = Math.min(intParam(p, 'esearch', mode, 'retmax', 20, 0, 100_000_000), MAX_RETMAX);
   const webenv = p.str('webenv');
   let term = p.str('term') ?? '';
   if (!term) {
     const qk = p.str('query_key');
     if (!qk || !webenv) return errorReply('esearch', mode, 'Empty term and query_key - nothing todo');
-    term = `#${num(p, 'esearch', mode, 'query_key', 1, 1, 1_000_000)}`;
+    term = `#${intParam(p, 'esearch', mode, 'query_key', 1, 1, 1_000_000)}`;
   }
   const b = await backend(ctx, db);
   let s: SearchOutcome;

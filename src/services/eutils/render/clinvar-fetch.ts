@@ -8,7 +8,7 @@ import type { SummaryRow } from '../../ncbi/clinvar/records.js';
 import { conditions, hgvsParts, isoDay, vcvAccession } from '../../ncbi/clinvar/values.js';
 import type { VariantView } from '../../ncbi/clinvar/view.js';
 import { ASSEMBLIES } from './clinvar-docsum.js';
-import { renderTree, x, type XNode } from './tree.js';
+import { element, renderTree, type XNode } from './tree.js';
 
 const HEAD = '<?xml version="1.0" encoding="UTF-8" ?>\n';
 
@@ -19,16 +19,16 @@ function sequenceLocation(r: SummaryRow): XNode {
   Object.assign(a, { Chr: r.chromosome, Accession: r.chromosomeAccession, start: r.start, stop: r.stop, display_start: r.start, display_stop: r.stop });
   if (r.positionVcf) Object.assign(a, { positionVCF: r.positionVcf, referenceAlleleVCF: r.referenceAlleleVcf, alternateAlleleVCF: r.alternateAlleleVcf });
   for (const k of Object.keys(a)) if (!a[k]) delete a[k];
-  return x('SequenceLocation', undefined, a);
+  return element('SequenceLocation', undefined, a);
 }
 
 function xrefList(r: SummaryRow): XNode[] {
   const out: XNode[] = [];
   for (const o of r.otherIds.split(',').map((s) => s.trim()).filter(Boolean)) {
     const k = o.indexOf(':');
-    if (k > 0) out.push(x('XRef', undefined, { ID: o.slice(k + 1), DB: o.slice(0, k) }));
+    if (k > 0) out.push(element('XRef', undefined, { ID: o.slice(k + 1), DB: o.slice(0, k) }));
   }
-  if (/^\d+$/.test(r.rs) && r.rs !== '-1') out.push(x('XRef', undefined, { Type: 'rs', ID: r.rs, DB: 'dbSNP' }));
+  if (/^\d+$/.test(r.rs) && r.rs !== '-1') out.push(element('XRef', undefined, { Type: 'rs', ID: r.rs, DB: 'dbSNP' }));
   return out;
 }
 
@@ -41,7 +41,7 @@ function genes(r: SummaryRow): XNode[] {
       const a: Record<string, string> = { Symbol: symbol };
       if (i === 0 && /^\d+$/.test(r.geneId)) a.GeneID = r.geneId;
       if (i === 0 && r.hgncId) a.HGNC_ID = r.hgncId;
-      return x('Gene', undefined, a);
+      return element('Gene', undefined, a);
     });
 }
 
@@ -56,32 +56,32 @@ function rcvConditions(r: SummaryRow): { rcv: string; names: string[]; ids: stri
 function builtArchive(v: VariantView): XNode {
   const r = v.rows[0] as SummaryRow;
   const last = isoDay(r.lastEvaluated);
-  return x(
+  return element(
     'VariationArchive',
     [
-      x('RecordStatus', 'current'),
-      x('Species', 'Homo sapiens'),
-      x('ClassifiedRecord', [
-        x(
+      element('RecordStatus', 'current'),
+      element('Species', 'Homo sapiens'),
+      element('ClassifiedRecord', [
+        element(
           'SimpleAllele',
           [
-            x('GeneList', genes(r)),
-            x('Name', r.name),
-            x('VariantType', r.type),
-            x('Location', [r.cytogenetic && x('CytogeneticLocation', r.cytogenetic), ...v.rows.filter((row) => ASSEMBLIES[row.assembly]).map(sequenceLocation)]),
-            hgvsParts(r.name).proteinShort && x('ProteinChange', hgvsParts(r.name).proteinShort),
-            x('XRefList', xrefList(r)),
+            element('GeneList', genes(r)),
+            element('Name', r.name),
+            element('VariantType', r.type),
+            element('Location', [r.cytogenetic && element('CytogeneticLocation', r.cytogenetic), ...v.rows.filter((row) => ASSEMBLIES[row.assembly]).map(sequenceLocation)]),
+            hgvsParts(r.name).proteinShort && element('ProteinChange', hgvsParts(r.name).proteinShort),
+            element('XRefList', xrefList(r)),
           ],
           { AlleleID: r.alleleId, VariationID: String(v.variationId) },
         ),
-        x(
+        element(
           'RCVList',
           rcvConditions(r).map((c) =>
-            x('RCVAccession', [x('ClassifiedConditionList', c.names.map((n) => x('ClassifiedCondition', n)))], { Title: `${r.name} AND ${c.names.join('; ') || 'not provided'}`, Accession: c.rcv }),
+            element('RCVAccession', [element('ClassifiedConditionList', c.names.map((n) => element('ClassifiedCondition', n)))], { Title: `${r.name} AND ${c.names.join('; ') || 'not provided'}`, Accession: c.rcv }),
           ),
         ),
-        x('Classifications', [
-          x('GermlineClassification', [x('ReviewStatus', r.reviewStatus), x('Description', r.clinicalSignificance)], {
+        element('Classifications', [
+          element('GermlineClassification', [element('ReviewStatus', r.reviewStatus), element('Description', r.clinicalSignificance)], {
             ...(last ? { DateLastEvaluated: last } : {}),
             ...(r.numberSubmitters ? { NumberOfSubmitters: r.numberSubmitters } : {}),
           }),
@@ -106,26 +106,26 @@ export function rcvSet(views: VariantView[]): string {
     for (const c of rcvConditions(r)) {
       const traits = c.names.map((name) => conds.find((k) => k.name === name) ?? { name, xrefs: [] });
       sets.push(
-        x('ClinVarSet', [
-          x('RecordStatus', 'current'),
-          x('Title', `${r.name} AND ${c.names.join('; ') || 'not provided'}`),
-          x('ReferenceClinVarAssertion', [
-            x('ClinVarAccession', undefined, { Acc: c.rcv, Type: 'RCV' }),
-            x('RecordStatus', 'current'),
-            x('ClinicalSignificance', [x('ReviewStatus', r.reviewStatus), x('Description', r.clinicalSignificance)], last ? { DateLastEvaluated: last } : undefined),
-            x('Assertion', undefined, { Type: 'variation to disease' }),
-            x('ObservedIn', [x('Sample', [x('Origin', r.originSimple || 'not provided')])]),
-            x(
+        element('ClinVarSet', [
+          element('RecordStatus', 'current'),
+          element('Title', `${r.name} AND ${c.names.join('; ') || 'not provided'}`),
+          element('ReferenceClinVarAssertion', [
+            element('ClinVarAccession', undefined, { Acc: c.rcv, Type: 'RCV' }),
+            element('RecordStatus', 'current'),
+            element('ClinicalSignificance', [element('ReviewStatus', r.reviewStatus), element('Description', r.clinicalSignificance)], last ? { DateLastEvaluated: last } : undefined),
+            element('Assertion', undefined, { Type: 'variation to disease' }),
+            element('ObservedIn', [element('Sample', [element('Origin', r.originSimple || 'not provided')])]),
+            element(
               'MeasureSet',
               [
-                x(
+                element(
                   'Measure',
                   [
-                    x('Name', [x('ElementValue', r.name, { Type: 'Preferred' })]),
-                    r.cytogenetic && x('CytogeneticLocation', r.cytogenetic),
+                    element('Name', [element('ElementValue', r.name, { Type: 'Preferred' })]),
+                    r.cytogenetic && element('CytogeneticLocation', r.cytogenetic),
                     ...v.rows.filter((row) => ASSEMBLIES[row.assembly]).map(sequenceLocation),
                     ...genes(r).map((gn) =>
-                      x('MeasureRelationship', [x('Symbol', [x('ElementValue', gn.attrs?.Symbol ?? '', { Type: 'Preferred' })]), gn.attrs?.GeneID && x('XRef', undefined, { ID: gn.attrs.GeneID, DB: 'Gene' })], {
+                      element('MeasureRelationship', [element('Symbol', [element('ElementValue', gn.attrs?.Symbol ?? '', { Type: 'Preferred' })]), gn.attrs?.GeneID && element('XRef', undefined, { ID: gn.attrs.GeneID, DB: 'Gene' })], {
                         Type: 'variant in gene',
                       }),
                     ),
@@ -136,9 +136,9 @@ export function rcvSet(views: VariantView[]): string {
               ],
               { Type: 'Variant', ID: String(v.variationId), Acc: vcvAccession(v.variationId) },
             ),
-            x(
+            element(
               'TraitSet',
-              traits.map((t) => x('Trait', [x('Name', [x('ElementValue', t.name, { Type: 'Preferred' })]), ...t.xrefs.map((xr) => x('XRef', undefined, { ID: xr.id, DB: xr.db }))], { Type: 'Disease' })),
+              traits.map((t) => element('Trait', [element('Name', [element('ElementValue', t.name, { Type: 'Preferred' })]), ...t.xrefs.map((xr) => element('XRef', undefined, { ID: xr.id, DB: xr.db }))], { Type: 'Disease' })),
               { Type: 'Disease' },
             ),
           ]),

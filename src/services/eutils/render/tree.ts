@@ -8,10 +8,10 @@ export interface XNode {
   body?: string | number | XNode[];
 }
 
-/** Children may be absent (`cond && x(...)`): such entries are dropped. */
+/** Children may be absent (`cond && element(...)`): such entries are dropped. */
 export type Child = XNode | undefined | null | false | '';
 
-export function x(name: string, body?: string | number | Child[], attrs?: Record<string, string>): XNode {
+export function element(name: string, body?: string | number | Child[], attrs?: Record<string, string>): XNode {
   const node: XNode = { name };
   if (attrs) node.attrs = attrs;
   if (Array.isArray(body)) node.body = body.filter((c): c is XNode => !!c);
