@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FormatError } from '../src/core/ingest/errors.js';
-import { alphafold, alphafoldService } from '../src/services/alphafold/index.js';
+import { alphafold, createAlphafoldService } from '../src/services/alphafold/index.js';
 import type { BeaconsStructure } from '../src/services/alphafold/beacons.js';
 import { entryFiles, generateEntry, syntheticSequence, tarOf } from '../bench/alphafold-generate.js';
 import { makeApp, type TestApp } from './helpers/app.js';
@@ -42,7 +42,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('AlphaFold DB ingest on %
   beforeAll(async () => {
     store = await target.open();
     // The service as the lead wires it once the structure database is present: PDBe entries by accession.
-    const service = alphafoldService({
+    const service = createAlphafoldService({
       experimental: () => ({ byUniprot: async (acc, { origin }) => (acc === CANON ? [{ summary: { ...PDBE.summary, model_url: `${origin}/rcsb/files/download/9ZZZ.cif` } }] : []) }),
     });
     t = await makeApp(store, { services: [service] });

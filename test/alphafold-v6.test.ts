@@ -13,7 +13,7 @@ import { OPTIONAL_LINKS, optionalFiles } from '../src/cli/fetch/sources/alphafol
 import { resolveUpstreams } from '../src/cli/fetch/upstreams.js';
 import { coverageOf, type BeaconsStructure } from '../src/services/alphafold/beacons.js';
 import { parseAmName, parseLoadedExtra, parseMsaName } from '../src/services/alphafold/extra-files.js';
-import { alphafold, alphafoldService } from '../src/services/alphafold/index.js';
+import { alphafold, createAlphafoldService } from '../src/services/alphafold/index.js';
 import { pdbBeacons } from '../src/services/pdb/data/beacons.js';
 import { rcsbData } from '../src/services/pdb/data/index.js';
 import { makeApp, type TestApp } from './helpers/app.js';
@@ -210,7 +210,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('AlphaFold DB demo and 3D
   };
   beforeAll(async () => {
     store = await target.open();
-    const service = alphafoldService({ experimental: () => ({ byUniprot: async (acc) => (acc === 'P69905' || acc === 'P12345' ? [HHB] : []) }) });
+    const service = createAlphafoldService({ experimental: () => ({ byUniprot: async (acc) => (acc === 'P69905' || acc === 'P12345' ? [HHB] : []) }) });
     t = await makeApp(store, { services: [service] });
     await loadAf(store, t.generations, AF_DEMO);
   });
@@ -252,7 +252,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('3D-Beacons summary with 
   beforeAll(async () => {
     store = await target.open();
     // As the registry wires it: the structure database's entries of an accession, through SIFTS.
-    t = await makeApp(store, { services: [rcsbData, alphafoldService({ experimental: pdbBeacons })] });
+    t = await makeApp(store, { services: [rcsbData, createAlphafoldService({ experimental: pdbBeacons })] });
     await loadPdbDemo(store, t.generations);
     await loadAf(store, t.generations, AF_DEMO);
   }, 120_000);

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableSet } from '../src/core/ingest/dataset.js';
-import { createGwas } from '../src/services/gwas/index.js';
+import { createGwasService } from '../src/services/gwas/index.js';
 import { V1_RETIRED_BODY } from '../src/services/gwas/v2/errors.js';
 import { makeApp, type TestApp } from './helpers/app.js';
 import { CATALOG_DEMO, get, gwasApp, loadCatalog, local, type Json } from './helpers/gwas.js';
@@ -237,7 +237,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS Catalog API v1 reti
   let t: TestApp;
   beforeAll(async () => {
     store = await target.open();
-    t = await makeApp(store, { services: [createGwas({ v1: 'retired' })], prefixed: true });
+    t = await makeApp(store, { services: [createGwasService({ v1: 'retired' })], prefixed: true });
     await loadCatalog(store, t.generations);
   });
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { alphafoldService } from './alphafold/index.js';
+import { createAlphafoldService } from './alphafold/index.js';
 import { biorxiv } from './biorxiv/index.js';
 import { clinicaltrials } from './clinicaltrials/index.js';
 import { datasets } from './datasets/index.js';
@@ -16,7 +16,7 @@ import { pubchem } from './pubchem/index.js';
 import type { ServiceModule } from './types.js';
 
 // The AlphaFold DB's 3D-Beacons summary lists the structure database's entries of an accession too.
-const alphafold = alphafoldService({ experimental: pdbBeacons });
+const alphafold = createAlphafoldService({ experimental: pdbBeacons });
 
 /** Every finished service, in the order they are listed and given ports. */
 export const SERVICES: readonly ServiceModule[] = [clinicaltrials, eutils, datasets, pubchem, protocols, gwas, biorxiv, pgx, rcsbData, rcsbFiles, rcsbSearch, rcsbSite, alphafold, exec];

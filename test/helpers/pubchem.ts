@@ -2,7 +2,7 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { runLoad, type LoadResult } from '../../src/core/ingest/load.js';
 import type { Generations } from '../../src/core/store/generations.js';
-import { createPubchem } from '../../src/services/pubchem/index.js';
+import { createPubchemService } from '../../src/services/pubchem/index.js';
 import type { PubchemOptions } from '../../src/services/pubchem/routes.js';
 import type { ServiceModule } from '../../src/services/types.js';
 import { makeApp, type TestApp } from './app.js';
@@ -14,7 +14,7 @@ export const B = '/pubchem/rest/pug';
 export const V = '/pubchem/rest/pug_view';
 
 export function pubchemModule(opts: Partial<PubchemOptions> = {}): ServiceModule {
-  return createPubchem({ syncBudgetMs: 2000, maxSearchMs: 20_000, matchThreads: 1, ...opts });
+  return createPubchemService({ syncBudgetMs: 2000, maxSearchMs: 20_000, matchThreads: 1, ...opts });
 }
 
 export type DatasetName = 'compounds' | 'substances' | 'assays' | 'conformers';

@@ -22,7 +22,7 @@ export const ALPHAFOLD_LIMITS: readonly LimitRule[] = [{ name: 'concurrent', lim
  * 3D-Beacons summary) and its file host (models, confidence and PAE files, the PAE image, and the
  * MSA and AlphaMissense files a load carries).
  */
-export function alphafoldService(opts: AlphafoldOptions = {}): ServiceModule {
+export function createAlphafoldService(opts: AlphafoldOptions = {}): ServiceModule {
   return {
     id: SERVICE,
     title: 'AlphaFold Protein Structure Database (API, files, 3D-Beacons)',
@@ -56,4 +56,4 @@ export function alphafoldService(opts: AlphafoldOptions = {}): ServiceModule {
   };
 }
 
-export const alphafold: ServiceModule = alphafoldService();
+export const alphafold: ServiceModule = createAlphafoldService();

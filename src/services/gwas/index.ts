@@ -28,7 +28,7 @@ function v1FromEnv(env: NodeJS.ProcessEnv = process.env): GwasOptions['v1'] {
  * datasets: the catalog (its bulk TSV downloads) and the summary statistics (GWAS-SSF files; each
  * load replaces them all).
  */
-export function createGwas(options: Partial<GwasOptions> = {}): ServiceModule {
+export function createGwasService(options: Partial<GwasOptions> = {}): ServiceModule {
   const opts: GwasOptions = { v1: options.v1 ?? v1FromEnv() };
   return {
     id: SERVICE,
@@ -77,4 +77,4 @@ export function createGwas(options: Partial<GwasOptions> = {}): ServiceModule {
   };
 }
 
-export const gwas: ServiceModule = createGwas();
+export const gwas: ServiceModule = createGwasService();

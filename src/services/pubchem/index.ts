@@ -34,7 +34,7 @@ const envMs = (name: string, fallback: number) => {
   return Number.isFinite(v) && v > 0 ? v : fallback;
 };
 
-export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceModule {
+export function createPubchemService(options: Partial<PubchemOptions> = {}): ServiceModule {
   const opts: PubchemOptions = {
     syncBudgetMs: options.syncBudgetMs ?? envMs('BIOMIRROR_PUBCHEM_SYNC_MS', 2000),
     maxSearchMs: options.maxSearchMs ?? envMs('BIOMIRROR_PUBCHEM_SEARCH_MS', 300_000),
@@ -140,4 +140,4 @@ export function createPubchem(options: Partial<PubchemOptions> = {}): ServiceMod
   };
 }
 
-export const pubchem = createPubchem();
+export const pubchem = createPubchemService();
