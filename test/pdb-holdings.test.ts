@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readBlock } from '../src/services/pdb/cif/block.js';
+import { readBlock } from '../src/core/mmcif/block-reader.js';
 import { documentsOf } from '../src/services/pdb/documents/index.js';
 import { STORES } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';

@@ -1,11 +1,13 @@
 /**
  * Structure files (mmCIF, BinaryCIF, legacy PDB, assemblies) read and written with Mol*'s CIF
- * reader and encoder. Per-request conversions go through runCifTask (a worker pool with a time
- * budget); the direct functions are for callers already off the request path.
+ * reader and encoder, or read for their values (block-reader.ts). Per-request conversions go
+ * through runCifTask (a worker pool with a time budget); the direct functions are for callers
+ * already off the request path.
  */
 export type { CifFile } from 'molstar/lib/mol-io/reader/cif.js';
 export { CifFormatError, LegacyFormatUnavailable, AssemblyNotFound, CifTaskTimeout } from './errors.js';
 export { parseCif, inflate } from './parse.js';
+export { readBlock, Entry, Table, isoDate, itemKey, type FieldKind, type FieldPlan } from './block-reader.js';
 export { toBinaryCif } from './encode.js';
 export { toLegacyPdb } from './legacy.js';
 export { toAssemblyCif, toAssemblyPdb, ASSEMBLY_ENTRY_ID } from './assembly-files.js';

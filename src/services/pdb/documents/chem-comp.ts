@@ -1,4 +1,4 @@
-import { isoDate, type Entry } from '../cif/block.js';
+import { isoDate, type Entry } from '../../../core/mmcif/block-reader.js';
 import { compact, copyCategories, dropIncompleteRows } from './common.js';
 import type { LocalComponent } from './index.js';
 

@@ -1,4 +1,4 @@
-import type { Entry } from '../cif/block.js';
+import type { Entry } from '../../../core/mmcif/block-reader.js';
 import { categoryPlans } from './schema.js';
 
 /**

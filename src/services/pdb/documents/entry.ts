@@ -1,4 +1,4 @@
-import { isoDate } from '../cif/block.js';
+import { isoDate } from '../../../core/mmcif/block-reader.js';
 import { citations } from './citation.js';
 import { compact, copyCategories, revisions, round } from './common.js';
 import { entitiesOf, polymerType, type StructureModel } from './model.js';

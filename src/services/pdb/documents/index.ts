@@ -1,4 +1,4 @@
-import { readBlock, type Entry } from '../cif/block.js';
+import { readBlock, type Entry } from '../../../core/mmcif/block-reader.js';
 import { assemblyDocument } from './assembly.js';
 import { branchedEntity, instances, nonpolymerEntity, polymerEntity, type PartDocument } from './entity.js';
 import { entryDocument, type EntryDocument } from './entry.js';

@@ -1,4 +1,4 @@
-import type { Entry } from '../cif/block.js';
+import type { Entry } from '../../../core/mmcif/block-reader.js';
 
 /** What the Data API calls an entity's kind. */
 export type EntityKind = 'polymer' | 'non-polymer' | 'branched' | 'water' | 'macrolide';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { sourcePath } from '../../../core/files/project.js';
+import { itemKey, type FieldKind, type FieldPlan } from '../../../core/mmcif/block-reader.js';
 
 /** The Data API's JSON Schemas, vendored as published (see schemas/README.md). */
 const SCHEMA_DIR = sourcePath('services/pdb/documents/schemas/');
@@ -41,15 +42,6 @@ export function introspectionText(): string {
   return readFileSync(`${SCHEMA_DIR}graphql-introspection.json`, 'utf8');
 }
 
-/** How a value of an mmCIF item is written in the documents. */
-export type FieldKind = 'integer' | 'number' | 'string' | 'date' | 'list';
-
-export interface FieldPlan {
-  /** The name as the schema spells it (the key written). */
-  name: string;
-  kind: FieldKind;
-}
-
 /** One mmCIF category as an object of the schema describes it. */
 export interface CategoryPlan {
   /** The key of the category in the document (the schema's spelling). */
@@ -80,14 +72,6 @@ function fieldKind(node: JsonSchemaNode): FieldKind | undefined {
   // Items that mmCIF writes as one comma-separated value (pdbx_struct_assembly_gen.asym_id_list).
   if (t === 'array' && typeOf(node.items) === 'string') return 'list';
   return undefined;
-}
-
-/**
- * The key both spellings share: mmCIF item names are case-insensitive and use `-` and brackets
- * (`space_group_name_H-M`, `matrix[1][1]`) where the JSON schemas write `_` (`matrix_1_1`).
- */
-export function itemKey(name: string): string {
-  return name.toLowerCase().replace(/-/g, '_').replace(/\[/g, '_').replace(/\]/g, '');
 }
 
 const plans = new Map<SchemaObject, Map<string, CategoryPlan>>();

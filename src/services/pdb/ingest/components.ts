@@ -3,7 +3,7 @@ import { FormatError } from '../../../core/ingest/errors.js';
 import { ByteProgress, lines, listInputs, openInput } from '../../../core/ingest/inputs.js';
 import type { Sourced } from '../../../core/ingest/load.js';
 import type { Db } from '../../../core/store/db.js';
-import { readBlock } from '../cif/block.js';
+import { readBlock } from '../../../core/mmcif/block-reader.js';
 import { chemCompDocument } from '../documents/chem-comp.js';
 import { SEARCH_TABLES, buildChemIndex } from '../search/build/indexer.js';
 import { CCD_PREFIX, CCD_TABLES, COMPONENTS, SERVICE, countTable, createCcd } from '../store/tables.js';

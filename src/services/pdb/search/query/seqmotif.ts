@@ -4,13 +4,13 @@
  * expressions; all patterns run on a thread of their own with a time budget (a user's regular
  * expression may backtrack without end), which is terminated when it passes the budget.
  */
-import { Worker } from 'node:worker_threads';
 import type { SearchScope, TerminalPager, TerminalResult } from './engine.js';
 import { mapIds } from './engine.js';
 import { bad, engineUnavailable } from '../../errors.js';
 import type { ReturnType, Terminal } from './request.js';
 import { sequencesOf, type EntitySequence, type Sequences } from '../sequences.js';
 import { sourceUrl } from '../../../../core/files/project.js';
+import { WorkerPool } from '../../../../core/workers/pool.js';
 
 const WORKER = sourceUrl('services/pdb/search/query/motif-worker.mjs');
 /** Time one pattern may scan for (settable, for tests). */
@@ -80,13 +80,16 @@ function regexOf(value: string, type: string): string {
 /** Sequence types as the thread holds them. */
 const TYPE_CODE: Record<string, number> = { other: 0, protein: 1, dna: 2, rna: 3 };
 
-type Reply = { id: number; hits?: Int32Array; count?: number; spans?: number[][]; error?: string; loaded?: boolean; ready?: boolean };
+type Reply = { id?: number; hits?: Int32Array; count?: number; spans?: number[][]; error?: string; loaded?: boolean };
 
-/** One scanning thread: started on first use, loaded once per generation, ended past a budget. */
+/**
+ * One scanning thread (a pool of one on core's worker pool): started on first use, loaded once per
+ * generation, ended past a budget. A thread that is replaced (past its budget, or after a fault)
+ * has lost its sequences: the next task loads them again.
+ */
 class MotifThread {
-  private worker: Worker | undefined;
+  private pool: WorkerPool | undefined;
   private loaded: Sequences | undefined;
-  private seq = 0;
   private chain: Promise<unknown> = Promise.resolve();
   restarts = 0;
 
@@ -106,71 +109,48 @@ class MotifThread {
     return this.queue(async () => (await this.ask(seqs, { source, spansOf: indexes }, budgetMs)).spans ?? []);
   }
 
+  /** One load and its task at a time: another caller's load never comes between them. */
   private queue<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.chain.then(fn);
     this.chain = next.catch(() => undefined);
     return next;
   }
 
-  private send(msg: Record<string, unknown>, budgetMs: number): Promise<Reply> {
-    const w = this.worker as Worker;
-    const id = ++this.seq;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        cleanup();
-        this.kill();
-        reject(engineUnavailable(`The sequence motif search ran past its time limit (${budgetMs} ms): simplify the pattern`));
-      }, budgetMs);
-      const onMessage = (m: Reply) => {
-        if (m.id !== id) return;
-        cleanup();
-        resolve(m);
-      };
-      const onExit = () => {
-        cleanup();
-        this.worker = undefined;
-        reject(engineUnavailable('The sequence motif search stopped unexpectedly'));
-      };
-      const cleanup = () => {
-        clearTimeout(timer);
-        w.off('message', onMessage);
-        w.off('exit', onExit);
-      };
-      w.on('message', onMessage);
-      w.on('exit', onExit);
-      w.postMessage({ ...msg, id });
+  private start(): WorkerPool {
+    const stopped = () => engineUnavailable('The sequence motif search stopped unexpectedly');
+    return new WorkerPool({
+      script: WORKER,
+      size: 1,
+      errors: {
+        closed: stopped,
+        lost: stopped,
+        timeout: (_, t) => engineUnavailable(`The sequence motif search ran past its time limit (${t.budgetMs} ms): simplify the pattern`),
+      },
+      onEvent: (e) => {
+        if (e === 'deadline') this.restarts++;
+        if (e === 'deadline' || e === 'fault') this.loaded = undefined;
+      },
     });
   }
 
-  private kill(): void {
-    const w = this.worker;
-    this.worker = undefined;
-    this.loaded = undefined;
-    this.restarts++;
-    if (w) void w.terminate();
-  }
-
   private async ask(seqs: Sequences, msg: Record<string, unknown>, budgetMs: number): Promise<Reply> {
-    if (!this.worker) {
-      this.worker = new Worker(WORKER);
-      this.worker.unref();
-      this.loaded = undefined;
-    }
+    const pool = (this.pool ??= this.start());
     if (this.loaded !== seqs) {
       // One string and one byte per sequence: copied to the thread far faster than 100,000 strings.
       const types = Uint8Array.from(seqs.list.map((e) => TYPE_CODE[e.type] ?? 0));
-      await this.send({ load: { text: seqs.list.map((e) => e.seq).join('\n'), types } }, 120_000);
+      await pool.run<Reply>({ load: { text: seqs.list.map((e) => e.seq).join('\n'), types } }, { budgetMs: 120_000 });
       this.loaded = seqs;
     }
-    const r = await this.send(msg, budgetMs);
+    const r = await pool.run<Reply>(msg, { budgetMs });
     if (r.error) throw bad(`Not a usable pattern: ${r.error}`);
     return r;
   }
 
   async close(): Promise<void> {
-    const w = this.worker;
-    this.worker = undefined;
-    if (w) await w.terminate();
+    const pool = this.pool;
+    this.pool = undefined;
+    this.loaded = undefined;
+    await pool?.close();
   }
 }
 

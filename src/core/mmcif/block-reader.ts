@@ -1,18 +1,32 @@
-import { CIF, type CifBlock, type CifCategory, type CifField } from 'molstar/lib/mol-io/reader/cif.js';
-import { itemKey, type CategoryPlan, type FieldKind } from '../documents/schema.js';
+/**
+ * An mmCIF data block read for its values: categories and items found by case-insensitive name,
+ * absent values (`?`, `.`) left out, rows written out as typed JSON. The block is read by parse.ts
+ * (Mol*'s CIF parser), so within its size limits.
+ */
+import type { CifBlock, CifCategory, CifField } from 'molstar/lib/mol-io/reader/cif.js';
+import { firstBlock, parseCif } from './parse.js';
+import { PRESENT } from './table.js';
 
-/** An mmCIF file that could not be read (truncated, not CIF, no data block). */
-export class CifReadError extends Error {
-  override readonly name = 'CifReadError';
+/** How a value of an mmCIF item is written in JSON. */
+export type FieldKind = 'integer' | 'number' | 'string' | 'date' | 'list';
+
+export interface FieldPlan {
+  /** The name as the JSON is to spell it (the key written). */
+  name: string;
+  kind: FieldKind;
 }
 
-/** The first data block of an mmCIF text, read by Mol*'s CIF parser. */
-export async function readBlock(text: string): Promise<Entry> {
-  const parsed = await CIF.parseText(text).run();
-  if (parsed.isError) throw new CifReadError(`not a readable mmCIF file: ${parsed.message}`);
-  const block = parsed.result.blocks[0];
-  if (!block) throw new CifReadError('the file has no data block');
-  return new Entry(block);
+/**
+ * The key both spellings share: mmCIF item names are case-insensitive and use `-` and brackets
+ * (`space_group_name_H-M`, `matrix[1][1]`) where JSON schemas write `_` (`matrix_1_1`).
+ */
+export function itemKey(name: string): string {
+  return name.toLowerCase().replace(/-/g, '_').replace(/\[/g, '_').replace(/\]/g, '');
+}
+
+/** The first data block of an mmCIF file (text, or bytes plain or gzipped); throws CifFormatError. */
+export async function readBlock(input: string | Uint8Array): Promise<Entry> {
+  return new Entry(firstBlock(await parseCif(input)));
 }
 
 /** A category's rows, with values read by case-insensitive item name (mmCIF names are case-insensitive). */
@@ -40,7 +54,7 @@ export class Table {
   /** The value, or undefined where the file has `?` or `.` (absent values are omitted, never null). */
   str(item: string, row: number): string | undefined {
     const f = this.fields.get(itemKey(item));
-    if (!f || row >= this.rows || f.valueKind(row) !== 0) return undefined;
+    if (!f || row >= this.rows || f.valueKind(row) !== PRESENT) return undefined;
     return f.str(row);
   }
 
@@ -63,15 +77,18 @@ export class Table {
     return out;
   }
 
-  /** Every present item of a row, as the schema types it; `rows` limits which rows (all by default). */
-  json(plan: CategoryPlan, rows?: readonly number[]): Record<string, unknown>[] {
+  /**
+   * Every present item of a row that `plan` names (by `itemKey`), typed as it says; `rows` limits
+   * which rows (all by default).
+   */
+  json(plan: { fields: ReadonlyMap<string, FieldPlan> }, rows?: readonly number[]): Record<string, unknown>[] {
     const out: Record<string, unknown>[] = [];
     const wanted = rows ?? Array.from({ length: this.rows }, (_, i) => i);
     for (const r of wanted) {
       const obj: Record<string, unknown> = {};
       for (const [lower, field] of this.fields) {
         const p = plan.fields.get(lower);
-        if (!p || field.valueKind(r) !== 0) continue;
+        if (!p || field.valueKind(r) !== PRESENT) continue;
         const v = convert(field.str(r), p.kind);
         if (v !== undefined) obj[p.name] = v;
       }
@@ -81,7 +98,7 @@ export class Table {
   }
 }
 
-/** mmCIF dates are days; the Data API writes them as instants at midnight UTC. */
+/** mmCIF dates are days; JSON (the RCSB's Data API) writes them as instants at midnight UTC. */
 export function isoDate(v: string): string {
   return /^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00+0000` : v;
 }
@@ -105,7 +122,7 @@ function convert(v: string, kind: FieldKind): unknown {
   }
 }
 
-/** One entry's data block, its categories found by case-insensitive name. */
+/** One data block, its categories found by case-insensitive name. */
 export class Entry {
   private readonly tables = new Map<string, Table>();
   private readonly byLower = new Map<string, CifCategory>();
