@@ -20,7 +20,7 @@ export const dataErrors = {
 } as const;
 
 /** A search request the Search API refuses: a 400 naming what is wrong. */
-export const bad = (message: string): ServiceError => rcsbError(400, message);
+export const badQuery = (message: string): ServiceError => rcsbError(400, message);
 
 /**
  * An engine the search host drives is not installed here, or did not finish within its budget: a

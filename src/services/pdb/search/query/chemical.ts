@@ -9,7 +9,7 @@ import { MatchPool } from '../../../pubchem/search/pool.js';
 import { SearchTimeout } from '../../../pubchem/search/scan.js';
 import type { SearchScope, TerminalResult } from './engine.js';
 import { mapIds, perGeneration } from './engine.js';
-import { bad, engineUnavailable } from '../../errors.js';
+import { badQuery, engineUnavailable } from '../../errors.js';
 import { attrKey } from '../build/indexer.js';
 import type { ReturnType, Terminal } from './request.js';
 import { sourceUrl } from '../../../../core/files/project.js';
@@ -65,7 +65,7 @@ function componentsOf(s: SearchScope): Promise<Component[]> {
 export function parseFormula(f: string): Map<string, number> {
   const out = new Map<string, number>();
   const s = f.replace(/\s+/g, '');
-  if (!/^([A-Z][a-z]?\d*)+$/.test(s)) throw bad(`Not a molecular formula: ${f}`);
+  if (!/^([A-Z][a-z]?\d*)+$/.test(s)) throw badQuery(`Not a molecular formula: ${f}`);
   for (const m of s.matchAll(/([A-Z][a-z]?)(\d*)/g)) out.set(m[1] as string, (out.get(m[1] as string) ?? 0) + (m[2] ? Number(m[2]) : 1));
   return out;
 }
@@ -96,12 +96,12 @@ export async function chemicalTerminal(t: Terminal, rt: ReturnType, s: SearchSco
     for (const c of comps) if (formulaMatches(q, c.formula, p.match_subset === true)) scores.set(c.id, 1);
     return mapIds(s, 'mol_definition', { scores }, rt);
   }
-  if (value.length > MAX_DESCRIPTOR) throw bad(`A chemical descriptor takes at most ${MAX_DESCRIPTOR} characters`);
+  if (value.length > MAX_DESCRIPTOR) throw badQuery(`A chemical descriptor takes at most ${MAX_DESCRIPTOR} characters`);
   const matchType = String(p.match_type ?? 'graph-relaxed');
   let smiles = value;
   if (p.descriptor_type === 'InChI') {
     const same = comps.find((c) => c.inchi === value);
-    if (!same?.smiles) throw bad('InChI descriptors are matched through the loaded chemical components; no component has this InChI (use a SMILES descriptor)');
+    if (!same?.smiles) throw badQuery('InChI descriptors are matched through the loaded chemical components; no component has this InChI (use a SMILES descriptor)');
     smiles = same.smiles;
   }
   const items = comps.filter((c) => c.smiles).map((c) => ({ id: c.id, smiles: c.smiles as string }));
@@ -115,7 +115,7 @@ export async function chemicalTerminal(t: Terminal, rt: ReturnType, s: SearchSco
     if (err instanceof SearchTimeout) throw engineUnavailable(`The chemical search ran past its time limit (${chemBudget.ms} ms)`);
     throw engineUnavailable(`The chemical search failed: ${(err as Error).message}`);
   }
-  if (reply.invalid) throw bad(`Not a readable ${String(p.descriptor_type ?? 'SMILES')} descriptor: ${value.slice(0, 200)}`);
+  if (reply.invalid) throw badQuery(`Not a readable ${String(p.descriptor_type ?? 'SMILES')} descriptor: ${value.slice(0, 200)}`);
   for (const [id, score] of reply.hits ?? []) scores.set(id, score);
   return mapIds(s, 'mol_definition', { scores }, rt);
 }

@@ -15,7 +15,7 @@ import type { Generations } from '../../../../core/store/generations.js';
 import { ident } from '../../../../core/store/db.js';
 import { ARCHIVE, ARCHIVE_PREFIX, CCD_PREFIX, COMPONENTS, SERVICE, SIFTS, SIFTS_PREFIX, archiveTables, type ArchiveTables } from '../../store/tables.js';
 import { attributeCondition, type AttributeCondition } from './text.js';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 import { facetResults } from './facets.js';
 import { fullTextSql, fullTextWords } from './fulltext.js';
 import { perGeneration } from '../generation-cache.js';
@@ -213,7 +213,7 @@ async function runTerminal(s: SearchScope, t: Terminal, rt: ReturnType, o: RunOp
   else if (t.service === 'full_text') r = await fullTextTerminal(s, t, rt);
   else {
     const runner = o.runners[t.service];
-    if (!runner) throw bad(`The ${t.service} service is not available on this server`);
+    if (!runner) throw badQuery(`The ${t.service} service is not available on this server`);
     r = await runner(t, rt, s);
   }
   o.timings.set(t.node_id, performance.now() - started);

@@ -8,7 +8,7 @@
 import type { Db } from '../../../../core/store/db.js';
 import { attributes, type Attribute } from '../attributes.js';
 import type { SearchScope } from './engine.js';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 import { filterSql } from './plan.js';
 import type { FacetSpec, ReturnType } from './request.js';
 import { joinSql, sql, sqlNumber, sqlText, testedColumn, type Sql } from '../../../../core/store/sql.js';
@@ -47,7 +47,7 @@ async function facet(s: SearchScope, f: FacetSpec, hits: Sql, rt: ReturnType): P
   }
   const attr = String(f.attribute);
   const a = attributes('structure').get(attr) ?? attributes('chemical').get(attr);
-  if (!a) throw bad(`Facet ${f.name}: attribute ${attr} is not a searchable attribute`);
+  if (!a) throw badQuery(`Facet ${f.name}: attribute ${attr} is not a searchable attribute`);
   const source = await valueSource(s, attr, rt);
   // Rows (dst, num, str): each hit's values; none when the attribute has no values here.
   const values = (source && valuesSql(s, source, rt, hits)) ?? sql`SELECT h.id AS dst, CAST(NULL AS REAL) AS num, CAST(NULL AS TEXT) AS str FROM (${hits}) h WHERE 1 = 0`;
@@ -94,22 +94,22 @@ async function bucketsOf(s: SearchScope, f: FacetSpec, a: Attribute, values: Sql
       return grouped(s, values, sqlText('v.str'), String);
     case 'histogram': {
       const step = Number(f.interval);
-      if (!numeric || a.kind === 'date') throw bad(`Facet ${f.name}: histogram needs a numeric attribute`);
-      if (!(step > 0) || !Number.isFinite(step)) throw bad(`Facet ${f.name}: interval must be positive`);
+      if (!numeric || a.kind === 'date') throw badQuery(`Facet ${f.name}: histogram needs a numeric attribute`);
+      if (!(step > 0) || !Number.isFinite(step)) throw badQuery(`Facet ${f.name}: interval must be positive`);
       return grouped(s, values, sql`FLOOR(v.num / ${sqlNumber(step)})`, (k) => numLabel(Number(k) * step));
     }
     case 'date_histogram':
-      if (a.kind !== 'date') throw bad(`Facet ${f.name}: date_histogram needs a date attribute`);
+      if (a.kind !== 'date') throw badQuery(`Facet ${f.name}: date_histogram needs a date attribute`);
       return grouped(s, values, yearSql(s.db, 'v.num'), (k) => YEAR_LABEL(Date.UTC(Number(k), 0, 1)));
     case 'range':
     case 'date_range': {
       const isDate = f.aggregation_type === 'date_range';
-      if (isDate ? a.kind !== 'date' : !numeric || a.kind === 'date') throw bad(`Facet ${f.name}: ${f.aggregation_type} does not apply to ${attr}`);
+      if (isDate ? a.kind !== 'date' : !numeric || a.kind === 'date') throw badQuery(`Facet ${f.name}: ${f.aggregation_type} does not apply to ${attr}`);
       const ranges = (f.ranges ?? []).map((r) => {
         const bound = (x: number | string | undefined) => {
           if (x === undefined) return undefined;
           const v = isDate ? dateValue(x, attr).ms : Number(x);
-          if (!Number.isFinite(v)) throw bad(`Facet ${f.name}: ${String(x)} is not a number`);
+          if (!Number.isFinite(v)) throw badQuery(`Facet ${f.name}: ${String(x)} is not a number`);
           return v;
         };
         const lo = bound(r.from);
@@ -133,7 +133,7 @@ async function bucketsOf(s: SearchScope, f: FacetSpec, a: Attribute, values: Sql
       return [...seen.values()];
     }
     default:
-      throw bad(`Facet ${f.name}: unknown aggregation_type ${f.aggregation_type}`);
+      throw badQuery(`Facet ${f.name}: unknown aggregation_type ${f.aggregation_type}`);
   }
 }
 

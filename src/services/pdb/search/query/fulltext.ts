@@ -9,7 +9,7 @@
  */
 import { tokens } from '../attributes.js';
 import type { SearchScope } from './engine.js';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 import { perGeneration } from '../generation-cache.js';
 import type { SearchTables } from '../build/indexer.js';
 import type { ReturnType } from './request.js';
@@ -21,10 +21,10 @@ const MAX_WORDS = 32;
 
 /** The words of a `full_text` value (boolean operators are not words). */
 export function fullTextWords(value: unknown): string[] {
-  if (typeof value !== 'string') throw bad('full_text takes a string value');
+  if (typeof value !== 'string') throw badQuery('full_text takes a string value');
   const words = [...new Set(tokens(value.replace(/\b(AND|OR|NOT)\b/g, ' ')))];
-  if (words.length === 0) throw bad('full_text needs at least one word');
-  if (words.length > MAX_WORDS) throw bad(`full_text takes at most ${MAX_WORDS} words`);
+  if (words.length === 0) throw badQuery('full_text needs at least one word');
+  if (words.length > MAX_WORDS) throw badQuery(`full_text takes at most ${MAX_WORDS} words`);
   return words;
 }
 

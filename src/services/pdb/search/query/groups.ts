@@ -12,7 +12,7 @@
 import type { Ranked, SearchScope } from './engine.js';
 import { attributeValues, perGeneration } from './engine.js';
 import { clustersOf } from '../build/engine-indexes.js';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 import type { SearchRequest } from './request.js';
 import { numberClusters } from '../build/seq-index.js';
 import { sequencesOf, type Sequences } from '../sequences.js';
@@ -35,14 +35,14 @@ export async function groupResults(s: SearchScope, req: SearchRequest, ranked: R
   if (method === 'sequence_identity') {
     const cutoff = Number(g.similarity_cutoff);
     const numbers = cutoff === 100 ? await identical(s) : (await clustersOf(s)).get(cutoff);
-    if (!numbers) throw bad(`group_by sequence_identity does not take similarity_cutoff ${cutoff}`);
+    if (!numbers) throw badQuery(`group_by sequence_identity does not take similarity_cutoff ${cutoff}`);
     for (const r of ranked) {
       const n = numbers.get(r.id);
       if (n !== undefined) keys.set(r.id, `${n}_${cutoff}`);
     }
   } else {
     const attr = KEY_ATTRIBUTE[method];
-    if (!attr) throw bad(`Unknown group_by aggregation_method ${method}`);
+    if (!attr) throw badQuery(`Unknown group_by aggregation_method ${method}`);
     for (const v of await attributeValues(s, attr, req.return_type)) if (v.str !== null && !keys.has(v.dst)) keys.set(v.dst, v.str);
   }
   const groups = new Map<string, { key: string; score: number; hits: Ranked[] }>();

@@ -7,7 +7,7 @@
  */
 import type { Catalogue } from '../attributes.js';
 import type { SearchScope } from './engine.js';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 import { fullTextSql, fullTextWords, type RankedRead } from './fulltext.js';
 import type { SearchTables } from '../build/indexer.js';
 import type { FilterNode, Group, Node, ReturnType, Service, Terminal } from './request.js';
@@ -263,7 +263,7 @@ async function planTerminal(c: Context, t: Terminal, root: boolean): Promise<Pla
     c.terminals.push({ terminal: t, sql: hits.sql, ranked: false });
     return { ...hits, constant: w };
   }
-  if (t.service !== 'full_text') throw bad(`The ${t.service} service is not answered from the attribute indexes`);
+  if (t.service !== 'full_text') throw badQuery(`The ${t.service} service is not answered from the attribute indexes`);
   const found = await fullTextSql(c.s, fullTextWords(t.parameters.value), c.rt);
   if (!found) return undefined;
   const { ranked, ...words } = found;

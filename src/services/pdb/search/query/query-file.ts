@@ -9,7 +9,7 @@ import { CifFormatError, CifTaskTimeout, decodeResidues, runCifTask, type Residu
 import { getLocal, localTarget } from '../../../../core/http/local-apps.js';
 import type { SearchScope } from './engine.js';
 import type { ServiceError } from '../../../../core/http/errors.js';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 
 const MiB = 1024 * 1024;
 
@@ -34,7 +34,7 @@ const MIRRORED: [RegExp, string][] = [
 function elsewhere(url: URL, shown: string): ServiceError {
   const mount = MIRRORED.find(([re]) => re.test(url.hostname))?.[1];
   const hint = mount ? `; this server holds the loaded data's files under ${mount} (e.g. ${mount}${url.pathname})` : '';
-  return bad(`Could not read the structure file at ${shown}: this server reads query files only from its own addresses and fetches nothing from the network${hint}`);
+  return badQuery(`Could not read the structure file at ${shown}: this server reads query files only from its own addresses and fetches nothing from the network${hint}`);
 }
 
 async function fromUrl(raw: string, s: SearchScope): Promise<Buffer> {
@@ -43,18 +43,18 @@ async function fromUrl(raw: string, s: SearchScope): Promise<Buffer> {
   try {
     url = new URL(raw);
   } catch {
-    throw bad(`The structure file URL ${shown} is not a valid URL`);
+    throw badQuery(`The structure file URL ${shown} is not a valid URL`);
   }
   const target = localTarget(url, s.requestHost ? [s.requestHost] : []);
   if (!target) throw elsewhere(url, shown);
-  if (target.service === undefined || target.service === 'rcsb-search') throw bad(`Could not read the structure file at ${shown}: no file host of this server answers that path`);
+  if (target.service === undefined || target.service === 'rcsb-search') throw badQuery(`Could not read the structure file at ${shown}: no file host of this server answers that path`);
   let res;
   try {
     res = await getLocal(target, { 'accept-encoding': 'gzip' }, queryFileLimits.fetchMs);
   } catch (err) {
-    throw bad(`Could not read the structure file at ${shown}: ${(err as Error).message}`);
+    throw badQuery(`Could not read the structure file at ${shown}: ${(err as Error).message}`);
   }
-  if (res.status !== 200) throw bad(`Could not read the structure file at ${shown}: this server answered ${res.status}`);
+  if (res.status !== 200) throw badQuery(`Could not read the structure file at ${shown}: this server answered ${res.status}`);
   return res.body;
 }
 
@@ -63,16 +63,16 @@ export async function queryResidues(s: SearchScope, v: Record<string, unknown>):
   const format = String(v.format);
   const where = typeof v.url === 'string' ? `at ${v.url.length > 200 ? `${v.url.slice(0, 200)}…` : v.url}` : 'given as data';
   const bytes = typeof v.url === 'string' ? await fromUrl(v.url, s) : Buffer.from(String(v.data), 'base64');
-  if (bytes.length === 0) throw bad(`The structure file ${where} is empty`);
-  if (bytes.length > queryFileLimits.maxBytes) throw bad(`The structure file ${where} has ${bytes.length} bytes; at most ${queryFileLimits.maxBytes} are accepted`);
+  if (bytes.length === 0) throw badQuery(`The structure file ${where} is empty`);
+  if (bytes.length > queryFileLimits.maxBytes) throw badQuery(`The structure file ${where} has ${bytes.length} bytes; at most ${queryFileLimits.maxBytes} are accepted`);
   let r: Residues;
   try {
     r = decodeResidues(await runCifTask('residues', bytes, queryFileLimits.parseMs, { format: format === 'pdb' ? 'pdb' : 'cif' }));
   } catch (err) {
-    if (err instanceof CifTaskTimeout) throw bad(`The structure file ${where} took longer than ${queryFileLimits.parseMs} ms to read`);
-    if (err instanceof CifFormatError) throw bad(`The structure file ${where} is not a readable ${NAMES[format] ?? format} file: ${err.message}`);
+    if (err instanceof CifTaskTimeout) throw badQuery(`The structure file ${where} took longer than ${queryFileLimits.parseMs} ms to read`);
+    if (err instanceof CifFormatError) throw badQuery(`The structure file ${where} is not a readable ${NAMES[format] ?? format} file: ${err.message}`);
     throw err;
   }
-  if (r.n === 0) throw bad(`The structure file ${where} has no polymer residues with coordinates`);
+  if (r.n === 0) throw badQuery(`The structure file ${where} has no polymer residues with coordinates`);
   return r;
 }

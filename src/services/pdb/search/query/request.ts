@@ -4,7 +4,7 @@
  * problem), then read into the typed form the engine runs.
  */
 import { randomUUID } from 'node:crypto';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 import { requestSchema, validate, type Violation } from './validate.js';
 
 export type Service = 'full_text' | 'text' | 'text_chem' | 'sequence' | 'structure' | 'chemical' | 'seqmotif' | 'strucmotif';
@@ -100,18 +100,18 @@ function checkInValues(body: Record<string, unknown>): void {
     for (const x of Object.values(o)) walk(x, depth + 1);
   };
   walk([body.query, body.request_options], 0);
-  if (n > MAX_IN_VALUES) throw bad(`The request's in conditions hold ${n} values (a case-sensitive one counts twice); at most ${MAX_IN_VALUES} are taken`);
+  if (n > MAX_IN_VALUES) throw badQuery(`The request's in conditions hold ${n} values (a case-sensitive one counts twice); at most ${MAX_IN_VALUES} are taken`);
 }
 
 /** Violations in terminals' parameters, each checked against its own service's schema. */
 function parameterViolations(node: unknown, path: string, depth: number, count: { n: number }): Violation[] {
-  if (depth > MAX_DEPTH) throw bad(`The query is nested deeper than ${MAX_DEPTH} levels`);
+  if (depth > MAX_DEPTH) throw badQuery(`The query is nested deeper than ${MAX_DEPTH} levels`);
   if (!isObject(node)) return [];
   if (node.type === 'group' && Array.isArray(node.nodes)) {
     return node.nodes.flatMap((n, i) => parameterViolations(n, `${path}.nodes[${i}]`, depth + 1, count));
   }
   if (node.type !== 'terminal') return [];
-  if (++count.n > MAX_TERMINALS) throw bad(`The query has more than ${MAX_TERMINALS} terminal nodes`);
+  if (++count.n > MAX_TERMINALS) throw badQuery(`The query has more than ${MAX_TERMINALS} terminal nodes`);
   const schemas = typeof node.service === 'string' ? PARAMETERS[node.service as Service] : undefined;
   if (!schemas) return [];
   if (node.parameters === undefined) {
@@ -130,7 +130,7 @@ function parameterViolations(node: unknown, path: string, depth: number, count: 
 
 function fail(violations: Violation[]): never {
   const first = violations[0] as Violation;
-  throw bad(`JSON schema validation failed for query: ${first.message}`);
+  throw badQuery(`JSON schema validation failed for query: ${first.message}`);
 }
 
 function readNode(raw: Record<string, unknown>, ids: { next: number }): Node {
@@ -144,7 +144,7 @@ function readNode(raw: Record<string, unknown>, ids: { next: number }): Node {
 
 /** Reads and checks a request body; throws a 400 naming what is wrong. */
 export function readRequest(body: unknown): SearchRequest {
-  if (!isObject(body)) throw bad('The request body must be a JSON object');
+  if (!isObject(body)) throw badQuery('The request body must be a JSON object');
   const pv = parameterViolations(body.query, 'query', 0, { n: 0 });
   if (pv.length) fail(pv);
   const v = validate(requestSchema('json-schema-rcsb_search_query.json'), body);
@@ -155,7 +155,7 @@ export function readRequest(body: unknown): SearchRequest {
   const returnAll = opts.return_all_hits === true;
   const counts = opts.return_counts === true;
   if (returnAll && (opts.paginate !== undefined || counts)) {
-    throw bad('return_all_hits cannot be used together with paginate or return_counts');
+    throw badQuery('return_all_hits cannot be used together with paginate or return_counts');
   }
   const pg = (opts.paginate ?? {}) as { start?: number; rows?: number };
   const sort = ((opts.sort as Record<string, unknown>[] | undefined) ?? []).map((s) => ({
@@ -195,5 +195,5 @@ function checkGroupBy(g: Record<string, unknown>, rt: ReturnType): void {
   };
   const kind = String(g.aggregation_method);
   const want = need[kind];
-  if (want && want !== rt) throw bad(`group_by ${kind} requires return_type ${want}, not ${rt}`);
+  if (want && want !== rt) throw badQuery(`group_by ${kind} requires return_type ${want}, not ${rt}`);
 }

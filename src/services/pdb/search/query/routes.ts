@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServiceContext } from '../../../types.js';
 import { scopeOf } from './engine.js';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 import { runQuery, type Pagers, type Runners } from './handlers.js';
 import { chemicalTerminal } from './chemical.js';
 import { metadataSchema } from './metadata.js';
@@ -29,12 +29,12 @@ export function searchRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.post<{ Body: unknown }>('/rcsbsearch/v2/query', (req, reply) => answer(reply, req.body));
   app.get<{ Querystring: Record<string, unknown> }>('/rcsbsearch/v2/query', (req, reply) => {
     const json = req.query.json;
-    if (typeof json !== 'string' || json.trim() === '') throw bad('The json parameter is required');
+    if (typeof json !== 'string' || json.trim() === '') throw badQuery('The json parameter is required');
     let body: unknown;
     try {
       body = JSON.parse(json);
     } catch (err) {
-      throw bad(`The json parameter is not valid JSON: ${(err as Error).message}`);
+      throw badQuery(`The json parameter is not valid JSON: ${(err as Error).message}`);
     }
     return answer(reply, body);
   });

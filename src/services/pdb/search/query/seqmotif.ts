@@ -6,7 +6,7 @@
  */
 import type { SearchScope, TerminalPager, TerminalResult } from './engine.js';
 import { mapIds } from './engine.js';
-import { bad, engineUnavailable } from '../../errors.js';
+import { badQuery, engineUnavailable } from '../../errors.js';
 import type { ReturnType, Terminal } from './request.js';
 import { sequencesOf, type EntitySequence, type Sequences } from '../sequences.js';
 import { sourceUrl } from '../../../../core/files/project.js';
@@ -24,7 +24,7 @@ const ONE_LETTER = /^[A-Z]$/;
 /** `X` (any residue) and letters: `CXXC`. */
 export function simpleToRegex(p: string): string {
   const s = p.toUpperCase();
-  if (!/^[A-Z]+$/.test(s)) throw bad(`A simple sequence motif takes residue letters and X only: ${p}`);
+  if (!/^[A-Z]+$/.test(s)) throw badQuery(`A simple sequence motif takes residue letters and X only: ${p}`);
   return s.replace(/X/g, '.');
 }
 
@@ -32,7 +32,7 @@ export function simpleToRegex(p: string): string {
 export function prositeToRegex(p: string): string {
   let s = p.trim().toUpperCase();
   if (s.endsWith('.')) s = s.slice(0, -1);
-  if (s.length === 0) throw bad('An empty PROSITE pattern');
+  if (s.length === 0) throw badQuery('An empty PROSITE pattern');
   const parts = s.split('-');
   let out = '';
   parts.forEach((el, i) => {
@@ -47,7 +47,7 @@ export function prositeToRegex(p: string): string {
       e = e.slice(0, -1);
     }
     const m = /^(X|[A-Z]|\[([A-Z]+)(>?)\]|\{([A-Z]+)\})(?:\((\d+)(?:,(\d+))?\))?$/.exec(e);
-    if (!m) throw bad(`Not a PROSITE pattern element: ${el}`);
+    if (!m) throw badQuery(`Not a PROSITE pattern element: ${el}`);
     let atom: string;
     if (m[1] === 'X') atom = '.';
     else if (ONE_LETTER.test(m[1] as string)) atom = m[1] as string;
@@ -56,7 +56,7 @@ export function prositeToRegex(p: string): string {
     if (m[5] !== undefined) {
       const lo = Number(m[5]);
       const hi = m[6] === undefined ? lo : Number(m[6]);
-      if (lo > hi || hi > 1000) throw bad(`A PROSITE repeat out of bounds: ${el}`);
+      if (lo > hi || hi > 1000) throw badQuery(`A PROSITE repeat out of bounds: ${el}`);
       atom += m[6] === undefined ? `{${lo}}` : `{${lo},${hi}}`;
     }
     out += atom;
@@ -66,13 +66,13 @@ export function prositeToRegex(p: string): string {
 }
 
 function regexOf(value: string, type: string): string {
-  if (value.length < MIN_PATTERN) throw bad(`A sequence motif needs at least ${MIN_PATTERN} characters`);
-  if (value.length > MAX_PATTERN) throw bad(`A sequence motif takes at most ${MAX_PATTERN} characters`);
+  if (value.length < MIN_PATTERN) throw badQuery(`A sequence motif needs at least ${MIN_PATTERN} characters`);
+  if (value.length > MAX_PATTERN) throw badQuery(`A sequence motif takes at most ${MAX_PATTERN} characters`);
   const source = type === 'simple' ? simpleToRegex(value) : type === 'prosite' ? prositeToRegex(value) : value;
   try {
     new RegExp(source);
   } catch (err) {
-    throw bad(`Not a valid regular expression: ${(err as Error).message}`);
+    throw badQuery(`Not a valid regular expression: ${(err as Error).message}`);
   }
   return source;
 }
@@ -142,7 +142,7 @@ class MotifThread {
       this.loaded = seqs;
     }
     const r = await pool.run<Reply>(msg, { budgetMs });
-    if (r.error) throw bad(`Not a usable pattern: ${r.error}`);
+    if (r.error) throw badQuery(`Not a usable pattern: ${r.error}`);
     return r;
   }
 

@@ -11,7 +11,7 @@ import type { SearchScope, TerminalResult } from './engine.js';
 import { mapIds } from './engine.js';
 import { sequenceIndex } from '../build/engine-indexes.js';
 import { ServiceError } from '../../../../core/http/errors.js';
-import { bad, engineUnavailable } from '../../errors.js';
+import { badQuery, engineUnavailable } from '../../errors.js';
 import { mmseqs } from '../mmseqs.js';
 import type { ReturnType, Terminal } from './request.js';
 
@@ -34,10 +34,10 @@ export async function sequenceTerminal(t: Terminal, rt: ReturnType, s: SearchSco
   const target = typeof p.target === 'string' ? /pdb_(\w+)_sequence/.exec(p.target)?.[1] : undefined;
   const type = String(p.sequence_type ?? target ?? 'protein');
   const value = String(p.value).replace(/\s+/g, '').toUpperCase();
-  if (value.length > MAX_RESIDUES) throw bad(`The query sequence has ${value.length} residues; at most ${MAX_RESIDUES} are accepted`);
-  if (value.length < MIN_RESIDUES) throw bad(`The query sequence must have at least ${MIN_RESIDUES} residues (it has ${value.length})`);
+  if (value.length > MAX_RESIDUES) throw badQuery(`The query sequence has ${value.length} residues; at most ${MAX_RESIDUES} are accepted`);
+  if (value.length < MIN_RESIDUES) throw badQuery(`The query sequence must have at least ${MIN_RESIDUES} residues (it has ${value.length})`);
   const alphabet = ALPHABET[type] as RegExp;
-  if (!alphabet.test(value)) throw bad(`The query is not a valid ${type} sequence`);
+  if (!alphabet.test(value)) throw badQuery(`The query is not a valid ${type} sequence`);
   const evalue = typeof p.evalue_cutoff === 'number' ? p.evalue_cutoff : 1_000_000;
   const identity = typeof p.identity_cutoff === 'number' ? p.identity_cutoff : 0;
   const scores = new Map<string, number>();

@@ -9,7 +9,7 @@
 import type { SearchScope, TerminalResult } from './engine.js';
 import { mapIds } from './engine.js';
 import { coordIndexes } from '../build/engine-indexes.js';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 import { AMINO_CODE, MAX_PAIR, binAngle, binDist, cbAngle, dist, findResidue, motifResidues, pairKey, pairsOf, residueAt, type MotifIndex, type Residue } from '../build/motif-index.js';
 import { queryResidues } from './query-file.js';
 import type { ReturnType, Terminal } from './request.js';
@@ -39,7 +39,7 @@ async function motifOf(s: SearchScope, v: Record<string, unknown>, idx: MotifInd
     const ids = given ?? [];
     const residues = ids.map((r) => {
       const i = findResidue(idx, entry, r.label_asym_id, r.label_seq_id);
-      if (i === undefined) throw bad(`No amino-acid residue ${r.label_asym_id} ${r.label_seq_id} with a backbone in a loaded entry ${entry}`);
+      if (i === undefined) throw badQuery(`No amino-acid residue ${r.label_asym_id} ${r.label_seq_id} with a backbone in a loaded entry ${entry}`);
       return residueAt(idx, i);
     });
     return { ids, residues };
@@ -47,12 +47,12 @@ async function motifOf(s: SearchScope, v: Record<string, unknown>, idx: MotifInd
   const file = motifResidues(await queryResidues(s, v));
   // Without residue_ids the file is the motif (an extracted motif holds nothing else).
   if (!given) {
-    if (file.length < 2 || file.length > 10) throw bad(`Without residue_ids the structure file must hold the motif alone (2 to 10 amino-acid residues); it has ${file.length}`);
+    if (file.length < 2 || file.length > 10) throw badQuery(`Without residue_ids the structure file must hold the motif alone (2 to 10 amino-acid residues); it has ${file.length}`);
     return { ids: file.map((r) => ({ label_asym_id: r.asym, label_seq_id: r.seq })), residues: file };
   }
   const residues = given.map((r) => {
     const x = file.find((f) => f.asym === r.label_asym_id && f.seq === r.label_seq_id);
-    if (!x) throw bad(`The structure file has no amino-acid residue ${r.label_asym_id} ${r.label_seq_id} with a backbone`);
+    if (!x) throw badQuery(`The structure file has no amino-acid residue ${r.label_asym_id} ${r.label_seq_id} with a backbone`);
     return x;
   });
   return { ids: given, residues };
@@ -104,7 +104,7 @@ function motifWithExchanges(p: Record<string, unknown>, ids: ResidueId[], residu
   });
   for (let i = 0; i < motif.length; i++)
     for (let j = i + 1; j < motif.length; j++)
-      if (dist((motif[i] as MotifResidue).res.ca, (motif[j] as MotifResidue).res.ca) > MAX_PAIR) throw bad('Motif residues must lie within 20 Å of each other');
+      if (dist((motif[i] as MotifResidue).res.ca, (motif[j] as MotifResidue).res.ca) > MAX_PAIR) throw badQuery('Motif residues must lie within 20 Å of each other');
   return motif;
 }
 
@@ -209,7 +209,7 @@ function grow(partial: Map<number, number>[], e: Edge, found: number[]): Map<num
       const grown = new Map(m);
       grown.set(other, r);
       next.push(grown);
-      if (next.length > MAX_PARTIAL * 10) throw bad('The structure motif matches too much of the archive: tighten the tolerances or reduce the exchanges');
+      if (next.length > MAX_PARTIAL * 10) throw badQuery('The structure motif matches too much of the archive: tighten the tolerances or reduce the exchanges');
     }
   }
   return next;
@@ -238,7 +238,7 @@ export async function strucmotifTerminal(t: Terminal, rt: ReturnType, s: SearchS
   const edges = motifEdges(motif, p.motif_pruning_strategy);
   const deadline = Date.now() + motifSearchBudget.ms;
   const checkTime = () => {
-    if (Date.now() > deadline) throw bad(`The structure motif search ran past its time limit (${motifSearchBudget.ms} ms): tighten the tolerances or reduce the exchanges`);
+    if (Date.now() > deadline) throw badQuery(`The structure motif search ran past its time limit (${motifSearchBudget.ms} ms): tighten the tolerances or reduce the exchanges`);
   };
   // Partial assignments: motif position → archive residue, grown edge by edge.
   let partial: Map<number, number>[] = [];

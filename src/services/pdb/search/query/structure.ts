@@ -17,7 +17,7 @@ import { killOwned, spawnOwned } from '../../../../core/children.js';
 import type { SearchScope, TerminalResult } from './engine.js';
 import { mapIds } from './engine.js';
 import { coordIndexes } from '../build/engine-indexes.js';
-import { bad, engineUnavailable } from '../../errors.js';
+import { badQuery, engineUnavailable } from '../../errors.js';
 import { queryResidues } from './query-file.js';
 import type { ReturnType, Terminal } from './request.js';
 import { BINS, assemblyTrace, caTraces, profileOf, tracesOf, type StructureIndex } from '../build/structure-index.js';
@@ -87,18 +87,18 @@ async function queryTrace(s: SearchScope, v: Record<string, unknown>, idx: Struc
     if (typeof v.assembly_id === 'string') {
       const asm = file.assemblies.find((a) => a.id === v.assembly_id);
       const t = asm && assemblyTrace(chains, asm.asyms);
-      if (!t) throw bad(`The structure file has no assembly ${v.assembly_id} with protein chains`);
+      if (!t) throw badQuery(`The structure file has no assembly ${v.assembly_id} with protein chains`);
       return t;
     }
     // Without asym_id, the file's first protein chain.
     const t = typeof v.asym_id === 'string' ? chains.get(v.asym_id) : chains.values().next().value;
-    if (!t) throw bad(typeof v.asym_id === 'string' ? `The structure file has no protein chain ${v.asym_id}` : 'The structure file has no protein chain');
+    if (!t) throw badQuery(typeof v.asym_id === 'string' ? `The structure file has no protein chain ${v.asym_id}` : 'The structure file has no protein chain');
     return t;
   }
   const entry = String(v.entry_id).toUpperCase();
   const qid = v.assembly_id !== undefined ? `${entry}-${String(v.assembly_id)}` : `${entry}.${String(v.asym_id)}`;
   const i = idx?.byId.get(qid);
-  if (!idx || i === undefined) throw bad(`No loaded protein ${v.assembly_id !== undefined ? 'assembly' : 'chain'} ${qid} to search with`);
+  if (!idx || i === undefined) throw badQuery(`No loaded protein ${v.assembly_id !== undefined ? 'assembly' : 'chain'} ${qid} to search with`);
   return (await tracesOf(idx, [i]))[0] as Float32Array;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { SqlValue } from '../../../../core/store/db.js';
 import { PHRASE_WORDS, attributes, dateMs, operatorsOf, tokens, wordRun, type Attribute, type Catalogue, type Operator } from '../attributes.js';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 import { LOW_KEY_UNITS, attrKey, lowKey, type SearchTables } from '../build/indexer.js';
 import { checkServed } from './unserved.js';
 import type { Sql } from '../../../../core/store/sql.js';
@@ -23,15 +23,15 @@ export function attributeCondition(cat: Catalogue, p: Record<string, unknown>, s
   const path = String(p.attribute);
   const attribute = attributes(cat).get(path);
   if (!attribute) {
-    throw bad(`Attribute ${path} is not a searchable attribute of the ${service} service (see ${cat === 'chemical' ? '/rcsbsearch/v2/metadata/chemical/schema' : '/rcsbsearch/v2/metadata/schema'})`);
+    throw badQuery(`Attribute ${path} is not a searchable attribute of the ${service} service (see ${cat === 'chemical' ? '/rcsbsearch/v2/metadata/chemical/schema' : '/rcsbsearch/v2/metadata/schema'})`);
   }
   checkServed(path);
   const operator = p.operator as Operator;
   const allowed = operatorsOf(attribute);
   if (!allowed.has(operator)) {
-    throw bad(`Operator ${operator} is not supported for attribute ${path} (allowed: ${[...allowed].join(', ')})`);
+    throw badQuery(`Operator ${operator} is not supported for attribute ${path} (allowed: ${[...allowed].join(', ')})`);
   }
-  if (operator !== 'exists' && p.value === undefined) throw bad(`Operator ${operator} on ${path} needs a value`);
+  if (operator !== 'exists' && p.value === undefined) throw badQuery(`Operator ${operator} on ${path} needs a value`);
   return { attribute, operator, value: p.value, negation: p.negation === true, caseSensitive: p.case_sensitive === true };
 }
 
@@ -40,11 +40,11 @@ const DATE_MATH = /^(now|(\d{4}-\d{2}-\d{2})\|\|)(?:([-+])(\d+)([wMy]))?$/;
 
 /** A date value (ISO date, date-time or date math) as milliseconds, and the span a bare date covers. */
 export function dateValue(v: unknown, path: string): { ms: number; span: number } {
-  if (typeof v !== 'string') throw bad(`The value of ${path} must be a date`);
+  if (typeof v !== 'string') throw badQuery(`The value of ${path} must be a date`);
   const m = DATE_MATH.exec(v);
   if (m) {
     const base = m[2] ? new Date(`${m[2]}T00:00:00Z`) : new Date();
-    if (Number.isNaN(base.getTime())) throw bad(`${v} is not a valid date for ${path}`);
+    if (Number.isNaN(base.getTime())) throw badQuery(`${v} is not a valid date for ${path}`);
     if (m[3]) {
       const n = Number(m[4]) * (m[3] === '-' ? -1 : 1);
       if (m[5] === 'w') base.setUTCDate(base.getUTCDate() + 7 * n);
@@ -54,14 +54,14 @@ export function dateValue(v: unknown, path: string): { ms: number; span: number 
     return { ms: base.getTime(), span: m[2] ? DAY : 1 };
   }
   const ms = dateMs(v);
-  if (ms === undefined) throw bad(`${v} is not a valid date for ${path}`);
+  if (ms === undefined) throw badQuery(`${v} is not a valid date for ${path}`);
   return { ms, span: /^\d{4}-\d{2}-\d{2}$/.test(v) ? DAY : 1 };
 }
 
 function numberValue(v: unknown, a: Attribute): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  throw bad(`The value of ${a.path} must be a number, found ${JSON.stringify(v)}`);
+  throw badQuery(`The value of ${a.path} must be a number, found ${JSON.stringify(v)}`);
 }
 
 const isNumeric = (a: Attribute) => a.kind === 'integer' || a.kind === 'number' || a.kind === 'date';
@@ -91,13 +91,13 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
     case 'exists':
       return { ...base, params };
     case 'exact_match': {
-      if (Array.isArray(c.value) || (c.value !== null && typeof c.value === 'object')) throw bad(`exact_match on ${a.path} takes a single value`);
+      if (Array.isArray(c.value) || (c.value !== null && typeof c.value === 'object')) throw badQuery(`exact_match on ${a.path} takes a single value`);
       if (isNumeric(a)) return { ...numeric, where: `${numeric.where} AND a.num = ?`, params: [...params, point(c.value)] };
       return { ...base, ...strings([c.value]) };
     }
     case 'in': {
       const list = Array.isArray(c.value) ? c.value : [c.value];
-      if (list.length === 0 || list.length > 10_000) throw bad(`in on ${a.path} takes 1 to 10000 values`);
+      if (list.length === 0 || list.length > 10_000) throw badQuery(`in on ${a.path} takes 1 to 10000 values`);
       if (isNumeric(a)) {
         if (a.kind === 'date') {
           const spans = list.map((v) => dateValue(v, a.path));
@@ -135,7 +135,7 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
     case 'range': {
       const r = c.value as { from?: unknown; to?: unknown; include_lower?: boolean; include_upper?: boolean } | null;
       if (r === null || typeof r !== 'object' || Array.isArray(r) || (r.from === undefined && r.to === undefined)) {
-        throw bad(`range on ${a.path} takes {from, to, include_lower, include_upper}`);
+        throw badQuery(`range on ${a.path} takes {from, to, include_lower, include_upper}`);
       }
       let where = numeric.where;
       const ps = [...params];
@@ -153,13 +153,13 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
     }
     case 'contains_words': {
       const words = [...new Set(tokens(String(Array.isArray(c.value) ? c.value.join(' ') : c.value)))];
-      if (words.length === 0) throw bad(`contains_words on ${a.path} needs at least one word`);
+      if (words.length === 0) throw badQuery(`contains_words on ${a.path} needs at least one word`);
       return { from: `${n.stok} a`, where: `a.attr = ? AND a.tok IN (${words.map(() => '?').join(',')})`, params: [...params, ...words] };
     }
     case 'contains_phrase': {
       const words = tokens(String(c.value));
-      if (words.length === 0) throw bad(`contains_phrase on ${a.path} needs at least one word`);
-      if (words.length > 32) throw bad(`contains_phrase on ${a.path} takes at most 32 words`);
+      if (words.length === 0) throw badQuery(`contains_phrase on ${a.path} needs at least one word`);
+      if (words.length > 32) throw badQuery(`contains_phrase on ${a.path} takes at most 32 words`);
       if (words.length === 1) return { from: `${n.stok} a`, where: 'a.attr = ? AND a.tok = ?', params: [...params, words[0] as string] };
       if (n.wordsOnly) {
         // Tables of an earlier version: each further word one index lookup at its offset.

@@ -10,7 +10,7 @@
  * are copied from the files when present, and answer as the loaded data has them.
  */
 import type { ServiceError } from '../../../../core/http/errors.js';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 
 /** The RCSB-computed containers this server writes (documents/, and SIFTS' UniProt values in uniprot.ts). */
 const SERVED: ReadonlySet<string> = new Set([
@@ -74,7 +74,7 @@ export function unservedReason(path: string): string | undefined {
 
 export function unservedProblem(path: string): ServiceError | undefined {
   const why = unservedReason(path);
-  return why === undefined ? undefined : bad(`Attribute ${path} is not served by this mirror: ${why}`);
+  return why === undefined ? undefined : badQuery(`Attribute ${path} is not served by this mirror: ${why}`);
 }
 
 /** Throws the 400 for an attribute this server never has values of. */

@@ -7,7 +7,7 @@
 import type { Db } from '../../../../core/store/db.js';
 import { attributes, type Attribute, type Catalogue } from '../attributes.js';
 import type { SearchScope } from './engine.js';
-import { bad } from '../../errors.js';
+import { badQuery } from '../../errors.js';
 import { perGeneration } from '../generation-cache.js';
 import { attrKey, type ObjKind, type SearchTables } from '../build/indexer.js';
 import type { ReturnType } from './request.js';
@@ -57,7 +57,7 @@ export interface ValueSource {
 export async function valueSource(s: SearchScope, attr: string, rt: ReturnType): Promise<ValueSource | undefined> {
   const cat: Catalogue = rt === 'mol_definition' && attributes('chemical').has(attr) && !attributes('structure').has(attr) ? 'chemical' : 'structure';
   const attribute = attributes(cat).get(attr);
-  if (!attribute) throw bad(`Attribute ${attr} is not a searchable attribute`);
+  if (!attribute) throw badQuery(`Attribute ${attr} is not a searchable attribute`);
   checkServed(attr);
   const index = cat === 'chemical' ? s.ccd : isUniprotAttribute(attr) ? s.uniprot : s.archive;
   if (!index) return undefined;
