@@ -5,7 +5,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CifFormatError, closeCifPool, decodeResidues, encodeResidues, parseCif, readResidues, runCifTask, toBinaryCif, type Residues } from '../src/core/mmcif/index.js';
-import { fixture } from './pdb-files-fixtures.js';
+import { fixture } from './rcsb-files-fixtures.js';
 
 afterAll(() => closeCifPool());
 

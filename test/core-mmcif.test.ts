@@ -23,7 +23,7 @@ import {
   type CifFile,
 } from '../src/core/mmcif/index.js';
 import { missingBiopython } from './helpers/tools.js';
-import { TWO_OPERATORS, fixture, generatedCif, gz, type GenEntry } from './pdb-files-fixtures.js';
+import { TWO_OPERATORS, fixture, generatedCif, gz, type GenEntry } from './rcsb-files-fixtures.js';
 
 const noBiopython = missingBiopython();
 const work = mkdtempSync(join(tmpdir(), 'mmcif-'));
@@ -59,7 +59,7 @@ function biopython(fmtA: string, textA: string | Uint8Array, fmtB: string, textB
   const b = join(work, `b.${fmtB}`);
   writeFileSync(a, textA);
   writeFileSync(b, textB);
-  const r = spawnSync('/usr/bin/python3', [join(import.meta.dirname, 'pdb-files-biopython.py'), fmtA, a, fmtB, b], { encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/python3', [join(import.meta.dirname, 'rcsb-files-biopython.py'), fmtA, a, fmtB, b], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout) as { a: number; b: number; modelsA: number; modelsB: number; chainsA: string[]; chainsB: string[]; firstDiff: unknown };
 }

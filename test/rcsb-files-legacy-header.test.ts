@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCifPool } from '../src/core/mmcif/index.js';
 import { fileHostRoutes } from '../src/services/pdb/files/routes.js';
-import { fixture, memorySource } from './pdb-files-fixtures.js';
+import { fixture, memorySource } from './rcsb-files-fixtures.js';
 import { missingBiopython } from './helpers/tools.js';
 
 const noBiopython = missingBiopython();

@@ -7,7 +7,7 @@ import { closeCifPool, parseCif, atomCount, cifPoolState } from '../src/core/mmc
 import { fileHostRoutes } from '../src/services/pdb/files/routes.js';
 import { siteRoutes } from '../src/services/pdb/www/routes.js';
 import { conversionBudget } from '../src/services/pdb/files/handlers.js';
-import { TWO_OPERATORS, fixture, generatedCif, gz, memorySource } from './pdb-files-fixtures.js';
+import { TWO_OPERATORS, fixture, generatedCif, gz, memorySource } from './rcsb-files-fixtures.js';
 import { missingBiopython } from './helpers/tools.js';
 
 const noBiopython = missingBiopython();

@@ -1,6 +1,6 @@
 """Reads two structure files with Biopython and says whether they hold the same atoms.
 
-Usage: pdb-files-biopython.py FORMAT_A PATH_A FORMAT_B PATH_B (format: pdb | cif).
+Usage: rcsb-files-biopython.py FORMAT_A PATH_A FORMAT_B PATH_B (format: pdb | cif).
 Prints JSON: atom counts, model counts, chain ids, and the first differing atom if any.
 """
 import json
