@@ -7,14 +7,14 @@
  * - the PAE image of a 2,700-residue entry: the first request (rendered from the matrix) and the
  *   ones after it (served from the file store).
  *
- *   npm run build && tsc -p tsconfig.bench.json && node dist-bench/alphafold.js [--entries 3000] [--duration 10] [--postgres URL]
+ *   npm run build && tsc -p tsconfig.bench.json && node dist-bench/bench/alphafold.js [--entries 3000] [--duration 10] [--postgres URL]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { entryFiles, generateEntry, syntheticAccession, syntheticSequence, tarOf } from './alphafold-generate.js';
+import { entryFiles, generateEntry, syntheticAccession, syntheticSequence, tarOf } from '../synthetic/alphafold-generate.js';
 import { percentile, startAndWait, stop } from './lib/proc.js';
 import { CLI, ROOT, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
@@ -153,7 +153,7 @@ async function main() {
   const body = join(work, 'record.json');
   const e = spec(1);
   writeFileSync(body, JSON.stringify([{ ...e, uniprotSequence: e.sequence, padding: 'x'.repeat(1500) }]));
-  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
+  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   const results: Record<string, unknown> = { date: new Date().toISOString(), machine: machine(), entries: N, durationSeconds: DURATION };
   try {
     await onEachDatabase(results, values.postgres, (dialect, url) => runOn(dialect, url, input, match[1] as string));

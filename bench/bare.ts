@@ -1,6 +1,6 @@
 /**
  * The baseline: a bare Fastify route answering a study-sized JSON document from memory, with no
- * database, logging or limits. `node dist-bench/bare.js <port> <file-with-body>`
+ * database, logging or limits. `node dist-bench/bench/bare.js <port> <file-with-body>`
  */
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';

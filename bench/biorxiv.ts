@@ -6,7 +6,7 @@
  *   cursors, beside a bare Fastify route answering a page-sized body from memory, and beside the
  *   raw database queries of the same page run one at a time.
  *
- *   npx tsc -p tsconfig.bench.json && node dist-bench/biorxiv.js [--records 1000000] [--duration 15] [--postgres URL] [--keep]
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/biorxiv.js [--records 1000000] [--duration 15] [--postgres URL] [--keep]
  *
  * It drives the built CLI (`npx tsc -p tsconfig.build.json` first).
  */
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { paperCount, papers, postedOn, writePages } from './lib/biorxiv-generate.js';
+import { paperCount, papers, postedOn, writePages } from '../synthetic/biorxiv-generate.js';
 import { startAndWait, stop, timed } from './lib/proc.js';
 import { CLI, ROOT, activeGeneration, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
@@ -161,7 +161,7 @@ async function main() {
   const sample = [...papers(100, GEN)];
   const body = join(work, 'page.json');
   writeFileSync(body, JSON.stringify({ messages: [{ status: 'ok', category: 'all', interval: `${FIRST}:${FIRST}`, funder: 'all', cursor: 0, count: 100, count_new_papers: '80', total: 100 }], collection: sample }));
-  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
+  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
     machine: machine(),

@@ -8,7 +8,7 @@
  * - throughput: runs/s with 16 concurrent clients and the default concurrency, beside direct
  *   spawns with the same number of processes at once.
  *
- *   npx tsc -p tsconfig.bench.json && node dist-bench/exec.js [--runs 100] [--duration 10]
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/exec.js [--runs 100] [--duration 10]
  * (build the CLI first: npx tsc -p tsconfig.build.json)
  */
 import { spawn } from 'node:child_process';

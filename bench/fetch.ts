@@ -7,7 +7,7 @@
  *   gzipped lines and doing nothing with them.
  * Rounds are interleaved and the best of each kept, since the machine may be shared.
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/fetch.js [--mb 256] [--lines 2000000] [--rounds 3]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/fetch.js [--mb 256] [--lines 2000000] [--rounds 3]
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,10 +1,10 @@
 /**
  * Writes N synthetic studies as the registry's bulk download: a zip of one JSON file per study.
- *   node dist-bench/generate.js [--studies 100000] [--out bench-studies.zip] [--seed 1]
+ *   node dist-bench/bench/generate.js [--studies 100000] [--out bench-studies.zip] [--seed 1]
  */
 import { parseArgs } from 'node:util';
-import { generateStudy, nctFor } from './lib/ct-generate.js';
-import { ZipWriter } from './lib/zip.js';
+import { generateStudy, nctFor } from '../synthetic/ct-generate.js';
+import { ZipWriter } from '../synthetic/zip.js';
 
 export async function writeStudiesZip(path: string, n: number, seed = 1): Promise<void> {
   const w = new ZipWriter(path);

@@ -16,7 +16,7 @@
  * generated efo.obo, so `show_child_trait` walks EFO groups three levels deep (v1 has no such
  * filter: its nearest request, the associations of one trait, is the baseline).
  *
- *   npx tsc -p tsconfig.bench.json && node dist-bench/gwas.js [--part all|sumstats|catalog]
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/gwas.js [--part all|sumstats|catalog]
  *     [--rows 10000000] [--studies 20000] [--per-study 10] [--duration 15] [--postgres URL] [--keep]
  * (build the CLI first: npx tsc -p tsconfig.build.json)
  */
@@ -28,8 +28,8 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import pg from 'pg';
-import { writeCatalogRelease, type GeneratedCatalog } from './lib/gwas-catalog-generate.js';
-import { ssfMeta, ssfPlace, writeSsf, type SsfOptions } from './lib/gwas-generate.js';
+import { writeCatalogRelease, type GeneratedCatalog } from '../synthetic/gwas-catalog-generate.js';
+import { ssfMeta, ssfPlace, writeSsf, type SsfOptions } from '../synthetic/gwas-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
 import { CLI, ROOT, activeGeneration, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
@@ -279,7 +279,7 @@ async function main() {
   // The bare route answers a page-sized body from memory.
   const body = join(work, 'page.json');
   writeFileSync(body, JSON.stringify({ _embedded: { associations: Object.fromEntries(Array.from({ length: SIZE }, (_, i) => [String(i), { p_value: '1e-3', variant_id: `rs${i}`, ...ssfPlace(i, OPTS) }])) } }));
-  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
+  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
     machine: machine(),

@@ -9,7 +9,7 @@
  *   2x of that request);
  * - answer sizes: the mean bytes of each tool's answer (its text content) on its demo call.
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/mcp.js [--runs 300]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/mcp.js [--runs 300]
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -7,7 +7,7 @@
  *   beside a bare Fastify route answering an esearch-sized body from memory, and beside the same
  *   lookup straight on the database, one at a time.
  *
- *   npx tsc -p tsconfig.bench.json && node dist-bench/ncbi.js [--genes 1000000] [--duration 15] [--postgres URL] [--keep]
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/ncbi.js [--genes 1000000] [--duration 15] [--postgres URL] [--keep]
  */
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
@@ -18,7 +18,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import pg from 'pg';
-import { symbolFor, writeGeneInfo } from './lib/ncbi-generate.js';
+import { symbolFor, writeGeneInfo } from '../synthetic/ncbi-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
 import { CLI, ROOT, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
@@ -132,7 +132,7 @@ async function main() {
   // The bare route answers a body the size of an esearch answer.
   const body = join(work, 'esearch.xml');
   writeFileSync(body, `<?xml version="1.0" encoding="UTF-8" ?>\n<eSearchResult><Count>1</Count><RetMax>1</RetMax><RetStart>0</RetStart><IdList>\n<Id>900000123</Id>\n</IdList>${'x'.repeat(600)}</eSearchResult>\n`);
-  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
+  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
     machine: machine(),

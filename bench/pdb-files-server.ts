@@ -2,7 +2,7 @@
  * The process the file-host benchmark drives: biomirror's file-host routes over an in-memory
  * source of generated entries, and beside them, in the same process, bare routes that answer the
  * same entry's inflated mmCIF, or its stored gzip, from memory (the floor of serving a file).
- *   node dist-bench/pdb-files-server.js <dir-with-ID.cif.gz-files>
+ *   node dist-bench/bench/pdb-files-server.js <dir-with-ID.cif.gz-files>
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@
  * - `.bcif` and `.pdb`: the first request (conversion on the worker pool) in ms, then requests/s
  *   from the cache.
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/pdb-files.js [--duration 10]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/pdb-files.js [--duration 10]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { generatedEntry } from './lib/pdb-generate.js';
+import { generatedEntry } from '../synthetic/pdb-generate.js';
 import { startAndWait, stop } from './lib/proc.js';
 import { ROOT, cannon, log, machine, round, runMain, writeResults, type CannonResult } from './lib/harness.js';
 
@@ -50,7 +50,7 @@ runMain(async () => {
       writeFileSync(join(work, `${id.toLowerCase()}.cif.gz`), gzipSync(text));
       results[`${id}-sizes`] = { atoms, cifBytes: text.length };
     }
-    const { child, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'pdb-files-server.js'), work], process.env, /pdb files listening on (http:\/\/[\d.:]+)/);
+    const { child, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bench', 'pdb-files-server.js'), work], process.env, /pdb files listening on (http:\/\/[\d.:]+)/);
     const url = match[1] as string;
     try {
       for (const [id, atoms] of Object.entries(ENTRIES)) {

@@ -17,7 +17,7 @@
  * - `structure` and `strucmotif` over an archive of generated mmCIF entries (bench/pdb/search-engines.ts).
  * Chemical queries are not measured here (they need a full chemical component dictionary).
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/pdb-search.js [--entities 100000] [--structures 500] [--duration 15] [--postgres URL]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/pdb-search.js [--entities 100000] [--structures 500] [--duration 15] [--postgres URL]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

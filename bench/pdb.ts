@@ -11,7 +11,7 @@
  *   document from memory;
  * - a GraphQL query of 100 entries' ten common fields, 10 clients: latency percentiles.
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/pdb.js [--entries 2000]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/pdb.js [--entries 2000]
  *     [--duration 15] [--postgres URL] [--keep]
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { CIF } from 'molstar/lib/mol-io/reader/cif.js';
-import { writeArchive } from './pdb/archive.js';
+import { writeArchive } from '../synthetic/pdb/archive.js';
 import { startAndWait, stop, timed } from './lib/proc.js';
 import { CLI, ROOT, cannon, log, machine, onEachDatabase, round, runMain, writeResults } from './lib/harness.js';
 
@@ -105,7 +105,7 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
     const sample = await (await fetch(`${base}/rcsb/data/rest/v1/core/entry/${ids[0]}`)).text();
     const body = join(work, `entry-${dialect}.json`);
     writeFileSync(body, sample);
-    const bareProc = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
+    const bareProc = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
     let bare;
     try {
       log(`[${dialect}] bare route`);

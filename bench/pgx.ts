@@ -6,7 +6,7 @@
  *   biomirror beside a bare Fastify route (`bench/bare.ts`) answering one stored gene document
  *   from memory, and beside the raw database lookup of the documents run one at a time.
  *
- *   npx tsc -p tsconfig.bench.json && node dist-bench/pgx.js [--genes 25000] [--duration 15] [--postgres URL] [--keep]
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/pgx.js [--genes 25000] [--duration 15] [--postgres URL] [--keep]
  *
  * It drives the built CLI (`npx tsc -p tsconfig.build.json` first). 25,000 genes is about the
  * number of rows of PharmGKB's genes.tsv.
@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { geneSymbol, writePgxDownloads } from './lib/pgx-generate.js';
+import { geneSymbol, writePgxDownloads } from '../synthetic/pgx-generate.js';
 import { startAndWait, stop, timed } from './lib/proc.js';
 import { CLI, ROOT, activeGeneration, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
@@ -82,7 +82,7 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
   const body = join(work, `gene-${dialect}.json`);
   writeFileSync(body, (await raw.get(geneSymbol(0).toLowerCase())) ?? '{}');
   log(`[${dialect}] GET /v1/gene/{gene_symbol}: bare route`);
-  const bareProc = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
+  const bareProc = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   let bare;
   try {
     bare = await cannon(bareProc.match[1] as string, () => `/studies/${randomSymbol()}`, DURATION);

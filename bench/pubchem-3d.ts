@@ -9,7 +9,7 @@
  *   first request (cold) and repeated (cached), for the six compounds with published values and for
  *   a sample of the other demo compounds; with how far the computed values land from the published ones.
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/pubchem-3d.js [--repeats 50] [--others 20] [--postgres URL]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/pubchem-3d.js [--repeats 50] [--others 20] [--postgres URL]
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

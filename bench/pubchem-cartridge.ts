@@ -2,20 +2,20 @@
  * PubChem similarity on PostgreSQL's RDKit cartridge beside the key file, on the same keys. The
  * cartridge's `bfp` type holds any bit string and has a GiST index for Tanimoto (`fp % query` with
  * `rdkit.tanimoto_threshold`); the key file is what biomirror scans (keyfile/). Keys are the
- * GENERATED ones of bench/lib/pubchem-keys-generate.ts; queries are compounds of the set.
+ * GENERATED ones of synthetic/pubchem-keys-generate.ts; queries are compounds of the set.
  *
  * Needs the cartridge installed in the database named by --postgres (`CREATE EXTENSION rdkit`
  * done by a superuser); the table goes into a schema of its own, dropped afterwards.
  *
  *   npm run build && npx tsc -p tsconfig.bench.json
- *   node dist-bench/pubchem-cartridge.js --postgres postgres://postgres@127.0.0.1:5432/rdkitbench [--compounds 1000000] [--queries 50]
+ *   node dist-bench/bench/pubchem-cartridge.js --postgres postgres://postgres@127.0.0.1:5432/rdkitbench [--compounds 1000000] [--queries 50]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { generateKeys } from './lib/pubchem-keys-generate.js';
+import { generateKeys } from '../synthetic/pubchem-keys-generate.js';
 import { percentile } from './lib/proc.js';
 import { ROOT, log, machine, round, runMain, writeResults } from './lib/harness.js';
 

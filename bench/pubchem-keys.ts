@@ -1,6 +1,6 @@
 /**
  * PubChem's 881-bit substructure keys at PubChem's size: the key file (src/services/pubchem/search/
- * keyfile) over N GENERATED compounds (bench/lib/pubchem-keys-generate.ts; CIDs past any PubChem
+ * keyfile) over N GENERATED compounds (synthetic/pubchem-keys-generate.ts; CIDs past any PubChem
  * has issued). Each figure beside its baseline, in the same run:
  * - writing: records/s of generate + write, beside generating alone;
  * - similarity at Threshold 90 and 80 (queries: the keys of compounds drawn at random from the
@@ -12,7 +12,7 @@
  * - resident memory (rss, and VmHWM of the search phase), the page cache's share of the file, and
  *   cold queries (the file's pages dropped with `dd iflag=nocache`) beside warm ones.
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/pubchem-keys.js --compounds N
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/pubchem-keys.js --compounds N
  *     [--queries 100] [--plain 10] [--dir DIR (for the file: 13.9 GB at 120M, twice that while written)]
  *     [--file PATH (reuse a file kept by an earlier run)] [--keep] [--threads 2] [--chunk 4096]
  *     [--skip-cold] [--skip-kernels] (leave out the cold reads, or the kernel and chunk comparisons)
@@ -22,7 +22,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fragmentKeys, generateKeys, rng } from './lib/pubchem-keys-generate.js';
+import { fragmentKeys, generateKeys, rng } from '../synthetic/pubchem-keys-generate.js';
 import { percentile } from './lib/proc.js';
 import { ROOT, log, machine, round, runMain, writeResults } from './lib/harness.js';
 
@@ -163,7 +163,7 @@ async function timeQueries(s: Any, queries: Uint8Array[], t: number, opts: Recor
 
 async function main(): Promise<void> {
   const keyfile = await dist('services/pubchem/search/keyfile/index.js');
-  const results: Record<string, unknown> = { machine: machine(), loadAverage: loadavg().map(round), compounds: N, data: 'generated (bench/lib/pubchem-keys-generate.ts), not PubChem\'s' };
+  const results: Record<string, unknown> = { machine: machine(), loadAverage: loadavg().map(round), compounds: N, data: 'generated (synthetic/pubchem-keys-generate.ts), not PubChem\'s' };
   const dir = values.dir ?? tmpdir();
   mkdirSync(dir, { recursive: true });
   const work = values.file ? undefined : mkdtempSync(join(dir, 'biomirror-bench-pubchem-keys-'));

@@ -1,7 +1,7 @@
 /**
  * PubChem's Compound SD files loaded at size, then searched through HTTP. The files are real
  * PubChem records (test/fixtures/pubchem/real-subskeys.sdf.gz) repeated under GENERATED CIDs
- * (bench/lib/pubchem-sdf-replicate.ts), 500,000 a file as PubChem splits them, gzipped. Each figure
+ * (synthetic/pubchem-sdf-replicate.ts), 500,000 a file as PubChem splits them, gzipped. Each figure
  * beside its baseline in the same run:
  * - load (`biomirror ingest pubchem --dataset compounds`): records/s and peak resident memory,
  *   beside reading the same files alone (gunzip and cutting records: what any load must do) and
@@ -13,15 +13,15 @@
  * compounds (all of a template's copies), cut by MaxRecords.
  *
  *   npm run build && npx tsc -p tsconfig.bench.json
- *   node dist-bench/pubchem-load.js [--compounds 1000000] [--queries 20] [--postgres URL] [--dir scratch] [--no-in-place-baseline]
+ *   node dist-bench/bench/pubchem-load.js [--compounds 1000000] [--queries 20] [--postgres URL] [--dir scratch] [--no-in-place-baseline]
  */
 import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
-import { templates, writeReplicatedSdf } from './lib/pubchem-sdf-replicate.js';
-import { GENERATED_CID_BASE } from './lib/pubchem-keys-generate.js';
+import { templates, writeReplicatedSdf } from '../synthetic/pubchem-sdf-replicate.js';
+import { GENERATED_CID_BASE } from '../synthetic/pubchem-keys-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
 import { CLI, ROOT, log, machine, onEachDatabase, round, runMain, writeResults } from './lib/harness.js';
 

@@ -1,5 +1,5 @@
 /**
- * The PubChem benchmark, over N generated drug-like molecules (bench/lib/pubchem-generate.ts).
+ * The PubChem benchmark, over N generated drug-like molecules (synthetic/pubchem-generate.ts).
  * Each figure is measured in the same run as its baseline:
  * - ingest: `biomirror ingest pubchem --dataset compounds` of Compound SD files (with PUBCHEM_* tags,
  *   written by `biomirror pubchem sdf`), beside a raw bulk insert of the same records into one plain
@@ -13,7 +13,7 @@
  * - lookups by SMILES (`compound/smiles/{smiles}/cids`, the structure read by RDKit), beside lookups
  *   of the same compounds by CID (no chemistry).
  *
- *   npx tsc -p tsconfig.bench.json && node dist-bench/pubchem.js [--compounds 1000000] [--queries 20]
+ *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/pubchem.js [--compounds 1000000] [--queries 20]
  *     [--postgres URL] [--sdf DIR (reuse SD files written by an earlier run with --keep)] [--keep]
  *
  * Writing the SD files computes every tag with RDKit (about 3 ms a molecule on one core); they are
@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
-import { RARE_QUERY, cidSmilesLines, moleculeFor } from './lib/pubchem-generate.js';
+import { RARE_QUERY, cidSmilesLines, moleculeFor } from '../synthetic/pubchem-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
 import { CLI, activeGeneration, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 

@@ -6,7 +6,7 @@
  * figure is B's own 200 studies (documents of the same generator, so of like sizes). Requests go
  * over a socket with fetch, alternating kept and loaded.
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/pullthrough.js [--runs 2000]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/pullthrough.js [--runs 2000]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { generateStudy } from './lib/ct-generate.js';
+import { generateStudy } from '../synthetic/ct-generate.js';
 import { ROOT, log, machine, round, runMain, writeResults } from './lib/harness.js';
 
 type Runtime = { db: unknown; generations: unknown; close(): Promise<void> };

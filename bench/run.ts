@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import yauzl from 'yauzl';
 import { writeStudiesZip } from './generate.js';
-import { generateStudy, nctFor } from './lib/ct-generate.js';
+import { generateStudy, nctFor } from '../synthetic/ct-generate.js';
 import { percentile, startAndWait, stop, timed } from './lib/proc.js';
 import { CLI, ROOT, activeGeneration, cannon, log, machine, round, writeResults, runMain, onEachDatabase } from './lib/harness.js';
 
@@ -224,7 +224,7 @@ async function main() {
   await writeStudiesZip(smallZip, Math.round(N / 5), 2);
   const body = join(work, 'study.json');
   writeFileSync(body, JSON.stringify(generateStudy(1)));
-  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
+  const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   const bareUrl = match[1] as string;
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),

@@ -4,7 +4,7 @@
  * reports requests, errors (any answer but 2xx, and any socket error), latency percentiles, and the
  * resident memory of each server process sampled every 5 seconds, with its growth after warm-up.
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/soak.js [--minutes 10] [--clients 50] [--postgres URL]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/soak.js [--minutes 10] [--clients 50] [--postgres URL]
  *
  * It drives the built CLI with the demo data, rate limits off (as a private mirror serves).
  */

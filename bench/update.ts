@@ -9,13 +9,13 @@
  *   step (it holds two generations at most, and shrinks back when one is dropped).
  *
  *   npx tsc -p tsconfig.build.json && npx tsc -p tsconfig.bench.json &&
- *   node dist-bench/update.js [--studies 100000] [--changed 1000] [--postgres URL] [--keep]
+ *   node dist-bench/bench/update.js [--studies 100000] [--changed 1000] [--postgres URL] [--keep]
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateStudy } from './lib/ct-generate.js';
+import { generateStudy } from '../synthetic/ct-generate.js';
 import { timed } from './lib/proc.js';
 import { CLI, log, machine, onEachDatabase, round, runMain, writeResults } from './lib/harness.js';
 

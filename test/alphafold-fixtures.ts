@@ -8,7 +8,7 @@ import { gzipSync, inflateSync } from 'node:zlib';
 import { runLoad, type LoadOptions, type LoadResult } from '../src/core/ingest/load.js';
 import type { Generations } from '../src/core/store/generations.js';
 import { alphafold } from '../src/services/alphafold/index.js';
-import { entryFiles, generateEntry, syntheticSequence, tarOf, type EntrySpec, type GeneratedEntry } from '../bench/alphafold-generate.js';
+import { entryFiles, generateEntry, syntheticSequence, tarOf, type EntrySpec, type GeneratedEntry } from '../synthetic/alphafold-generate.js';
 import { tempDir, type OpenedStore } from './helpers/stores.js';
 
 const ds = alphafold.datasets[0];

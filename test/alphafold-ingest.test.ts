@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FormatError } from '../src/core/ingest/errors.js';
 import { alphafold, createAlphafoldService } from '../src/services/alphafold/index.js';
 import type { BeaconsStructure } from '../src/services/alphafold/beacons.js';
-import { entryFiles, generateEntry, syntheticSequence, tarOf } from '../bench/alphafold-generate.js';
+import { entryFiles, generateEntry, syntheticSequence, tarOf } from '../synthetic/alphafold-generate.js';
 import { makeApp, type TestApp } from './helpers/app.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { BIG, CANON, ISO, NOCONF, VERS, loadAf, writeFixture, type Fixture } from './alphafold-fixtures.js';

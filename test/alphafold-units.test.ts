@@ -9,7 +9,7 @@ import { crc32, encodePng } from '../src/services/alphafold/png.js';
 import { parseRange } from '../src/services/alphafold/routes.js';
 import { tarMembers } from '../src/services/alphafold/tar.js';
 import { parseFileName } from '../src/services/alphafold/handlers.js';
-import { tarOf } from '../bench/alphafold-generate.js';
+import { tarOf } from '../synthetic/alphafold-generate.js';
 import { readPng } from './alphafold-fixtures.js';
 
 describe('confidence categories', () => {
@@ -135,7 +135,7 @@ describe('names and fields', () => {
 describe('ingest threads', () => {
   it('read entries in a thread as in place, and fail only the entry that cannot be read', async () => {
     const { IngestPool, readInPlace } = await import('../src/services/alphafold/ingest-pool.js');
-    const { generateEntry, entryFiles, syntheticSequence } = await import('../bench/alphafold-generate.js');
+    const { generateEntry, entryFiles, syntheticSequence } = await import('../synthetic/alphafold-generate.js');
     const pool = IngestPool.create(1);
     // The thread script is the build's: `npm test` builds first.
     expect(pool, 'dist/services/alphafold/ingest-worker.js (run npm run build)').toBeDefined();

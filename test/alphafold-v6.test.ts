@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryFiles, generateEntry, syntheticSequence, tarOf, type EntrySpec } from '../bench/alphafold-generate.js';
+import { entryFiles, generateEntry, syntheticSequence, tarOf, type EntrySpec } from '../synthetic/alphafold-generate.js';
 import { OPTIONAL_LINKS, optionalFiles } from '../src/cli/fetch/sources/alphafold.js';
 import { resolveUpstreams } from '../src/cli/fetch/upstreams.js';
 import { coverageOf, type BeaconsStructure } from '../src/services/alphafold/beacons.js';

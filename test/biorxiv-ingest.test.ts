@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SkipPlace } from '../src/core/ingest/dataset.js';
 import { FormatError } from '../src/core/ingest/errors.js';
-import { paperRecord, pubRecord } from '../bench/lib/biorxiv-generate.js';
+import { paperRecord, pubRecord } from '../synthetic/biorxiv-generate.js';
 import { BX, BX_DEMO, bxApp, get, loadPreprints, pdfText, removeScratch, scratch, writeJson } from './helpers/biorxiv.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';

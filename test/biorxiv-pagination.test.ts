@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPublished, paperCount, papers, pubRecord } from '../bench/lib/biorxiv-generate.js';
+import { isPublished, paperCount, papers, pubRecord } from '../synthetic/biorxiv-generate.js';
 import { BX, bxApp, generatedInput, get, loadPreprints, removeScratch } from './helpers/biorxiv.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';

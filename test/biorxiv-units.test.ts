@@ -5,7 +5,7 @@ import { contentAddress, fullTextFile } from '../src/services/biorxiv/fulltext.j
 import { parseRequest } from '../src/services/biorxiv/paths.js';
 import { isDate, toPaper } from '../src/services/biorxiv/records.js';
 import { renderJson, renderXml } from '../src/services/biorxiv/render.js';
-import { paperRecord } from '../bench/lib/biorxiv-generate.js';
+import { paperRecord } from '../synthetic/biorxiv-generate.js';
 import { xmllint } from './helpers/biorxiv.js';
 
 const parse = (path: string, q: Record<string, string> = {}, endpoint: 'details' | 'pubs' = 'details') => parseRequest(endpoint, path.split('/'), q);

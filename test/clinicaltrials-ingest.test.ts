@@ -6,8 +6,8 @@ import { tableSet, type TableSet } from '../src/core/ingest/dataset.js';
 import { FormatError, LoadAborted } from '../src/core/ingest/errors.js';
 import type { SkipPlace } from '../src/core/ingest/dataset.js';
 import { ident } from '../src/core/store/db.js';
-import { ZipWriter } from '../bench/lib/zip.js';
-import { generateStudy, nctFor } from '../bench/lib/ct-generate.js';
+import { ZipWriter } from '../synthetic/zip.js';
+import { generateStudy, nctFor } from '../synthetic/ct-generate.js';
 import { CT_DATASET, DEMO, getJson, loadStudies, makeApp, syntheticFile, type TestApp } from './helpers/app.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 

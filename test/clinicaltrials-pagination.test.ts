@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, loadStudies, makeApp, syntheticFile, type TestApp } from './helpers/app.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
-import { generateStudy, nctFor } from '../bench/lib/ct-generate.js';
+import { generateStudy, nctFor } from '../synthetic/ct-generate.js';
 
 const B = '/clinicaltrials/api/v2';
 const N = 250;

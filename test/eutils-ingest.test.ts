@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FormatError } from '../src/core/ingest/errors.js';
 import type { SkipPlace } from '../src/core/ingest/dataset.js';
-import { GENE_INFO_HEADER, geneIdFor, geneInfoLine, symbolFor, writeGeneInfo } from '../bench/lib/ncbi-generate.js';
+import { GENE_INFO_HEADER, geneIdFor, geneInfoLine, symbolFor, writeGeneInfo } from '../synthetic/ncbi-generate.js';
 import type { TestApp } from './helpers/app.js';
 import { CLINVAR_DEMO, E, GENE_DEMO, get, loadClinvar, loadGenes, ncbiApp, tags } from './helpers/ncbi.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ZipWriter } from '../bench/lib/zip.js';
+import { ZipWriter } from '../synthetic/zip.js';
 import { FetchError, UsageError } from '../src/cli/fetch/errors.js';
 import { fetchAndLoad } from '../src/cli/fetch/run.js';
 import { fetchRequest, upstreamAndMirror } from './helpers/fetch.js';

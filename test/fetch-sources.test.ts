@@ -18,7 +18,7 @@ import { resolveUpstreams } from '../src/cli/fetch/upstreams.js';
 import { alphafold } from '../src/services/alphafold/index.js';
 import { gwas } from '../src/services/gwas/index.js';
 import { rcsbData } from '../src/services/pdb/data/index.js';
-import { tarOf } from '../bench/alphafold-generate.js';
+import { tarOf } from '../synthetic/alphafold-generate.js';
 import { AF_DEMO, loadAf } from './alphafold-fixtures.js';
 import { makeApp } from './helpers/app.js';
 import { fetchRequest, upstreamAndMirror } from './helpers/fetch.js';

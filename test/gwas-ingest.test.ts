@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ZipWriter } from '../bench/lib/zip.js';
+import { ZipWriter } from '../synthetic/zip.js';
 import { FormatError } from '../src/core/ingest/errors.js';
 import type { SkipPlace } from '../src/core/ingest/dataset.js';
 import type { TestApp } from './helpers/app.js';

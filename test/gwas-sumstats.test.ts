@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ssfLines, type SsfOptions } from '../bench/lib/gwas-generate.js';
+import { ssfLines, type SsfOptions } from '../synthetic/gwas-generate.js';
 import type { TestApp } from './helpers/app.js';
 import { SS, get, gwasApp, loadCatalog, loadSumstats, local, ssfStudy, type Json } from './helpers/gwas.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';

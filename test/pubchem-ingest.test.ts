@@ -7,7 +7,7 @@ import { FormatError } from '../src/core/ingest/errors.js';
 import { runLoad } from '../src/core/ingest/load.js';
 import { molfileWithHydrogens } from '../src/services/pubchem/chem/compound.js';
 import { parseMol, rdkit, type RDKit } from '../src/services/pubchem/chem/rdkit.js';
-import { ZipWriter } from '../bench/lib/zip.js';
+import { ZipWriter } from '../synthetic/zip.js';
 import { B, dataset, fault, loadDemo, pubchemApp, req } from './helpers/pubchem.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';

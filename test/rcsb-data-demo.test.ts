@@ -1,6 +1,6 @@
 /**
  * The RCSB PDB demo archive (src/services/pdb/demo) and the generator behind its generated files
- * (bench/pdb): every file is read with Mol*'s CIF reader, as the service reads it, and checked for
+ * (synthetic/pdb): every file is read with Mol*'s CIF reader, as the service reads it, and checked for
  * what the ingest and the Data API rely on.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -13,9 +13,9 @@ import type { CifBlock, CifCategory } from 'molstar/lib/mol-io/reader/cif/data-m
 import { trajectoryFromMmCIF } from 'molstar/lib/mol-model-formats/structure/mmcif.js';
 import { Structure } from 'molstar/lib/mol-model/structure.js';
 import { Task } from 'molstar/lib/mol-task/index.js';
-import { archiveId, generateEntry, generatorComponents, writeArchive } from '../bench/pdb/archive.js';
-import { DEMO_BUILDERS } from '../bench/pdb/demo-entries.js';
-import { writeEntry } from '../bench/pdb/entry-writer.js';
+import { archiveId, generateEntry, generatorComponents, writeArchive } from '../synthetic/pdb/archive.js';
+import { DEMO_BUILDERS } from '../synthetic/pdb/demo-entries.js';
+import { writeEntry } from '../synthetic/pdb/entry-writer.js';
 
 const DEMO = join(import.meta.dirname, '../src/services/pdb/demo');
 const GENERATED = ['0NA1', '0NM1', '0GL1', '0BG1'];

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoadAborted } from '../src/core/ingest/errors.js';
 import { describeLoad } from '../src/core/ingest/report.js';
-import { entryFiles, generateEntry, syntheticSequence, type EntrySpec } from '../bench/alphafold-generate.js';
+import { entryFiles, generateEntry, syntheticSequence, type EntrySpec } from '../synthetic/alphafold-generate.js';
 import { makeApp, type TestApp } from './helpers/app.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { stopAfterFirstBatch } from './helpers/updates.js';

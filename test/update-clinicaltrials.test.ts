@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UpdateRefused } from '../src/core/ingest/errors.js';
 import { describeLoad } from '../src/core/ingest/report.js';
-import { generateStudy, nctFor } from '../bench/lib/ct-generate.js';
+import { generateStudy, nctFor } from '../synthetic/ct-generate.js';
 import { DEMO, getJson, loadStudies, makeApp, type TestApp } from './helpers/app.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 

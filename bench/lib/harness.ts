@@ -8,8 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { ROOT } from '../../synthetic/root.js';
 
-export const ROOT = new URL('../..', import.meta.url).pathname;
+export { ROOT };
+
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
 export const round = (x: number) => Math.round(x * 100) / 100;

@@ -1,6 +1,6 @@
 /**
  * The coordinate engines of the RCSB Search API benchmark (bench/pdb-search.ts): an archive of
- * generated mmCIF entries (bench/pdb/archive.ts) loaded through the archive load, which builds the
+ * generated mmCIF entries (synthetic/pdb/archive.ts) loaded through the archive load, which builds the
  * structure-similarity prefilter and the structure-motif index; then, with `biomirror serve`:
  * - `structure`: the service beside TM-align alone, run on the same candidates with the same
  *   number of processes at once;
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startAndWait, stop } from '../lib/proc.js';
 import { ROOT, log, round } from '../lib/harness.js';
-import { writeArchive } from './archive.js';
+import { writeArchive } from '../../synthetic/pdb/archive.js';
 
 const run = promisify(execFile);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

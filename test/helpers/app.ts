@@ -11,7 +11,7 @@ import { clinicaltrials } from '../../src/services/clinicaltrials/index.js';
 import type { ServiceModule } from '../../src/services/types.js';
 import { buildApp } from '../../src/server/app.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/server/config.js';
-import { generateStudy } from '../../bench/lib/ct-generate.js';
+import { generateStudy } from '../../synthetic/ct-generate.js';
 import { tempDir, type OpenedStore } from './stores.js';
 
 // Errors still reach stderr, so an unexpected 500 in a test shows its cause.

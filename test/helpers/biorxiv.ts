@@ -7,7 +7,7 @@ import { runLoad, type LoadOptions, type LoadResult } from '../../src/core/inges
 import type { Generations } from '../../src/core/store/generations.js';
 import { biorxiv } from '../../src/services/biorxiv/index.js';
 import type { Config } from '../../src/server/config.js';
-import { papers, paperCount, pubRecord, isPublished, writePages, type GenOptions } from '../../bench/lib/biorxiv-generate.js';
+import { papers, paperCount, pubRecord, isPublished, writePages, type GenOptions } from '../../synthetic/biorxiv-generate.js';
 import { makeApp, type TestApp } from './app.js';
 import { tempDir, type OpenedStore } from './stores.js';
 

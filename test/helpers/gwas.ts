@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { runLoad, type LoadOptions, type LoadResult } from '../../src/core/ingest/load.js';
 import type { Generations } from '../../src/core/store/generations.js';
 import { gwas } from '../../src/services/gwas/index.js';
-import { ssfMeta, writeSsf, type SsfOptions } from '../../bench/lib/gwas-generate.js';
+import { ssfMeta, writeSsf, type SsfOptions } from '../../synthetic/gwas-generate.js';
 import { makeApp, type TestApp } from './app.js';
 import type { OpenedStore } from './stores.js';
 

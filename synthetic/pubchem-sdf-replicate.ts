@@ -11,7 +11,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createGunzip, createGzip } from 'node:zlib';
 import { join } from 'node:path';
-import { ROOT } from './harness.js';
+import { ROOT } from './root.js';
 import { GENERATED_CID_BASE } from './pubchem-keys-generate.js';
 
 export const REAL_RECORDS = join(ROOT, 'test/fixtures/pubchem/real-subskeys.sdf.gz');

@@ -2,20 +2,21 @@
  * Residue templates: 3-D heavy-atom coordinates of each chemical component. They were made from
  * the dictionary SMILES (component-defs.ts) with OpenChemLib's conformer generator (fixed seed)
  * and are stored in residue-templates.json, because generating conformers takes seconds per
- * component; `node dist-bench/pdb/make-demo.js --templates` remakes the file. Bond lengths and
+ * component; `node dist-bench/synthetic/pdb/make-demo.js --templates` remakes the file. Bond lengths and
  * angles are those of a force-field conformer: the generated entries place these templates along
  * generated backbones, so every residue keeps real chemistry.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ConformerGenerator, Molecule, Resources } from 'openchemlib';
 import { COMPONENTS } from './component-defs.js';
 import type { Vec } from './geometry.js';
+import { ROOT } from '../root.js';
 
 export type Template = Map<string, { xyz: Vec; element: string }>;
 
-/** bench/pdb/ and dist-bench/pdb/ are both two levels below the repository root. */
-export const TEMPLATES_FILE = fileURLToPath(new URL('../../bench/pdb/residue-templates.json', import.meta.url));
+/** Kept beside the sources; the build of the generators reads it from here too. */
+export const TEMPLATES_FILE = join(ROOT, 'synthetic/pdb/residue-templates.json');
 
 type Stored = Record<string, Array<[string, string, number, number, number]>>;
 let stored: Stored | undefined;

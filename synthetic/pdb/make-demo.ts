@@ -3,7 +3,7 @@
  * deterministically: the chemical component dictionary, the SIFTS mapping, the generated entries
  * and their structure factors. The real 4HHB entry is copied in only when its file is given:
  *
- *   node dist-bench/pdb/make-demo.js [--4hhb path/to/4hhb.cif] [--out src/services/pdb/demo] [--templates]
+ *   node dist-bench/synthetic/pdb/make-demo.js [--4hhb path/to/4hhb.cif] [--out src/services/pdb/demo] [--templates]
  *
  * (--templates first remakes residue-templates.json with OpenChemLib, which takes minutes.)
  */
