@@ -3,6 +3,7 @@
 // The definition's tables.
 
 /** Section 1 (bits 0–114): an element, then the counts its bits test, in order. */
+// prettier-ignore
 export const ELEMENT_COUNTS: [string, number[]][] = [
   ['H', [4, 8, 16, 32]], ['Li', [1, 2]], ['B', [1, 2, 4]], ['C', [2, 4, 8, 16, 32]], ['N', [1, 2, 4, 8]],
   ['O', [1, 2, 4, 8, 16]], ['F', [1, 2, 4]], ['Na', [1, 2]], ['Si', [1, 2]], ['P', [1, 2, 4]],
@@ -20,11 +21,13 @@ export const ELEMENT_COUNTS: [string, number[]][] = [
  * saturated or aromatic with carbon only, with nitrogen, with any heteroatom; unsaturated
  * non-aromatic likewise). Bits 255–262 count aromatic and heteroaromatic rings of any size.
  */
+// prettier-ignore
 export const RING_COUNTS: [number, number[]][] = [
   [3, [1, 2]], [4, [1, 2]], [5, [1, 2, 3, 4, 5]], [6, [1, 2, 3, 4, 5]], [7, [1, 2]], [8, [1, 2]], [9, [1]], [10, [1]],
 ];
 
 /** Section 3 (bits 263–326): bonded pairs, any bond; X-H is an atom X with a hydrogen. */
+// prettier-ignore
 export const ATOM_PAIRS = [
   'Li-H', 'Li-Li', 'Li-B', 'Li-C', 'Li-O', 'Li-F', 'Li-P', 'Li-S', 'Li-Cl', 'B-H', 'B-B', 'B-C', 'B-N',
   'B-O', 'B-F', 'B-Si', 'B-P', 'B-S', 'B-Cl', 'B-Br', 'C-H', 'C-C', 'C-N', 'C-O', 'C-F', 'C-Na', 'C-Mg',
@@ -34,6 +37,7 @@ export const ATOM_PAIRS = [
 ];
 
 /** Section 4 (bits 327–415): an atom's neighbours; "~" any bond, ":" an aromatic one. */
+// prettier-ignore
 export const SIMPLE_NEIGHBOURS = [
   'C(~Br)(~C)', 'C(~Br)(~C)(~C)', 'C(~Br)(~H)', 'C(~Br)(:C)', 'C(~Br)(:N)', 'C(~C)(~C)', 'C(~C)(~C)(~C)',
   'C(~C)(~C)(~C)(~C)', 'C(~C)(~C)(~C)(~H)', 'C(~C)(~C)(~C)(~N)', 'C(~C)(~C)(~C)(~O)', 'C(~C)(~C)(~H)(~N)',
@@ -55,6 +59,7 @@ export const SIMPLE_NEIGHBOURS = [
  * Section 5 (bits 416–459): an atom's neighbours with bond orders; an aromatic bond matches "-"
  * and "=".
  */
+// prettier-ignore
 export const DETAILED_NEIGHBOURS = [
   'C=C', 'C#C', 'C=N', 'C#N', 'C=O', 'C=S', 'N=N', 'N=O', 'N=P', 'P=O', 'P=P', 'C(#C)(-C)', 'C(#C)(-H)',
   'C(#N)(-C)', 'C(-C)(-C)(=C)', 'C(-C)(-C)(=N)', 'C(-C)(-C)(=O)', 'C(-C)(-Cl)(=O)', 'C(-C)(-H)(=C)',
@@ -65,6 +70,7 @@ export const DETAILED_NEIGHBOURS = [
 ];
 
 /** Section 6 (bits 460–712): paths with bond orders; an aromatic bond matches "-" and "=". */
+// prettier-ignore
 export const SIMPLE_PATTERNS = [
   'C-C-C#C', 'O-C-C=N', 'O-C-C=O', 'N:C-S-[#1]', 'N-C-C=C', 'O=S-C-C', 'N#C-C=C', 'C=N-N-C', 'O=S-C-N',
   'S-S-C:C', 'C:C-C=C', 'S:C:C:C', 'C:N:C-C', 'S-C:N:C', 'S:C:C:N', 'S-C=N-C', 'C-O-C=C', 'N-N-C:C',
@@ -107,6 +113,7 @@ export const SIMPLE_PATTERNS = [
  * lower-case atoms aromatic ones joined by aromatic bonds (so the cyclohexane patterns also match
  * benzene rings). Bit 876 is a four-membered ring as the definition prints it.
  */
+// prettier-ignore
 export const COMPLEX_PATTERNS = [
   'Cc1ccc(C)cc1', 'Cc1ccc(O)cc1', 'Cc1ccc(S)cc1', 'Cc1ccc(N)cc1', 'Cc1ccc(Cl)cc1', 'Cc1ccc(Br)cc1',
   'Oc1ccc(O)cc1', 'Oc1ccc(S)cc1', 'Oc1ccc(N)cc1', 'Oc1ccc(Cl)cc1', 'Oc1ccc(Br)cc1', 'Sc1ccc(S)cc1',
