@@ -34,7 +34,15 @@ const work = mkdtempSync(join(tmpdir(), 'biomirror-bench-af-'));
 
 function spec(i: number) {
   const n = 50 + ((i * 37) % 200);
-  return { accession: syntheticAccession(i), uniprotId: `G${i}_GENERATED`, description: `Generated protein ${i}`, gene: `GEN${i}`, taxId: 9606, organism: 'Homo sapiens', sequence: syntheticSequence(n, i + 1) };
+  return {
+    accession: syntheticAccession(i),
+    uniprotId: `G${i}_GENERATED`,
+    description: `Generated protein ${i}`,
+    gene: `GEN${i}`,
+    taxId: 9606,
+    organism: 'Homo sapiens',
+    sequence: syntheticSequence(n, i + 1),
+  };
 }
 
 /** N generated entries in proteome tars of 1,000, plus one 2,700-residue entry as loose files. */

@@ -37,7 +37,6 @@ const FIRST = postedOn(0, 1, GEN);
 const LAST_FIRST_POST = postedOn(paperCount(N) - 1, 1, GEN);
 const WINDOW_DAYS = 30;
 
-
 function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
@@ -160,7 +159,10 @@ async function main() {
   // The baseline's body: a real 100-record page, as JSON.
   const sample = [...papers(100, GEN)];
   const body = join(work, 'page.json');
-  writeFileSync(body, JSON.stringify({ messages: [{ status: 'ok', category: 'all', interval: `${FIRST}:${FIRST}`, funder: 'all', cursor: 0, count: 100, count_new_papers: '80', total: 100 }], collection: sample }));
+  writeFileSync(
+    body,
+    JSON.stringify({ messages: [{ status: 'ok', category: 'all', interval: `${FIRST}:${FIRST}`, funder: 'all', cursor: 0, count: 100, count_new_papers: '80', total: 100 }], collection: sample }),
+  );
   const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),

@@ -56,7 +56,7 @@ async function execute(base: string, script: string): Promise<number> {
   const t0 = process.hrtime.bigint();
   const res = await fetch(`${base}/exec/api/execute/bench/${script}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"args":[]}' });
   const body = (await res.json()) as { success: boolean; stdout: string; stderr: string };
-  if (!body.success || body.stdout !== "hello\n") throw new Error(`run failed: ${JSON.stringify(body)}; health: ${await (await fetch(`${base}/exec/api/health`)).text()}`);
+  if (!body.success || body.stdout !== 'hello\n') throw new Error(`run failed: ${JSON.stringify(body)}; health: ${await (await fetch(`${base}/exec/api/health`)).text()}`);
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
@@ -90,17 +90,63 @@ async function throughput(fn: () => Promise<unknown>, clients: number): Promise<
 /** The sandbox's flags without the proxy forwarder (a lower bound of what bubblewrap costs). */
 function bwrapOnly(skillDir: string, file: string): string[] {
   return [
-    '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--uid', '65534', '--gid', '65534', '--clearenv',
-    '--setenv', 'PATH', '/usr/bin:/bin', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64',
-    '--ro-bind', skillDir, '/skill', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--chdir', '/tmp', '--remount-ro', '/',
-    '/usr/bin/python3', '-B', '-s', `/skill/scripts/${file}`,
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--die-with-parent',
+    '--new-session',
+    '--uid',
+    '65534',
+    '--gid',
+    '65534',
+    '--clearenv',
+    '--setenv',
+    'PATH',
+    '/usr/bin:/bin',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--symlink',
+    'usr/lib',
+    '/lib',
+    '--symlink',
+    'usr/lib64',
+    '/lib64',
+    '--ro-bind',
+    skillDir,
+    '/skill',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/tmp',
+    '--chdir',
+    '/tmp',
+    '--remount-ro',
+    '/',
+    '/usr/bin/python3',
+    '-B',
+    '-s',
+    `/skill/scripts/${file}`,
   ];
 }
 
 async function main() {
   const skills = writeSkill();
   const skillDir = join(skills, 'bench');
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(work, 'data'), PORT: '0', BIOMIRROR_LIMITS: 'off', BIOMIRROR_EXEC_SKILLS: skills, BIOMIRROR_EXEC_BUILTIN_SKILLS: 'off', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: join(work, 'data'),
+    PORT: '0',
+    BIOMIRROR_LIMITS: 'off',
+    BIOMIRROR_EXEC_SKILLS: skills,
+    BIOMIRROR_EXEC_BUILTIN_SKILLS: 'off',
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   delete env.BIOMIRROR_EXEC_CONCURRENCY;
   const { child, match } = await startAndWait(process.execPath, [CLI, 'serve', '--no-demo'], env, /serving on (http:\/\/[\d.:]+)/);

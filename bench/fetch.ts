@@ -80,11 +80,14 @@ async function main(): Promise<void> {
     best.bare = Math.min(best.bare, await bare());
     best.download = Math.min(best.download, await timed(() => download({ url }, fresh('plain'), { http: new Http(), progress: silentFetchProgress })));
     best.downloadMd5 = Math.min(best.downloadMd5, await timed(() => download({ url, md5Url: `${url}.md5` }, fresh('md5'), { http: new Http(), progress: silentFetchProgress })));
-    best.readLines = Math.min(best.readLines, await timed(async () => {
-      let n = 0;
-      for await (const _ of lines(openInput(table))) n++;
-      if (n !== LINES) throw new Error(`read ${n} lines`);
-    }));
+    best.readLines = Math.min(
+      best.readLines,
+      await timed(async () => {
+        let n = 0;
+        for await (const _ of lines(openInput(table))) n++;
+        if (n !== LINES) throw new Error(`read ${n} lines`);
+      }),
+    );
     best.cut = Math.min(best.cut, await timed(() => rowsInRanges('cut', [[1, LINES / 4]]).make(table, join(work, `cut-${r}`), new AbortController().signal)));
     best.bare = Math.min(best.bare, await bare());
     log(`round ${r + 1}: ${JSON.stringify(Object.fromEntries(Object.entries(best).map(([k, v]) => [k, round(v)])))}`);

@@ -60,7 +60,6 @@ const SS = '/gwas/summary-statistics/api';
 const V1 = '/gwas/rest/api';
 const V2 = '/gwas/rest/api/v2';
 
-
 /** 1 Mb windows inside the generated data, with how many rows each holds. */
 function windows(count: number): { chromosome: number; start: number; rows: number }[] {
   const per = OPTS.perChromosome as number;
@@ -71,7 +70,7 @@ function windows(count: number): { chromosome: number; start: number; rows: numb
     const chromosome = 1 + (i % chromosomes);
     const onChromosome = Math.min(per, N - (chromosome - 1) * per);
     const span = Math.max(1, onChromosome * spacing - WINDOW);
-    const start = 1_000_000 + Math.floor(((i * 7919) % 1000) / 1000 * span);
+    const start = 1_000_000 + Math.floor((((i * 7919) % 1000) / 1000) * span);
     const first = Math.max(0, Math.ceil((start - 1_000_000) / spacing));
     const last = Math.min(onChromosome - 1, Math.floor((start + WINDOW - 1_000_000) / spacing));
     out.push({ chromosome, start, rows: Math.max(0, last - first + 1) });
@@ -214,7 +213,11 @@ function catalogPairs(g: GeneratedCatalog, traits: number, genes: number): [stri
     ...(g.groups.length ? pairs : []),
     ['studies, first page', () => `${V1}/studies?page=0&size=${SIZE}`, () => `${V2}/studies?page=0&size=${SIZE}`],
     ['associations, random page (default order)', () => `${V1}/associations?page=${pick(deep)}&size=${SIZE}`, () => `${V2}/associations?page=${pick(deep)}&size=${SIZE}`],
-    ['associations by p-value, one of the first 50 pages', () => `${V1}/associations?sort=pvalue,asc&page=${pick(50)}&size=${SIZE}`, () => `${V2}/associations?sort=p_value&direction=asc&page=${pick(50)}&size=${SIZE}`],
+    [
+      'associations by p-value, one of the first 50 pages',
+      () => `${V1}/associations?sort=pvalue,asc&page=${pick(50)}&size=${SIZE}`,
+      () => `${V2}/associations?sort=p_value&direction=asc&page=${pick(50)}&size=${SIZE}`,
+    ],
     ['studies of a trait (label)', () => `${V1}/studies/search/findByEfoTrait?efoTrait=${trait()}&size=${SIZE}`, () => `${V2}/studies?efo_trait=${trait()}&size=${SIZE}`],
     ['associations of a SNP', () => `${V1}/singleNucleotidePolymorphisms/${rs()}/associations?size=${SIZE}`, () => `${V2}/associations?rs_id=${rs()}&size=${SIZE}`],
     ['SNPs of a gene', () => `${V1}/singleNucleotidePolymorphisms/search/findByGene?geneName=${gene()}&size=${SIZE}`, () => `${V2}/single-nucleotide-polymorphisms?mapped_gene=${gene()}&size=${SIZE}`],
@@ -278,7 +281,10 @@ async function catalogPart(results: Record<string, unknown>, bareUrl: string) {
 async function main() {
   // The bare route answers a page-sized body from memory.
   const body = join(work, 'page.json');
-  writeFileSync(body, JSON.stringify({ _embedded: { associations: Object.fromEntries(Array.from({ length: SIZE }, (_, i) => [String(i), { p_value: '1e-3', variant_id: `rs${i}`, ...ssfPlace(i, OPTS) }])) } }));
+  writeFileSync(
+    body,
+    JSON.stringify({ _embedded: { associations: Object.fromEntries(Array.from({ length: SIZE }, (_, i) => [String(i), { p_value: '1e-3', variant_id: `rs${i}`, ...ssfPlace(i, OPTS) }])) } }),
+  );
   const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),

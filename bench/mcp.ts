@@ -47,7 +47,11 @@ const PAIRS: { tool: string; args: Record<string, unknown>; url: string }[] = [
   { tool: 'pdb_entry', args: { entry_id: '4HHB' }, url: '/rcsb/data/rest/v1/core/entry/4HHB' },
   { tool: 'gwas_associations', args: { variant: 'rs7903146', limit: 10 }, url: '/gwas/rest/api/v2/associations?sort=p_value&direction=asc&size=10&page=0&rs_id=rs7903146' },
   { tool: 'alphafold_prediction', args: { uniprot: 'P69905' }, url: '/alphafold/api/prediction/P69905' },
-  { tool: 'gwas_sumstats_region', args: { chromosome: '1', start: 99_500_000, end: 99_600_000, limit: 20 }, url: '/gwas/summary-statistics/api/chromosomes/1/associations?start=99500000&end=99600000&size=20&page=0' },
+  {
+    tool: 'gwas_sumstats_region',
+    args: { chromosome: '1', start: 99_500_000, end: 99_600_000, limit: 20 },
+    url: '/gwas/summary-statistics/api/chromosomes/1/associations?start=99500000&end=99600000&size=20&page=0',
+  },
   { tool: 'pdb_entity', args: { entry_id: '4HHB', entity_id: '1' }, url: '/rcsb/data/rest/v1/core/polymer_entity/4HHB/1' },
   { tool: 'pharmgkb_gene_drug_pairs', args: { gene: 'CYP2D6' }, url: '/pgx/v1/geneDrugPair?gene=CYP2D6' },
 ];

@@ -131,7 +131,10 @@ async function main() {
   await writeGeneInfo(file, N);
   // The bare route answers a body the size of an esearch answer.
   const body = join(work, 'esearch.xml');
-  writeFileSync(body, `<?xml version="1.0" encoding="UTF-8" ?>\n<eSearchResult><Count>1</Count><RetMax>1</RetMax><RetStart>0</RetStart><IdList>\n<Id>900000123</Id>\n</IdList>${'x'.repeat(600)}</eSearchResult>\n`);
+  writeFileSync(
+    body,
+    `<?xml version="1.0" encoding="UTF-8" ?>\n<eSearchResult><Count>1</Count><RetMax>1</RetMax><RetStart>0</RetStart><IdList>\n<Id>900000123</Id>\n</IdList>${'x'.repeat(600)}</eSearchResult>\n`,
+  );
   const { child: bareChild, match } = await startAndWait(process.execPath, [join(ROOT, 'dist-bench', 'bench', 'bare.js'), '0', body], process.env, /bare listening on (http:\/\/[\d.:]+)/);
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),

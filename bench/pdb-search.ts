@@ -176,7 +176,11 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
   return out;
 }
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const overhead = (service: number[], engine: number[]) => ({ serviceMeanMs: round(mean(service)), engineMeanMs: round(mean(engine)), overheadPercent: round(((mean(service) - mean(engine)) / mean(engine)) * 100) });
+const overhead = (service: number[], engine: number[]) => ({
+  serviceMeanMs: round(mean(service)),
+  engineMeanMs: round(mean(engine)),
+  overheadPercent: round(((mean(service) - mean(engine)) / mean(engine)) * 100),
+});
 
 /** POSTs a query; `id` names the request in the server's log (x-request-id), where its time is read. */
 async function fetchJson(base: string, body: unknown, id?: string): Promise<Any> {
@@ -202,7 +206,14 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
   log(`[${dialect}] load ${ENTRIES.toLocaleString('en-US')} generated entries (${ENTITIES.toLocaleString('en-US')} polymer entities) and build the search index`);
   const t0 = performance.now();
   await runLoad(db, generations, await syntheticDataset(), 'generated', { source: 'bench' });
-  const load = { entries: ENTRIES, polymerEntities: ENTITIES, loadSeconds: round((performance.now() - t0) / 1000), indexSeconds: round(indexSeconds), documentsPerSecond: Math.round((ENTRIES * 6) / indexSeconds), engineIndexes: engineBuild };
+  const load = {
+    entries: ENTRIES,
+    polymerEntities: ENTITIES,
+    loadSeconds: round((performance.now() - t0) / 1000),
+    indexSeconds: round(indexSeconds),
+    documentsPerSecond: Math.round((ENTRIES * 6) / indexSeconds),
+    engineIndexes: engineBuild,
+  };
   const scope = await scopeOf(db, generations);
   const n = scope.archive;
 
@@ -266,7 +277,11 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
     // ranges with bounds of their own, pairs of words.
     const day = (k: number) => new Date(Date.UTC(1990, 0, 1 + 37 * k)).toISOString().slice(0, 10);
     const freshAttr = Array.from({ length: reps * 3 }, (_, k) =>
-      page(k % 2 ? term('rcsb_entry_info.resolution_combined', 'range', { from: 1.5 + k / 1000, to: 1.6 + k / 1000 }) : term('rcsb_accession_info.initial_release_date', 'range', { from: day(k), to: day(k + 2) })),
+      page(
+        k % 2
+          ? term('rcsb_entry_info.resolution_combined', 'range', { from: 1.5 + k / 1000, to: 1.6 + k / 1000 })
+          : term('rcsb_accession_info.initial_release_date', 'range', { from: day(k), to: day(k + 2) }),
+      ),
     );
     const freshAttrSql = await Promise.all(freshAttr.map(sqlOf));
     const freshAttrService = await timeEach(freshAttr.length, (k) => fetchJson(base, freshAttr[k], `bench-attr-once-${k}`));
@@ -282,7 +297,13 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
     const motifs = ['C-x(2,4)-C-x(3)-[LIVMFYWC]', 'W-x(2)-[FY]-x-H', '<M-[KR]-x(3)-L', 'H-x(3)-H-x(2)-C'];
     const seqs = (await db.query(`SELECT seq FROM ${n.sseq}`)).map((r: Any) => r.seq as string);
     await fetchJson(base, { query: { type: 'terminal', service: 'seqmotif', parameters: { value: motifs[0], pattern_type: 'prosite' } }, return_type: 'polymer_entity' });
-    const motifService = await timeEach(5 * motifs.length, (k) => fetchJson(base, { query: { type: 'terminal', service: 'seqmotif', parameters: { value: motifs[k % motifs.length], pattern_type: 'prosite' } }, return_type: 'polymer_entity' }, `bench-motif-${k}`));
+    const motifService = await timeEach(5 * motifs.length, (k) =>
+      fetchJson(
+        base,
+        { query: { type: 'terminal', service: 'seqmotif', parameters: { value: motifs[k % motifs.length], pattern_type: 'prosite' } }, return_type: 'polymer_entity' },
+        `bench-motif-${k}`,
+      ),
+    );
     const motifEngine = await timeEach(5 * motifs.length, async (k) => {
       const re = new RegExp(prositeToRegex(motifs[k % motifs.length]), 'g');
       let hits = 0;
@@ -297,7 +318,11 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
     if (spawnSync('sh', ['-c', 'command -v mmseqs'], { stdio: 'ignore' }).status === 0) {
       log(`[${dialect}] sequence (MMseqs2)`);
       const queries = FAMILIES.slice(0, 5).map((f) => f.slice(0, 120));
-      const body = (q: string) => ({ query: { type: 'terminal', service: 'sequence', parameters: { value: q, sequence_type: 'protein', evalue_cutoff: 0.1 } }, return_type: 'polymer_entity', request_options: { paginate: { start: 0, rows: 10 } } });
+      const body = (q: string) => ({
+        query: { type: 'terminal', service: 'sequence', parameters: { value: q, sequence_type: 'protein', evalue_cutoff: 0.1 } },
+        return_type: 'polymer_entity',
+        request_options: { paginate: { start: 0, rows: 10 } },
+      });
       const tb = performance.now();
       await fetchJson(base, body(queries[0] as string));
       const firstQuerySeconds = round((performance.now() - tb) / 1000);
@@ -308,7 +333,27 @@ async function runQueries(dialect: 'sqlite' | 'postgres', databaseUrl: string | 
       symlinkSync(join(dataDir, 'index', `sequences-${engineBuild.sequences.hash}`, 'protein'), join(dir, 'protein'));
       const seqEngine = await timeEach(queries.length * 2, async (k) => {
         writeFileSync(join(dir, 'q.fasta'), `>q\n${queries[k % queries.length]}\n`);
-        execFileSync('mmseqs', ['easy-search', 'q.fasta', 'protein/db', 'out.m8', 'tmp', '-e', '0.1', '--threads', '1', '-v', '1', '--max-seqs', '10000', '--format-output', 'query,target,fident,alnlen,mismatch,gapopen,qstart,qend,tstart,tend,evalue,bits,qlen,tlen,qaln,taln'], { cwd: dir });
+        execFileSync(
+          'mmseqs',
+          [
+            'easy-search',
+            'q.fasta',
+            'protein/db',
+            'out.m8',
+            'tmp',
+            '-e',
+            '0.1',
+            '--threads',
+            '1',
+            '-v',
+            '1',
+            '--max-seqs',
+            '10000',
+            '--format-output',
+            'query,target,fident,alnlen,mismatch,gapopen,qstart,qend,tstart,tend,evalue,bits,qlen,tlen,qaln,taln',
+          ],
+          { cwd: dir },
+        );
       });
       sequence = { firstQuerySecondsAfterLoad: firstQuerySeconds, ...overhead(seqService, seqEngine) };
     }

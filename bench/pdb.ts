@@ -119,7 +119,7 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
     log(`[${dialect}] GraphQL, 100 entries x 10 fields`);
     const batches = Array.from({ length: 50 }, () => Array.from({ length: 100 }, pick));
     const queries = batches.map((b) => `/rcsb/data/graphql?query=${encodeURIComponent(`{ entries(entry_ids: ${JSON.stringify(b)}) { ${GRAPHQL_FIELDS} } }`)}`);
-    const check = await (await fetch(`${base}${queries[0]}`)).json() as { data?: { entries?: unknown[] }; errors?: unknown };
+    const check = (await (await fetch(`${base}${queries[0]}`)).json()) as { data?: { entries?: unknown[] }; errors?: unknown };
     if (!check.data?.entries || check.errors) throw new Error(`GraphQL answered ${JSON.stringify(check).slice(0, 300)}`);
     let q = 0;
     const graphql = await cannon(base, () => queries[q++ % queries.length] as string, DURATION);

@@ -26,8 +26,20 @@ const OTHERS = Number(values.others ?? 20);
 const work = mkdtempSync(join(tmpdir(), 'biomirror-bench-pubchem3d-'));
 const DEMO = join(ROOT, 'src', 'services', 'pubchem', 'demo');
 const PROPS_3D = [
-  'Volume3D', 'XStericQuadrupole3D', 'YStericQuadrupole3D', 'ZStericQuadrupole3D', 'FeatureCount3D', 'FeatureAcceptorCount3D', 'FeatureDonorCount3D',
-  'FeatureAnionCount3D', 'FeatureCationCount3D', 'FeatureRingCount3D', 'FeatureHydrophobeCount3D', 'ConformerModelRMSD3D', 'EffectiveRotorCount3D', 'ConformerCount3D',
+  'Volume3D',
+  'XStericQuadrupole3D',
+  'YStericQuadrupole3D',
+  'ZStericQuadrupole3D',
+  'FeatureCount3D',
+  'FeatureAcceptorCount3D',
+  'FeatureDonorCount3D',
+  'FeatureAnionCount3D',
+  'FeatureCationCount3D',
+  'FeatureRingCount3D',
+  'FeatureHydrophobeCount3D',
+  'ConformerModelRMSD3D',
+  'EffectiveRotorCount3D',
+  'ConformerCount3D',
 ];
 
 type Row = Record<string, number | string>;
@@ -111,7 +123,8 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
 
   log(`[${dialect}] computing conformers (no Compound_3D file loaded)`);
   // A database of its own (on PostgreSQL a second schema), where only the compounds are loaded.
-  const computing = databaseUrl && values.postgres ? await withSchema(values.postgres, (url) => computeOn(dialect, url, knownCids, others, all3d)) : await computeOn(dialect, undefined, knownCids, others, all3d);
+  const computing =
+    databaseUrl && values.postgres ? await withSchema(values.postgres, (url) => computeOn(dialect, url, knownCids, others, all3d)) : await computeOn(dialect, undefined, knownCids, others, all3d);
   return { reading, computing };
 }
 

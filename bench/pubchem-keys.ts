@@ -57,7 +57,14 @@ const status = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).ex
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 const stats = (ms: number[]) => {
   const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50: round(percentile(s, 50)), p90: round(percentile(s, 90)), p99: round(percentile(s, 99)), max: round(s[s.length - 1] ?? NaN), mean: round(s.reduce((a, b) => a + b, 0) / Math.max(1, s.length)) };
+  return {
+    n: s.length,
+    p50: round(percentile(s, 50)),
+    p90: round(percentile(s, 90)),
+    p99: round(percentile(s, 99)),
+    max: round(s[s.length - 1] ?? NaN),
+    mean: round(s.reduce((a, b) => a + b, 0) / Math.max(1, s.length)),
+  };
 };
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
@@ -163,7 +170,7 @@ async function timeQueries(s: Any, queries: Uint8Array[], t: number, opts: Recor
 
 async function main(): Promise<void> {
   const keyfile = await dist('services/pubchem/search/keyfile/index.js');
-  const results: Record<string, unknown> = { machine: machine(), loadAverage: loadavg().map(round), compounds: N, data: 'generated (synthetic/pubchem-keys-generate.ts), not PubChem\'s' };
+  const results: Record<string, unknown> = { machine: machine(), loadAverage: loadavg().map(round), compounds: N, data: "generated (synthetic/pubchem-keys-generate.ts), not PubChem's" };
   const dir = values.dir ?? tmpdir();
   mkdirSync(dir, { recursive: true });
   const work = values.file ? undefined : mkdtempSync(join(dir, 'biomirror-bench-pubchem-keys-'));
@@ -208,7 +215,10 @@ async function main(): Promise<void> {
     const summary = (r: Awaited<ReturnType<typeof timeQueries>>) => ({
       ms: stats(r.ms),
       meanHits: round(mean(r.hits)),
-      medianHits: percentile([...r.hits].sort((a, b) => a - b), 50),
+      medianHits: percentile(
+        [...r.hits].sort((a, b) => a - b),
+        50,
+      ),
       meanShareRead: round(mean(r.read) / count),
       meanGbRead: round((mean(r.read) * KEY_BYTES) / 1e9),
     });
@@ -237,7 +247,12 @@ async function main(): Promise<void> {
       bounded.push((await timeQueries(s, [q], 0.9)).ms[0] as number);
       plain.push((await timeQueries(s, [q], 0.9, { bound: 'none' })).ms[0] as number);
     }
-    sim.plainScanBaseline = { threshold90Ms: stats(bounded), threshold90PlainScanMs: stats(plain), speedup: round(mean(plain) / mean(bounded)), plainGbPerSecond: round((count * KEY_BYTES) / 1e9 / (mean(plain) / 1000)) };
+    sim.plainScanBaseline = {
+      threshold90Ms: stats(bounded),
+      threshold90PlainScanMs: stats(plain),
+      speedup: round(mean(plain) / mean(bounded)),
+      plainGbPerSecond: round((count * KEY_BYTES) / 1e9 / (mean(plain) / 1000)),
+    };
     log(`  plain: ${JSON.stringify(sim.plainScanBaseline)}`);
     results.similarity = sim;
 

@@ -83,7 +83,9 @@ async function writeSdf(dir: string): Promise<{ seconds: number; processes: numb
 }
 
 async function* sdfRecords(dir: string): AsyncGenerator<[number, string]> {
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.sdf.gz')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.sdf.gz'))
+    .sort()) {
     let lines: string[] = [];
     for await (const line of createInterface({ input: createReadStream(join(dir, f)).pipe(createGunzip()), crlfDelay: Infinity })) {
       if (line.startsWith('$$$$')) {
@@ -135,9 +137,11 @@ interface Structures {
 /** Every structure of a generation, read straight from the SQLite file, for the plain scans. */
 function readStructures(file: string, gen: number): Structures {
   const d = new Database(file, { readonly: true });
-  const rows = d
-    .prepare(`SELECT s.cid AS cid, s.subskeys AS subskeys, c.props AS props FROM "pcc_structures_g${gen}" s JOIN "pcc_compounds_g${gen}" c ON c.cid = s.cid ORDER BY s.cid`)
-    .all() as { cid: number; subskeys: Buffer | null; props: string }[];
+  const rows = d.prepare(`SELECT s.cid AS cid, s.subskeys AS subskeys, c.props AS props FROM "pcc_structures_g${gen}" s JOIN "pcc_compounds_g${gen}" c ON c.cid = s.cid ORDER BY s.cid`).all() as {
+    cid: number;
+    subskeys: Buffer | null;
+    props: string;
+  }[];
   d.close();
   const cids = new Uint32Array(rows.length);
   const keys = new Uint8Array(rows.length * KEY_BYTES);

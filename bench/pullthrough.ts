@@ -21,7 +21,9 @@ import { ROOT, log, machine, round, runMain, writeResults } from './lib/harness.
 type Runtime = { db: unknown; generations: unknown; close(): Promise<void> };
 const dist = (p: string) => import(join(ROOT, 'dist', p));
 const { buildApp } = (await dist('server/app.js')) as { buildApp(deps: unknown, services: unknown, prefixed: boolean): Promise<FastifyInstance> };
-const { resolveConfig } = (await dist('server/config.js')) as { resolveConfig(o: Record<string, unknown>, env?: Record<string, string>): Record<string, unknown> & { pullThrough: Record<string, unknown> } };
+const { resolveConfig } = (await dist('server/config.js')) as {
+  resolveConfig(o: Record<string, unknown>, env?: Record<string, string>): Record<string, unknown> & { pullThrough: Record<string, unknown> };
+};
 const { openRuntime } = (await dist('server/serve.js')) as {
   openRuntime(config: unknown, services: unknown, log: unknown): Promise<Runtime>;
 };

@@ -141,7 +141,11 @@ async function rawPostgres(url: string, gen: number): Promise<RawDb> {
 /** Sequential timings of the raw query for the same search mix (no HTTP, no concurrency). */
 async function rawSearchLatency(raw: RawDb) {
   const times: number[] = [];
-  const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = (s: string) =>
+    s
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
   const queries: ['cond' | 'intr', string[]][] = [...CONDITIONS.map((c) => ['cond', words(c)] as ['cond', string[]]), ...DRUGS.map((d) => ['intr', words(d)] as ['intr', string[]])];
   const end = Date.now() + Math.min(DURATION, 10) * 1000;
   let i = 0;
@@ -164,7 +168,6 @@ async function rawLookupRate(raw: RawDb): Promise<number> {
   }
   return Math.round(n / 3);
 }
-
 
 async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undefined, zip: string, smallZip: string, bareUrl: string) {
   const dataDir = join(work, dialect);

@@ -56,7 +56,12 @@ const MIX: Req[] = [
   { path: '/pgx/v1/gene/CYP2D6' },
   { path: '/rcsb/data/rest/v1/core/entry/4HHB' },
   { path: '/rcsb/data/rest/v1/core/polymer_entity/4HHB/1' },
-  { method: 'POST', path: '/rcsb/data/graphql', headers: json, body: JSON.stringify({ query: '{ entry(entry_id: "4HHB") { rcsb_id struct { title } rcsb_entry_info { resolution_combined } polymer_entities { rcsb_id } } }' }) },
+  {
+    method: 'POST',
+    path: '/rcsb/data/graphql',
+    headers: json,
+    body: JSON.stringify({ query: '{ entry(entry_id: "4HHB") { rcsb_id struct { title } rcsb_entry_info { resolution_combined } polymer_entities { rcsb_id } } }' }),
+  },
   { path: '/rcsb/files/download/4HHB.cif' },
   { path: '/rcsb/files/download/4hhb.pdb' },
   { path: '/rcsb/www/fasta/entry/4HHB' },
@@ -100,7 +105,17 @@ async function load(url: string, connections: number, seconds: number) {
       },
     ],
   });
-  return { requests: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, rps: Math.round(r.requests.average), failures };
+  return {
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    rps: Math.round(r.requests.average),
+    failures,
+  };
 }
 
 async function soak(label: string, env: NodeJS.ProcessEnv, processes: number) {

@@ -75,9 +75,12 @@ async function runOn(dialect: 'sqlite' | 'postgres', databaseUrl: string | undef
 }
 
 async function main(): Promise<void> {
-  const full = jsonLines(join(work, 'full.jsonl'), (function* () {
-    for (let i = 0; i < N; i++) yield generateStudy(i);
-  })());
+  const full = jsonLines(
+    join(work, 'full.jsonl'),
+    (function* () {
+      for (let i = 0; i < N; i++) yield generateStudy(i);
+    })(),
+  );
   const update1 = jsonLines(join(work, 'update1.jsonl'), changes(N - K / 2));
   const update2 = jsonLines(join(work, 'update2.jsonl'), changes(N));
   const results: Record<string, unknown> = { machine: machine(), loadAverage: loadavg().map((x) => round(x)), studies: N, changed: K };

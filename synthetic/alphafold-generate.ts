@@ -36,8 +36,26 @@ export interface GeneratedEntry {
 }
 
 const THREE: Record<string, string> = {
-  A: 'ALA', R: 'ARG', N: 'ASN', D: 'ASP', C: 'CYS', Q: 'GLN', E: 'GLU', G: 'GLY', H: 'HIS', I: 'ILE',
-  L: 'LEU', K: 'LYS', M: 'MET', F: 'PHE', P: 'PRO', S: 'SER', T: 'THR', W: 'TRP', Y: 'TYR', V: 'VAL',
+  A: 'ALA',
+  R: 'ARG',
+  N: 'ASN',
+  D: 'ASP',
+  C: 'CYS',
+  Q: 'GLN',
+  E: 'GLU',
+  G: 'GLY',
+  H: 'HIS',
+  I: 'ILE',
+  L: 'LEU',
+  K: 'LYS',
+  M: 'MET',
+  F: 'PHE',
+  P: 'PRO',
+  S: 'SER',
+  T: 'THR',
+  W: 'TRP',
+  Y: 'TYR',
+  V: 'VAL',
 };
 
 /** A small deterministic generator (mulberry32), so files are the same on every run. */
@@ -114,11 +132,27 @@ export function generateEntry(spec: EntrySpec): GeneratedEntry {
   L.push(`_entry.id ${entryId}`, '#');
   L.push(`_struct.entry_id ${entryId}`, `_struct.title ${q(`GENERATED model of ${spec.uniprotId} (${spec.description})`)}`, '#');
   L.push(`_database_2.database_code ${entryId}`, '_database_2.database_id AlphaFoldDB', '#');
-  L.push("_pdbx_audit_revision_history.data_content_type 'Structure model'", `_pdbx_audit_revision_history.major_revision ${version}`,
-    '_pdbx_audit_revision_history.minor_revision 0', '_pdbx_audit_revision_history.ordinal 1', `_pdbx_audit_revision_history.revision_date ${created}`, '#');
+  L.push(
+    "_pdbx_audit_revision_history.data_content_type 'Structure model'",
+    `_pdbx_audit_revision_history.major_revision ${version}`,
+    '_pdbx_audit_revision_history.minor_revision 0',
+    '_pdbx_audit_revision_history.ordinal 1',
+    `_pdbx_audit_revision_history.revision_date ${created}`,
+    '#',
+  );
   L.push('_entity.id 1', `_entity.pdbx_description ${q(spec.description)}`, '_entity.type polymer', '_entity.src_method man', '#');
-  L.push('_entity_poly.entity_id 1', '_entity_poly.type polypeptide(L)', '_entity_poly.nstd_linkage no', '_entity_poly.nstd_monomer no',
-    `_entity_poly.pdbx_seq_one_letter_code`, ';', ...(seq.match(/.{1,80}/g) ?? []), ';', '_entity_poly.pdbx_strand_id A', '#');
+  L.push(
+    '_entity_poly.entity_id 1',
+    '_entity_poly.type polypeptide(L)',
+    '_entity_poly.nstd_linkage no',
+    '_entity_poly.nstd_monomer no',
+    `_entity_poly.pdbx_seq_one_letter_code`,
+    ';',
+    ...(seq.match(/.{1,80}/g) ?? []),
+    ';',
+    '_entity_poly.pdbx_strand_id A',
+    '#',
+  );
   L.push('loop_', '_entity_poly_seq.entity_id', '_entity_poly_seq.num', '_entity_poly_seq.mon_id', '_entity_poly_seq.hetero');
   for (let i = 0; i < n; i++) L.push(`1 ${i + 1} ${THREE[seq[i] as string] ?? 'UNK'} n`);
   L.push('#');
@@ -126,23 +160,66 @@ export function generateEntry(spec: EntrySpec): GeneratedEntry {
   for (const c of [...new Set([...seq].map((a) => THREE[a] ?? 'UNK'))].sort()) L.push(`${c} 'L-peptide linking'`);
   L.push('#');
   L.push('loop_', '_struct_asym.entity_id', '_struct_asym.id', '1 A', '#');
-  L.push('_ma_target_ref_db_details.target_entity_id 1', '_ma_target_ref_db_details.db_name UNP', `_ma_target_ref_db_details.db_code ${spec.uniprotId}`,
-    `_ma_target_ref_db_details.db_accession ${spec.accession}`, `_ma_target_ref_db_details.gene_name ${q(spec.gene ?? '?')}`,
-    `_ma_target_ref_db_details.ncbi_taxonomy_id ${spec.taxId}`, `_ma_target_ref_db_details.organism_scientific ${q(spec.organism)}`,
-    `_ma_target_ref_db_details.seq_db_align_begin ${start}`, `_ma_target_ref_db_details.seq_db_align_end ${start + n - 1}`,
-    '_ma_target_ref_db_details.seq_db_sequence_version_date 2009-11-24', '#');
-  L.push('loop_', '_ma_qa_metric.id', '_ma_qa_metric.mode', '_ma_qa_metric.name', '_ma_qa_metric.software_group_id', '_ma_qa_metric.type',
-    '1 global pLDDT 1 pLDDT', '2 local pLDDT 1 pLDDT', '#');
+  L.push(
+    '_ma_target_ref_db_details.target_entity_id 1',
+    '_ma_target_ref_db_details.db_name UNP',
+    `_ma_target_ref_db_details.db_code ${spec.uniprotId}`,
+    `_ma_target_ref_db_details.db_accession ${spec.accession}`,
+    `_ma_target_ref_db_details.gene_name ${q(spec.gene ?? '?')}`,
+    `_ma_target_ref_db_details.ncbi_taxonomy_id ${spec.taxId}`,
+    `_ma_target_ref_db_details.organism_scientific ${q(spec.organism)}`,
+    `_ma_target_ref_db_details.seq_db_align_begin ${start}`,
+    `_ma_target_ref_db_details.seq_db_align_end ${start + n - 1}`,
+    '_ma_target_ref_db_details.seq_db_sequence_version_date 2009-11-24',
+    '#',
+  );
+  L.push('loop_', '_ma_qa_metric.id', '_ma_qa_metric.mode', '_ma_qa_metric.name', '_ma_qa_metric.software_group_id', '_ma_qa_metric.type', '1 global pLDDT 1 pLDDT', '2 local pLDDT 1 pLDDT', '#');
   L.push('_ma_qa_metric_global.metric_id 1', `_ma_qa_metric_global.metric_value ${mean.toFixed(2)}`, '_ma_qa_metric_global.model_id 1', '_ma_qa_metric_global.ordinal_id 1', '#');
-  L.push('loop_', '_ma_qa_metric_local.label_asym_id', '_ma_qa_metric_local.label_comp_id', '_ma_qa_metric_local.label_seq_id',
-    '_ma_qa_metric_local.metric_id', '_ma_qa_metric_local.metric_value', '_ma_qa_metric_local.model_id', '_ma_qa_metric_local.ordinal_id');
+  L.push(
+    'loop_',
+    '_ma_qa_metric_local.label_asym_id',
+    '_ma_qa_metric_local.label_comp_id',
+    '_ma_qa_metric_local.label_seq_id',
+    '_ma_qa_metric_local.metric_id',
+    '_ma_qa_metric_local.metric_value',
+    '_ma_qa_metric_local.model_id',
+    '_ma_qa_metric_local.ordinal_id',
+  );
   for (let i = 0; i < n; i++) L.push(`A ${THREE[seq[i] as string] ?? 'UNK'} ${i + 1} 2 ${(plddt[i] as number).toFixed(2)} 1 ${i + 1}`);
   L.push('#');
-  L.push('loop_', ...['group_PDB', 'id', 'type_symbol', 'label_atom_id', 'label_alt_id', 'label_comp_id', 'label_asym_id', 'label_entity_id', 'label_seq_id',
-    'pdbx_PDB_ins_code', 'Cartn_x', 'Cartn_y', 'Cartn_z', 'occupancy', 'B_iso_or_equiv', 'pdbx_formal_charge', 'auth_seq_id', 'auth_comp_id',
-    'auth_asym_id', 'auth_atom_id', 'pdbx_PDB_model_num'].map((f) => `_atom_site.${f}`));
+  L.push(
+    'loop_',
+    ...[
+      'group_PDB',
+      'id',
+      'type_symbol',
+      'label_atom_id',
+      'label_alt_id',
+      'label_comp_id',
+      'label_asym_id',
+      'label_entity_id',
+      'label_seq_id',
+      'pdbx_PDB_ins_code',
+      'Cartn_x',
+      'Cartn_y',
+      'Cartn_z',
+      'occupancy',
+      'B_iso_or_equiv',
+      'pdbx_formal_charge',
+      'auth_seq_id',
+      'auth_comp_id',
+      'auth_asym_id',
+      'auth_atom_id',
+      'pdbx_PDB_model_num',
+    ].map((f) => `_atom_site.${f}`),
+  );
   // An ideal alpha helix: 100 degrees and 1.5 A per residue, backbone atoms around the axis.
-  const atoms: [string, string, number, number][] = [['N', 'N', 1.55, -0.9], ['CA', 'C', 2.3, 0], ['C', 'C', 1.65, 0.9], ['O', 'O', 1.3, 1.3]];
+  const atoms: [string, string, number, number][] = [
+    ['N', 'N', 1.55, -0.9],
+    ['CA', 'C', 2.3, 0],
+    ['C', 'C', 1.65, 0.9],
+    ['O', 'O', 1.3, 1.3],
+  ];
   let id = 0;
   for (let i = 0; i < n; i++) {
     const comp = THREE[seq[i] as string] ?? 'UNK';
@@ -185,7 +262,12 @@ export function tarOf(members: { name: string; bytes: Buffer }[]): Buffer {
     h.write('0000000\0', 108);
     h.write('0000000\0', 116);
     h.write(`${m.bytes.length.toString(8).padStart(11, '0')}\0`, 124);
-    h.write(`${Math.floor(Date.UTC(2022, 5, 1) / 1000).toString(8).padStart(11, '0')}\0`, 136);
+    h.write(
+      `${Math.floor(Date.UTC(2022, 5, 1) / 1000)
+        .toString(8)
+        .padStart(11, '0')}\0`,
+      136,
+    );
     h.write('        ', 148);
     h.write('0', 156);
     h.write('ustar\0', 257);

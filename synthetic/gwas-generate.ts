@@ -8,18 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 
-export const SSF_HEADER = [
-  'chromosome',
-  'base_pair_location',
-  'effect_allele',
-  'other_allele',
-  'beta',
-  'standard_error',
-  'effect_allele_frequency',
-  'p_value',
-  'variant_id',
-  'rsid',
-].join('\t');
+export const SSF_HEADER = ['chromosome', 'base_pair_location', 'effect_allele', 'other_allele', 'beta', 'standard_error', 'effect_allele_frequency', 'p_value', 'variant_id', 'rsid'].join('\t');
 
 export interface SsfOptions {
   seed?: number;

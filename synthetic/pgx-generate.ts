@@ -50,7 +50,28 @@ export function writePgxDownloads(dir: string, genes: number, opts: { annotation
   writeFileSync(
     join(dir, 'genes.tsv'),
     table(
-      ['PharmGKB Accession Id', 'NCBI Gene ID', 'HGNC ID', 'Ensembl Id', 'Name', 'Symbol', 'Alternate Names', 'Alternate Symbols', 'Is VIP', 'Has Variant Annotation', 'Cross-references', 'Has CPIC Dosing Guideline', 'Chromosome', 'Chromosomal Start - GRCh37', 'Chromosomal Stop - GRCh37', 'Chromosomal Start - GRCh38', 'Chromosomal Stop - GRCh38', 'Cytogenetic Location', 'Pharmacogenomic Function', 'Description'],
+      [
+        'PharmGKB Accession Id',
+        'NCBI Gene ID',
+        'HGNC ID',
+        'Ensembl Id',
+        'Name',
+        'Symbol',
+        'Alternate Names',
+        'Alternate Symbols',
+        'Is VIP',
+        'Has Variant Annotation',
+        'Cross-references',
+        'Has CPIC Dosing Guideline',
+        'Chromosome',
+        'Chromosomal Start - GRCh37',
+        'Chromosomal Stop - GRCh37',
+        'Chromosomal Start - GRCh38',
+        'Chromosomal Stop - GRCh38',
+        'Cytogenetic Location',
+        'Pharmacogenomic Function',
+        'Description',
+      ],
       geneRows,
     ),
   );
@@ -59,7 +80,24 @@ export function writePgxDownloads(dir: string, genes: number, opts: { annotation
   for (let j = 0; j < drugs; j++) drugRows.push([`PA97${j + 1}`, drugName(j), '', `Synthbrand${j + 1}`, '', 'Drug', '', '', '', 'No', '', 'generated class', 'generated indication']);
   writeFileSync(
     join(dir, 'drugs.tsv'),
-    table(['PharmGKB Accession Id', 'Name', 'Generic Names', 'Trade Names', 'Brand Mixtures', 'Type', 'Cross-references', 'SMILES', 'InChI', 'Dosing Guideline', 'External Vocabulary', 'Drug Classes', 'Indication'], drugRows),
+    table(
+      [
+        'PharmGKB Accession Id',
+        'Name',
+        'Generic Names',
+        'Trade Names',
+        'Brand Mixtures',
+        'Type',
+        'Cross-references',
+        'SMILES',
+        'InChI',
+        'Dosing Guideline',
+        'External Vocabulary',
+        'Drug Classes',
+        'Indication',
+      ],
+      drugRows,
+    ),
   );
 
   const anns: string[][] = [];
@@ -71,15 +109,50 @@ export function writePgxDownloads(dir: string, genes: number, opts: { annotation
     for (let k = 0; k < perGene; k++) {
       id++;
       const d = drugName((i * 7 + k * 3) % drugs);
-      anns.push([String(id), `rs${90000000 + i * 10 + k}`, geneSymbol(i), LEVELS[(i + k) % LEVELS.length] as string, '', '', '1.0', CATEGORIES[k % CATEGORIES.length] as string, '1', '1', d, 'generated phenotype', '2026-01-01', '', '']);
+      anns.push([
+        String(id),
+        `rs${90000000 + i * 10 + k}`,
+        geneSymbol(i),
+        LEVELS[(i + k) % LEVELS.length] as string,
+        '',
+        '',
+        '1.0',
+        CATEGORIES[k % CATEGORIES.length] as string,
+        '1',
+        '1',
+        d,
+        'generated phenotype',
+        '2026-01-01',
+        '',
+        '',
+      ]);
       for (const g of ['AA', 'AG', 'GG']) alleles.push([String(id), g, `Generated text for genotype ${g} of annotation ${id}.`, '']);
-      evidence.push([String(id), String(id + 50000000), 'Variant Drug Annotation', '', String(30000000 + id % 1000000), 'Generated evidence.', '1.0']);
+      evidence.push([String(id), String(id + 50000000), 'Variant Drug Annotation', '', String(30000000 + (id % 1000000)), 'Generated evidence.', '1.0']);
       rels.push([`PA98${i + 1}`, geneSymbol(i), 'Gene', `PA97${((i * 7 + k * 3) % drugs) + 1}`, d, 'Chemical', 'ClinicalAnnotation', 'associated', 'PK', '', '']);
     }
   }
   writeFileSync(
     join(dir, 'clinical_annotations.tsv'),
-    table(['Clinical Annotation ID', 'Variant/Haplotypes', 'Gene', 'Level of Evidence', 'Level Override', 'Level Modifiers', 'Score', 'Phenotype Category', 'PMID Count', 'Evidence Count', 'Drug(s)', 'Phenotype(s)', 'Latest History Date (YYYY-MM-DD)', 'URL', 'Specialty Population'], anns),
+    table(
+      [
+        'Clinical Annotation ID',
+        'Variant/Haplotypes',
+        'Gene',
+        'Level of Evidence',
+        'Level Override',
+        'Level Modifiers',
+        'Score',
+        'Phenotype Category',
+        'PMID Count',
+        'Evidence Count',
+        'Drug(s)',
+        'Phenotype(s)',
+        'Latest History Date (YYYY-MM-DD)',
+        'URL',
+        'Specialty Population',
+      ],
+      anns,
+    ),
   );
   writeFileSync(join(dir, 'clinical_ann_alleles.tsv'), table(['Clinical Annotation ID', 'Genotype/Allele', 'Annotation Text', 'Allele Function'], alleles));
   writeFileSync(join(dir, 'clinical_ann_evidence.tsv'), table(['Clinical Annotation ID', 'Evidence ID', 'Evidence Type', 'Evidence URL', 'PMID', 'Summary', 'Score'], evidence));

@@ -63,7 +63,14 @@ const RARE_ELEMENT_BITS = [49, 115];
 // Section 2: rings. Kinds: 0 any, 1 saturated/aromatic C-only, 2 .. N-containing, 3 .. heteroatom-
 // containing, 4 unsaturated non-aromatic C-only, 5 .. N-containing, 6 .. heteroatom-containing.
 const RING_SIZES: [number, number][] = [
-  [3, 2], [4, 2], [5, 3], [6, 5], [7, 2], [8, 2], [9, 1], [10, 1],
+  [3, 2],
+  [4, 2],
+  [5, 3],
+  [6, 5],
+  [7, 2],
+  [8, 2],
+  [9, 1],
+  [10, 1],
 ];
 const RING_BASE = new Map<number, number>();
 {
@@ -78,7 +85,20 @@ const HETEROAROMATIC_BITS = 245; // >= 1..4 heteroaromatic rings
 const RING_TOTAL_BITS = 249; // >= 1..14 rings
 const PAIR_BITS = 263; // element pairs: C-H C-C C-N C-O C-S C-F C-Cl C-Br C-I N-H O-H N-O S-O P-O
 const PAIRS: [string, string][] = [
-  ['C', 'H'], ['C', 'C'], ['C', 'N'], ['C', 'O'], ['C', 'S'], ['C', 'F'], ['C', 'Cl'], ['C', 'Br'], ['C', 'I'], ['N', 'H'], ['O', 'H'], ['N', 'O'], ['S', 'O'], ['P', 'O'],
+  ['C', 'H'],
+  ['C', 'C'],
+  ['C', 'N'],
+  ['C', 'O'],
+  ['C', 'S'],
+  ['C', 'F'],
+  ['C', 'Cl'],
+  ['C', 'Br'],
+  ['C', 'I'],
+  ['N', 'H'],
+  ['O', 'H'],
+  ['N', 'O'],
+  ['S', 'O'],
+  ['P', 'O'],
 ];
 const SIZE_BITS = 460; // heavy atoms >= 6, 9, 12, 16, 20, 25, 30, 40 (chain-like SMARTS)
 const SIZES = [6, 9, 12, 16, 20, 25, 30, 40];
@@ -108,11 +128,56 @@ const FRAGMENTS: Fragment[] = [
   { name: 'tetrazole', atoms: 'CHN4', rings: [[5, 'aromN']], role: 'ring', weight: 1 },
   { name: 'oxadiazole', atoms: 'C2N2O', rings: [[5, 'aromN']], role: 'ring', weight: 1 },
   { name: 'thiazole', atoms: 'C3HNS', rings: [[5, 'aromN']], role: 'ring', weight: 2 },
-  { name: 'indole', atoms: 'C8H5N', rings: [[6, 'aromC'], [5, 'aromN']], role: 'ring', weight: 4 },
-  { name: 'quinoline', atoms: 'C9H5N', rings: [[6, 'aromC'], [6, 'aromN']], role: 'ring', weight: 3 },
-  { name: 'benzimidazole', atoms: 'C7H4N2', rings: [[6, 'aromC'], [5, 'aromN']], role: 'ring', weight: 2 },
-  { name: 'naphthalene', atoms: 'C10H6', rings: [[6, 'aromC'], [6, 'aromC']], role: 'ring', weight: 2 },
-  { name: 'coumarin', atoms: 'C9H4O2', rings: [[6, 'aromC'], [6, 'aromHet']], role: 'ring', weight: 1 },
+  {
+    name: 'indole',
+    atoms: 'C8H5N',
+    rings: [
+      [6, 'aromC'],
+      [5, 'aromN'],
+    ],
+    role: 'ring',
+    weight: 4,
+  },
+  {
+    name: 'quinoline',
+    atoms: 'C9H5N',
+    rings: [
+      [6, 'aromC'],
+      [6, 'aromN'],
+    ],
+    role: 'ring',
+    weight: 3,
+  },
+  {
+    name: 'benzimidazole',
+    atoms: 'C7H4N2',
+    rings: [
+      [6, 'aromC'],
+      [5, 'aromN'],
+    ],
+    role: 'ring',
+    weight: 2,
+  },
+  {
+    name: 'naphthalene',
+    atoms: 'C10H6',
+    rings: [
+      [6, 'aromC'],
+      [6, 'aromC'],
+    ],
+    role: 'ring',
+    weight: 2,
+  },
+  {
+    name: 'coumarin',
+    atoms: 'C9H4O2',
+    rings: [
+      [6, 'aromC'],
+      [6, 'aromHet'],
+    ],
+    role: 'ring',
+    weight: 1,
+  },
   { name: 'piperidine', atoms: 'C5H9N', rings: [[6, 'satN']], role: 'ring', weight: 6 },
   { name: 'piperazine', atoms: 'C4H8N2', rings: [[6, 'satN']], role: 'ring', weight: 5 },
   { name: 'morpholine', atoms: 'C4H8NO', rings: [[6, 'satN']], role: 'ring', weight: 4 },
@@ -127,7 +192,18 @@ const FRAGMENTS: Fragment[] = [
   { name: 'cyclohexene', atoms: 'C6H8', rings: [[6, 'unsatC']], role: 'ring', weight: 1 },
   { name: 'azepane', atoms: 'C6H11N', rings: [[7, 'satN']], role: 'ring', weight: 0.5 },
   { name: 'sugar', atoms: 'C6H10O5', rings: [[6, 'satHet']], role: 'ring', weight: 1 },
-  { name: 'steroid', atoms: 'C17H26', rings: [[6, 'satC'], [6, 'satC'], [6, 'satC'], [5, 'satC']], role: 'ring', weight: 0.6 },
+  {
+    name: 'steroid',
+    atoms: 'C17H26',
+    rings: [
+      [6, 'satC'],
+      [6, 'satC'],
+      [6, 'satC'],
+      [5, 'satC'],
+    ],
+    role: 'ring',
+    weight: 0.6,
+  },
   { name: 'macrocycle', atoms: 'C10H16O2', rings: [[10, 'satHet']], role: 'ring', weight: 0.2 },
   { name: 'amide', atoms: 'CHNO', rings: [], role: 'link', weight: 10 },
   { name: 'methylene', atoms: 'CH2', rings: [], role: 'link', weight: 6 },
@@ -172,7 +248,16 @@ const FRAGMENTS: Fragment[] = [
   { name: 'aspartate', atoms: 'C4H5NO3', rings: [], role: 'residue', weight: 2 },
   { name: 'phenylalanine', atoms: 'C9H9NO', rings: [[6, 'aromC']], role: 'residue', weight: 2 },
   { name: 'cysteine', atoms: 'C3H5NOS', rings: [], role: 'residue', weight: 1 },
-  { name: 'tryptophan', atoms: 'C11H10N2O', rings: [[6, 'aromC'], [5, 'aromN']], role: 'residue', weight: 1 },
+  {
+    name: 'tryptophan',
+    atoms: 'C11H10N2O',
+    rings: [
+      [6, 'aromC'],
+      [5, 'aromN'],
+    ],
+    role: 'residue',
+    weight: 1,
+  },
   { name: 'proline', atoms: 'C5H7NO', rings: [[5, 'satN']], role: 'residue', weight: 2 },
 ];
 
@@ -223,15 +308,17 @@ function byRole(role: Fragment['role']): Role {
 }
 const ROLES = { ring: byRole('ring'), link: byRole('link'), sub: byRole('sub'), residue: byRole('residue') };
 const IS_SUB = FRAGMENTS.map((f) => f.role === 'sub');
-const RING_KINDS = FRAGMENTS.map((f) => f.rings.map(([size, kind]) => {
-  // A ring counts as "any", and as its kind; N-containing rings are heteroatom-containing too.
-  const kinds = [0];
-  if (kind === 'aromC' || kind === 'satC') kinds.push(1);
-  if (kind === 'aromN' || kind === 'satN') kinds.push(2, 3);
-  if (kind === 'aromHet' || kind === 'satHet') kinds.push(3);
-  if (kind === 'unsatC') kinds.push(4);
-  return { size, kinds, aromatic: kind.startsWith('arom'), hetero: kind === 'aromN' || kind === 'aromHet' };
-}));
+const RING_KINDS = FRAGMENTS.map((f) =>
+  f.rings.map(([size, kind]) => {
+    // A ring counts as "any", and as its kind; N-containing rings are heteroatom-containing too.
+    const kinds = [0];
+    if (kind === 'aromC' || kind === 'satC') kinds.push(1);
+    if (kind === 'aromN' || kind === 'satN') kinds.push(2, 3);
+    if (kind === 'aromHet' || kind === 'satHet') kinds.push(3);
+    if (kind === 'unsatC') kinds.push(4);
+    return { size, kinds, aromatic: kind.startsWith('arom'), hetero: kind === 'aromN' || kind === 'aromHet' };
+  }),
+);
 const PAIR_EL = PAIRS.map(([a, b]) => [EL.get(a) as number, EL.get(b) as number, a === b ? 1 : 0] as const);
 
 function pick(r: () => number, role: Role): number {
@@ -357,7 +444,7 @@ export function keysOf(frags: number[], extraC: number, k: Uint8Array, noise: ()
   for (let j = 0; j < SIZES.length && heavy >= (SIZES[j] as number); j++) setBit(k, SIZE_BITS + j);
   // Rare elements and odd patterns: a little noise, as real keys have.
   const x = noise();
-  if (x < 0.01) setBit(k, RARE_ELEMENT_BITS[0] as number + Math.floor(x * 100 * (RARE_ELEMENT_BITS[1] as number - (RARE_ELEMENT_BITS[0] as number))));
+  if (x < 0.01) setBit(k, (RARE_ELEMENT_BITS[0] as number) + Math.floor(x * 100 * ((RARE_ELEMENT_BITS[1] as number) - (RARE_ELEMENT_BITS[0] as number))));
   else if (x < 0.3) setBit(k, HIGH.from + Math.floor(((x - 0.01) / 0.29) * (HIGH.to - HIGH.from)));
 }
 

@@ -16,11 +16,50 @@ const F = '/alphafold/files';
 
 /** The current database's field order (recorded v6 answer), with the interface's fields among them. */
 const ORDER = [
-  'toolUsed', 'providerId', 'entityType', 'isUniProt', 'modelEntityId', 'modelCreatedDate', 'sequenceVersionDate', 'globalMetricValue',
-  'fractionPlddtVeryLow', 'fractionPlddtLow', 'fractionPlddtConfident', 'fractionPlddtVeryHigh', 'latestVersion', 'allVersions', 'sequence',
-  'sequenceStart', 'sequenceEnd', 'sequenceChecksum', 'isUniProtReviewed', 'gene', 'uniprotAccession', 'uniprotId', 'uniprotDescription', 'taxId',
-  'organismScientificName', 'isUniProtReferenceProteome', 'chainId', 'bcifUrl', 'cifUrl', 'pdbUrl', 'paeImageUrl', 'msaUrl', 'plddtDocUrl', 'paeDocUrl',
-  'amAnnotationsUrl', 'amAnnotationsHg19Url', 'amAnnotationsHg38Url', 'isComplex', 'entryId', 'uniprotSequence', 'uniprotStart', 'uniprotEnd', 'isReferenceProteome', 'isReviewed',
+  'toolUsed',
+  'providerId',
+  'entityType',
+  'isUniProt',
+  'modelEntityId',
+  'modelCreatedDate',
+  'sequenceVersionDate',
+  'globalMetricValue',
+  'fractionPlddtVeryLow',
+  'fractionPlddtLow',
+  'fractionPlddtConfident',
+  'fractionPlddtVeryHigh',
+  'latestVersion',
+  'allVersions',
+  'sequence',
+  'sequenceStart',
+  'sequenceEnd',
+  'sequenceChecksum',
+  'isUniProtReviewed',
+  'gene',
+  'uniprotAccession',
+  'uniprotId',
+  'uniprotDescription',
+  'taxId',
+  'organismScientificName',
+  'isUniProtReferenceProteome',
+  'chainId',
+  'bcifUrl',
+  'cifUrl',
+  'pdbUrl',
+  'paeImageUrl',
+  'msaUrl',
+  'plddtDocUrl',
+  'paeDocUrl',
+  'amAnnotationsUrl',
+  'amAnnotationsHg19Url',
+  'amAnnotationsHg38Url',
+  'isComplex',
+  'entryId',
+  'uniprotSequence',
+  'uniprotStart',
+  'uniprotEnd',
+  'isReferenceProteome',
+  'isReviewed',
 ];
 
 describe.each(STORES.map((s) => [s.name, s] as const))('AlphaFold DB API on %s (demo data)', (_name, target) => {
@@ -167,9 +206,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('AlphaFold DB API on %s (
     const body = r.json() as { residueNumber: number[]; confidenceScore: number[]; confidenceCategory: string[] };
     expect(Object.keys(body)).toEqual(['residueNumber', 'confidenceScore', 'confidenceCategory']);
     expect(body.confidenceScore).toEqual(loaded.confidenceScore);
-    body.confidenceScore.forEach((s, i) =>
-      expect(body.confidenceCategory[i]).toBe(s > 90 ? 'very_high' : s > 70 ? 'high' : s > 50 ? 'low' : 'very_low'),
-    );
+    body.confidenceScore.forEach((s, i) => expect(body.confidenceCategory[i]).toBe(s > 90 ? 'very_high' : s > 70 ? 'high' : s > 50 ? 'low' : 'very_low'));
     const letters = await get(`${F}/AF-P69905-F1-confidence_v4.json?categories=letters`);
     expect((letters.json() as { confidenceCategory: string[] }).confidenceCategory).toEqual(loaded.confidenceCategory);
     expect(letters.headers.etag).not.toBe(r.headers.etag);
@@ -261,7 +298,15 @@ describe.each(STORES.map((s) => [s.name, s] as const))('AlphaFold DB API on %s (
     for (const k of ['model_identifier', 'model_category', 'model_url', 'model_format', 'provider', 'created', 'sequence_identity', 'coverage', 'uniprot_start', 'uniprot_end', 'entities']) {
       expect(s, k).toHaveProperty(k);
     }
-    expect(s).toMatchObject({ model_identifier: 'AF-P69905-F1', model_category: 'AB-INITIO', model_format: 'MMCIF', provider: 'AlphaFold DB', created: '2022-06-01', coverage: 1, confidence_type: 'pLDDT' });
+    expect(s).toMatchObject({
+      model_identifier: 'AF-P69905-F1',
+      model_category: 'AB-INITIO',
+      model_format: 'MMCIF',
+      provider: 'AlphaFold DB',
+      created: '2022-06-01',
+      coverage: 1,
+      confidence_type: 'pLDDT',
+    });
     expect(s.model_url).toBe(`http://localhost:80${F}/AF-P69905-F1-model_v4.cif`);
     expect((await get('/alphafold/api/uniprot/summary/Q99999.json')).statusCode).toBe(404);
     expect((await get('/alphafold/api/uniprot/summary/P69905')).statusCode).toBe(404);

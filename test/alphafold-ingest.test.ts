@@ -168,20 +168,30 @@ describe('AlphaFold DB ingest of damaged and older inputs', () => {
     await expect(loadAf(store, t.generations, dir)).rejects.toThrow(/cut short|tar/);
   });
 
-  it('converts the first versions\' flattened PAE and the N×N distance form to the current file', async () => {
+  it("converts the first versions' flattened PAE and the N×N distance form to the current file", async () => {
     const dir = tempDir('biomirror-af-old-');
     const a = generateEntry({ accession: 'Q9ZZY6', uniprotId: 'A_HUMAN', description: 'Generated', taxId: 9606, organism: 'Homo sapiens', sequence: syntheticSequence(12, 6), version: 1 });
     const b = generateEntry({ accession: 'Q9ZZY7', uniprotId: 'B_HUMAN', description: 'Generated', taxId: 9606, organism: 'Homo sapiens', sequence: syntheticSequence(12, 7), version: 2 });
     const matrix = (e: typeof a) => (JSON.parse(e.pae) as { predicted_aligned_error: number[][] }[])[0]?.predicted_aligned_error as number[][];
     const n = 12;
     const flat = { residue1: [] as number[], residue2: [] as number[], distance: [] as number[], max_predicted_aligned_error: 31.75 };
-    matrix(a).forEach((row, i) => row.forEach((v, j) => { flat.residue1.push(i + 1); flat.residue2.push(j + 1); flat.distance.push(v); }));
+    matrix(a).forEach((row, i) =>
+      row.forEach((v, j) => {
+        flat.residue1.push(i + 1);
+        flat.residue2.push(j + 1);
+        flat.distance.push(v);
+      }),
+    );
     for (const f of entryFiles(a)) writeFileSync(join(dir, f.name), f.name.includes('predicted') ? gzipSync(JSON.stringify([flat])) : f.bytes);
     mkdirSync(join(dir, 'b'));
-    for (const f of entryFiles(b)) writeFileSync(join(dir, 'b', f.name.replace('.gz', '')), f.name.includes('predicted') ? JSON.stringify([{ distance: matrix(b), max_predicted_aligned_error: 30 }]) : gunzipSync(f.bytes));
+    for (const f of entryFiles(b))
+      writeFileSync(join(dir, 'b', f.name.replace('.gz', '')), f.name.includes('predicted') ? JSON.stringify([{ distance: matrix(b), max_predicted_aligned_error: 30 }]) : gunzipSync(f.bytes));
     const r = await loadAf(store, t.generations, dir);
     expect(r.records).toBe(2);
-    for (const [e, v, max] of [[a, 1, 31.75], [b, 2, 30]] as const) {
+    for (const [e, v, max] of [
+      [a, 1, 31.75],
+      [b, 2, 30],
+    ] as const) {
       const res = await t.app.inject({ method: 'GET', url: `/alphafold/files/${e.entryId}-predicted_aligned_error_v${v}.json` });
       expect(res.statusCode).toBe(200);
       const [o] = res.json() as { distance: number[][]; predicted_aligned_error: number[][]; max_predicted_aligned_error: number }[];
@@ -216,7 +226,16 @@ describe('AlphaFold DB ingest of damaged and older inputs', () => {
     const dir = tempDir('biomirror-af-v6-');
     const seq = syntheticSequence(16, 16);
     for (const v of [4, 6]) {
-      const e = generateEntry({ accession: 'Q9ZZY6', uniprotId: 'S_HUMAN', description: 'Generated', taxId: 9606, organism: 'Homo sapiens', sequence: seq, version: v, created: v === 6 ? '2025-08-01' : '2022-06-01' });
+      const e = generateEntry({
+        accession: 'Q9ZZY6',
+        uniprotId: 'S_HUMAN',
+        description: 'Generated',
+        taxId: 9606,
+        organism: 'Homo sapiens',
+        sequence: seq,
+        version: v,
+        created: v === 6 ? '2025-08-01' : '2022-06-01',
+      });
       for (const f of entryFiles(e)) writeFileSync(join(dir, f.name), f.bytes);
     }
     await loadAf(store, t.generations, dir);

@@ -23,9 +23,7 @@ describe('AlphaFold DB limits', () => {
     try {
       // Each answer is held back 300 ms (a fault on demand), so all twelve are in flight at once.
       const slow = { 'x-biomirror-fault': 'slow;ms=300' };
-      return await Promise.all(
-        Array.from({ length: 12 }, () => t.app.inject({ method: 'GET', url: '/alphafold/api/prediction/P69905', remoteAddress: '10.0.0.7', headers: slow })),
-      );
+      return await Promise.all(Array.from({ length: 12 }, () => t.app.inject({ method: 'GET', url: '/alphafold/api/prediction/P69905', remoteAddress: '10.0.0.7', headers: slow })));
     } finally {
       await t.close();
     }
@@ -52,7 +50,10 @@ describe('AlphaFold DB limits', () => {
   });
 
   it('refuses nothing when the limits are switched off, globally or for this service', async () => {
-    for (const config of [{ limits: false, faults: true }, { limits: true, faults: true, services: { alphafold: { limits: 'off' as const } } }]) {
+    for (const config of [
+      { limits: false, faults: true },
+      { limits: true, faults: true, services: { alphafold: { limits: 'off' as const } } },
+    ]) {
       const answers = await burst(config);
       expect(answers.every((r) => r.statusCode === 200)).toBe(true);
     }

@@ -48,7 +48,19 @@ describe('PAE files', () => {
   });
   it('serves the matrix under both names, byte for byte', () => {
     const o = (JSON.parse(servedPae(current).toString()) as Record<string, unknown>[])[0];
-    expect(o).toEqual({ distance: [[0, 1.5, 3], [2, 0, 4], [5, 6, 0]], predicted_aligned_error: [[0, 1.5, 3], [2, 0, 4], [5, 6, 0]], max_predicted_aligned_error: 31.75 });
+    expect(o).toEqual({
+      distance: [
+        [0, 1.5, 3],
+        [2, 0, 4],
+        [5, 6, 0],
+      ],
+      predicted_aligned_error: [
+        [0, 1.5, 3],
+        [2, 0, 4],
+        [5, 6, 0],
+      ],
+      max_predicted_aligned_error: 31.75,
+    });
   });
 });
 
@@ -97,20 +109,30 @@ describe('tar archives', () => {
     let sum = 0;
     for (let i = 0; i < 512; i++) sum += longHeader[i] as number;
     longHeader.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
-    const body = tarOf([{ name: 'short', bytes: Buffer.from('x'.repeat(700)) }, { name: 'b.json', bytes: Buffer.from('{}') }]);
+    const body = tarOf([
+      { name: 'short', bytes: Buffer.from('x'.repeat(700)) },
+      { name: 'b.json', bytes: Buffer.from('{}') },
+    ]);
     const all = Buffer.concat([longHeader, body]);
     const chunks = Array.from({ length: Math.ceil(all.length / 100) }, (_, i) => all.subarray(i * 100, i * 100 + 100));
     const out: [string, number][] = [];
     for await (const m of tarMembers(Readable.from(chunks))) out.push([m.name, m.bytes.length]);
-    expect(out).toEqual([[long, 700], ['b.json', 2]]);
+    expect(out).toEqual([
+      [long, 700],
+      ['b.json', 2],
+    ]);
   });
   it('refuses what is not a tar', async () => {
-    await expect((async () => { for await (const _ of tarMembers(Readable.from([Buffer.alloc(512, 65)]))) void _; })()).rejects.toThrow(/not a tar/);
+    await expect(
+      (async () => {
+        for await (const _ of tarMembers(Readable.from([Buffer.alloc(512, 65)]))) void _;
+      })(),
+    ).rejects.toThrow(/not a tar/);
   });
 });
 
 describe('names and fields', () => {
-  it('parses the file host\'s names', () => {
+  it("parses the file host's names", () => {
     expect(parseFileName('AF-P04637-9-F1-model_v6.bcif')).toEqual({ entryId: 'AF-P04637-9-F1', kind: 'model', version: 6, format: 'bcif' });
     expect(parseFileName('AF-0000000003510504-model_v1.cif')).toEqual({ entryId: 'AF-0000000003510504', kind: 'model', version: 1, format: 'cif' });
     expect(parseFileName('AF-P04637-F1-confidence_v4.png')).toBeUndefined();
@@ -118,7 +140,11 @@ describe('names and fields', () => {
   it('splits CSV with quotes and types metadata values', () => {
     expect(csvFields('a,"b,c","d ""e""",')).toEqual(['a', 'b,c', 'd "e"', '']);
     expect(typedMeta({ entryId: 'AF-X-F1', taxId: '9606', isReviewed: 'TRUE', allVersions: '[1, 2]', geneSynonyms: 'A;B', extra: 'dropped' })).toEqual({
-      entryId: 'AF-X-F1', taxId: 9606, isReviewed: true, allVersions: [1, 2], geneSynonyms: ['A', 'B'],
+      entryId: 'AF-X-F1',
+      taxId: 9606,
+      isReviewed: true,
+      allVersions: [1, 2],
+      geneSynonyms: ['A', 'B'],
     });
     expect(() => typedMeta({ entryId: 'AF-X-F1', globalMetricValue: 'high' })).toThrow(/globalMetricValue/);
     expect(accessionIdsRow(['P69905', '1', '142', 'AF-P69905-F1', '4'])).toEqual({ entryId: 'AF-P69905-F1', uniprotAccession: 'P69905', uniprotStart: 1, uniprotEnd: 142, latestVersion: 4 });

@@ -23,12 +23,50 @@ import { AF_DEMO, loadAf } from './alphafold-fixtures.js';
 
 /** The keys of the recorded v6 canonical record (reference/alphafold/recorded), in its order. */
 const V6_KEYS = [
-  'toolUsed', 'providerId', 'entityType', 'isUniProt', 'modelEntityId', 'modelCreatedDate', 'sequenceVersionDate', 'globalMetricValue',
-  'fractionPlddtVeryLow', 'fractionPlddtLow', 'fractionPlddtConfident', 'fractionPlddtVeryHigh', 'latestVersion', 'allVersions', 'sequence',
-  'sequenceStart', 'sequenceEnd', 'sequenceChecksum', 'isUniProtReviewed', 'gene', 'uniprotAccession', 'uniprotId', 'uniprotDescription', 'taxId',
-  'organismScientificName', 'isUniProtReferenceProteome', 'chainId', 'bcifUrl', 'cifUrl', 'pdbUrl', 'paeImageUrl', 'msaUrl', 'plddtDocUrl', 'paeDocUrl',
-  'amAnnotationsUrl', 'amAnnotationsHg19Url', 'amAnnotationsHg38Url', 'isComplex', 'entryId', 'uniprotSequence', 'uniprotStart', 'uniprotEnd',
-  'isReferenceProteome', 'isReviewed',
+  'toolUsed',
+  'providerId',
+  'entityType',
+  'isUniProt',
+  'modelEntityId',
+  'modelCreatedDate',
+  'sequenceVersionDate',
+  'globalMetricValue',
+  'fractionPlddtVeryLow',
+  'fractionPlddtLow',
+  'fractionPlddtConfident',
+  'fractionPlddtVeryHigh',
+  'latestVersion',
+  'allVersions',
+  'sequence',
+  'sequenceStart',
+  'sequenceEnd',
+  'sequenceChecksum',
+  'isUniProtReviewed',
+  'gene',
+  'uniprotAccession',
+  'uniprotId',
+  'uniprotDescription',
+  'taxId',
+  'organismScientificName',
+  'isUniProtReferenceProteome',
+  'chainId',
+  'bcifUrl',
+  'cifUrl',
+  'pdbUrl',
+  'paeImageUrl',
+  'msaUrl',
+  'plddtDocUrl',
+  'paeDocUrl',
+  'amAnnotationsUrl',
+  'amAnnotationsHg19Url',
+  'amAnnotationsHg38Url',
+  'isComplex',
+  'entryId',
+  'uniprotSequence',
+  'uniprotStart',
+  'uniprotEnd',
+  'isReferenceProteome',
+  'isReviewed',
 ];
 const AM_KEYS = ['amAnnotationsUrl', 'amAnnotationsHg19Url', 'amAnnotationsHg38Url'];
 
@@ -149,7 +187,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))('AlphaFold DB at version 
     expect(msa.body).toBe(MSA);
     const zipped = await get(path(rec?.msaUrl), { 'accept-encoding': 'gzip' });
     expect(zipped.headers['content-encoding']).toBe('gzip');
-    for (const [k, text] of [['amAnnotationsUrl', AA], ['amAnnotationsHg19Url', HG19], ['amAnnotationsHg38Url', HG38]] as const) {
+    for (const [k, text] of [
+      ['amAnnotationsUrl', AA],
+      ['amAnnotationsHg19Url', HG19],
+      ['amAnnotationsHg38Url', HG38],
+    ] as const) {
       const r = await get(path(rec?.[k]));
       expect(r.statusCode, k).toBe(200);
       expect(r.headers['content-type'], k).toMatch(/^text\/csv/);
@@ -291,9 +333,14 @@ describe('AlphaFold DB optional files: names and fetch plan', () => {
   it('a fetch of an entry takes the MSA and AlphaMissense files its v6 record names, each optional', () => {
     const upstreams = resolveUpstreams(['alphafold=http://mirror.example:9000/afdb'], {});
     const real = existsSync(RECORDED)
-      ? ((JSON.parse(readFileSync(RECORDED, 'utf8')) as Rec[]))
+      ? (JSON.parse(readFileSync(RECORDED, 'utf8')) as Rec[])
       : [
-          Object.fromEntries(OPTIONAL_LINKS.map((k) => [k, `https://alphafold.ebi.ac.uk/files/${k === 'msaUrl' ? 'msa/AF-P04637-F1-msa_v6.a3m' : `AF-P04637-F1-${{ amAnnotationsUrl: 'aa-substitutions', amAnnotationsHg19Url: 'hg19', amAnnotationsHg38Url: 'hg38' }[k as string] as string}.csv`}`])),
+          Object.fromEntries(
+            OPTIONAL_LINKS.map((k) => [
+              k,
+              `https://alphafold.ebi.ac.uk/files/${k === 'msaUrl' ? 'msa/AF-P04637-F1-msa_v6.a3m' : `AF-P04637-F1-${{ amAnnotationsUrl: 'aa-substitutions', amAnnotationsHg19Url: 'hg19', amAnnotationsHg38Url: 'hg38' }[k as string] as string}.csv`}`,
+            ]),
+          ),
           { msaUrl: 'https://alphafold.ebi.ac.uk/files/msa/AF-P04637-9-F1-msa_v6.a3m' },
         ];
     const canon = optionalFiles({ upstreams }, real[0] as Rec);

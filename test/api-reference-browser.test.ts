@@ -31,7 +31,13 @@ const TRIALS: Trial[] = [
   { service: 'PubChem PUG View', page: '/pubchem/openapi', path: '/rest/pug_view/data/compound/{cid}/{output}', expect: 'Aspirin' },
   { service: 'bioRxiv', page: '/biorxiv/openapi', path: '/details/{server}/{doi}/na/{format}', expect: '10.5555/2024.01.08.000101' },
   { service: 'PharmGKB', page: '/pgx/openapi', path: '/v1/gene/{gene_symbol}', expect: 'CYP2D6' },
-  { service: 'AlphaFold DB', page: '/alphafold/openapi', spec: 'AlphaFold Protein Structure Database (API, files, 3D-Beacons): every route biomirror serves', path: '/api/prediction/{qualifier}', expect: 'AF-P69905-F1' },
+  {
+    service: 'AlphaFold DB',
+    page: '/alphafold/openapi',
+    spec: 'AlphaFold Protein Structure Database (API, files, 3D-Beacons): every route biomirror serves',
+    path: '/api/prediction/{qualifier}',
+    expect: 'AF-P69905-F1',
+  },
   { service: '3D-Beacons (AlphaFold DB)', page: '/alphafold/openapi', path: '/uniprot/summary/{qualifier}.json', fill: { qualifier: 'P69905' }, expect: 'AF-P69905-F1' },
 ];
 
@@ -49,26 +55,30 @@ describe.skipIf(!!NO_CHROMIUM)(`API reference pages in Chromium${NO_CHROMIUM}`, 
     await r?.close();
   });
 
-  it.each(TRIALS.map((t) => [t.service, t] as const))('tries an operation of %s against this server', async (_name, trial) => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    try {
-      await page.goto(`${base}${trial.page}`);
-      await page.waitForSelector('.opblock', { timeout: 30_000 });
-      if (trial.spec) {
-        await page.locator('.topbar select').selectOption({ label: trial.spec });
-        await page.waitForSelector(`.opblock-summary-path[data-path="${trial.path}"]`, { timeout: 30_000 });
+  it.each(TRIALS.map((t) => [t.service, t] as const))(
+    'tries an operation of %s against this server',
+    async (_name, trial) => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      try {
+        await page.goto(`${base}${trial.page}`);
+        await page.waitForSelector('.opblock', { timeout: 30_000 });
+        if (trial.spec) {
+          await page.locator('.topbar select').selectOption({ label: trial.spec });
+          await page.waitForSelector(`.opblock-summary-path[data-path="${trial.path}"]`, { timeout: 30_000 });
+        }
+        const op = page.locator('.opblock.opblock-get', { has: page.locator(`.opblock-summary-path[data-path="${trial.path}"]`) }).first();
+        await op.locator('.opblock-summary').click();
+        await op.locator('button.try-out__btn').click();
+        for (const [name, value] of Object.entries(trial.fill ?? {})) await op.locator(`tr[data-param-name="${name}"] input`).fill(value);
+        await op.locator('button.execute').click();
+        const status = op.locator('.live-responses-table .response .response-col_status').first();
+        await status.waitFor({ timeout: 30_000 });
+        expect((await status.textContent())?.trim(), (await op.locator('.request-url').textContent()) ?? '').toBe('200');
+        expect(await op.locator('.live-responses-table .response .response-col_description').first().textContent()).toContain(trial.expect);
+      } finally {
+        await page.close();
       }
-      const op = page.locator('.opblock.opblock-get', { has: page.locator(`.opblock-summary-path[data-path="${trial.path}"]`) }).first();
-      await op.locator('.opblock-summary').click();
-      await op.locator('button.try-out__btn').click();
-      for (const [name, value] of Object.entries(trial.fill ?? {})) await op.locator(`tr[data-param-name="${name}"] input`).fill(value);
-      await op.locator('button.execute').click();
-      const status = op.locator('.live-responses-table .response .response-col_status').first();
-      await status.waitFor({ timeout: 30_000 });
-      expect((await status.textContent())?.trim(), (await op.locator('.request-url').textContent()) ?? '').toBe('200');
-      expect(await op.locator('.live-responses-table .response .response-col_description').first().textContent()).toContain(trial.expect);
-    } finally {
-      await page.close();
-    }
-  }, 90_000);
+    },
+    90_000,
+  );
 });

@@ -89,7 +89,11 @@ describe('API references of E-utilities, PubChem, bioRxiv, PharmGKB and the Alph
         const expected = op.needs ? 404 : 200;
         expect(res.statusCode, `${s.id} ${url}: ${res.body.slice(0, 300)}`).toBe(expected);
         // A 200 (not the service's 404 for an unknown path) says the operation is one a route answers.
-        if (expected === 200) expect(op.answers.map((a) => a.split(';')[0]), `${s.id} ${url}`).toContain(String(res.headers['content-type']).split(';')[0]);
+        if (expected === 200)
+          expect(
+            op.answers.map((a) => a.split(';')[0]),
+            `${s.id} ${url}`,
+          ).toContain(String(res.headers['content-type']).split(';')[0]);
       }
     }
   }, 120_000);

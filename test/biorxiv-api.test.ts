@@ -9,34 +9,20 @@ import type { TestApp } from './helpers/app.js';
 type Rec = Record<string, string>;
 const D = `${BX}/details/biorxiv`;
 const P = `${BX}/pubs/biorxiv`;
-const SPEC_FIELDS = [
-  'doi',
-  'title',
-  'authors',
-  'author_corresponding',
-  'author_corresponding_institution',
-  'date',
-  'version',
-  'type',
-  'license',
-  'category',
-  'jatsxml',
-  'abstract',
-  'published',
-];
+const SPEC_FIELDS = ['doi', 'title', 'authors', 'author_corresponding', 'author_corresponding_institution', 'date', 'version', 'type', 'license', 'category', 'jatsxml', 'abstract', 'published'];
 
 // The oracle: the demo's saved pages, read directly.
 const demoPages = readdirSync(BX_DEMO).filter((f) => f.endsWith('.json'));
-const demoRecords = (prefix: string): Rec[] =>
-  demoPages.filter((f) => f.startsWith(prefix)).flatMap((f) => (JSON.parse(readFileSync(join(BX_DEMO, f), 'utf8')) as { collection: Rec[] }).collection);
+const demoRecords = (prefix: string): Rec[] => demoPages.filter((f) => f.startsWith(prefix)).flatMap((f) => (JSON.parse(readFileSync(join(BX_DEMO, f), 'utf8')) as { collection: Rec[] }).collection);
 const PAPERS = demoRecords('details').sort((a, b) =>
   (a.date as string) < (b.date as string) ? -1 : a.date! > b.date! ? 1 : a.doi! < b.doi! ? -1 : a.doi! > b.doi! ? 1 : Number(a.version) - Number(b.version),
 );
 const PUBS = demoRecords('pubs');
-const inRange = (from: string, to: string, cat?: string) =>
-  PAPERS.filter((r) => (r.date as string) >= from && (r.date as string) <= to && (!cat || r.category === cat));
+const inRange = (from: string, to: string, cat?: string) => PAPERS.filter((r) => (r.date as string) >= from && (r.date as string) <= to && (!cat || r.category === cat));
 const key = (r: Record<string, unknown>) => `${r.doi as string} v${r.version as string}`;
-const newest = PAPERS.map((r) => r.date as string).sort().at(-1) as string;
+const newest = PAPERS.map((r) => r.date as string)
+  .sort()
+  .at(-1) as string;
 
 for (const target of STORES) {
   describe(`bioRxiv API on ${target.name}`, () => {
@@ -271,7 +257,10 @@ for (const target of STORES) {
         expect(expected.length).toBeLessThan(PUBS.length);
         for (const url of [`${P}/40/0/json`, `${P}/40d`, `${P}/40`]) {
           const r = await get(t.app, url);
-          expect(r.body.collection.map((x) => x.preprint_doi), url).toEqual(expected.map((x) => x.preprint_doi));
+          expect(
+            r.body.collection.map((x) => x.preprint_doi),
+            url,
+          ).toEqual(expected.map((x) => x.preprint_doi));
           expect(r.body.messages[0]).toMatchObject({ interval: `${start}:${lastPub}`, total: expected.length });
         }
         const xml = await t.app.inject(`${P}/40/1/xml`);

@@ -144,7 +144,10 @@ for (const target of STORES) {
         ['invalid JSON'],
         ['notes.txt@file: not saved bioRxiv API pages'],
       ]) {
-        expect(reasons.some((x) => x.includes(needle as string)), needle).toBe(true);
+        expect(
+          reasons.some((x) => x.includes(needle as string)),
+          needle,
+        ).toBe(true);
       }
       expect(reasons.filter((x) => x.startsWith('b.json') && x.includes('duplicate'))).toHaveLength(2);
       const first = await get(t.app, `${D}/${paperRecord(30, 1).doi}`);
@@ -182,7 +185,14 @@ for (const target of STORES) {
         [writeJson(dir, 'broken.json', '{"messages": [{"status": "ok"}], "collection": ['), /invalid JSON/],
         [writeJson(dir, 'studies.json', { studies: [{ protocolSection: {} }] }), /no preprints records found|no preprint/],
         [writeJson(dir, 'notes.txt', 'hello'), /not saved bioRxiv API pages/],
-        [writeJson(dir, 'many.json', Array.from({ length: 120 }, (_, i) => ({ id: i }))), /first 100 records are not bioRxiv records/],
+        [
+          writeJson(
+            dir,
+            'many.json',
+            Array.from({ length: 120 }, (_, i) => ({ id: i })),
+          ),
+          /first 100 records are not bioRxiv records/,
+        ],
         [scratch(), /no preprint files found/],
       ];
       for (const [input, message] of cases) {

@@ -10,9 +10,7 @@ const D = `${BX}/details/biorxiv`;
 type Rec = Record<string, string>;
 
 // The oracle: the generator's records in page order (date, DOI, version), independent of the store.
-const ALL: Rec[] = [...papers(N, OPTS)].sort((a, b) =>
-  a.date! < b.date! ? -1 : a.date! > b.date! ? 1 : a.doi! < b.doi! ? -1 : a.doi! > b.doi! ? 1 : Number(a.version) - Number(b.version),
-);
+const ALL: Rec[] = [...papers(N, OPTS)].sort((a, b) => (a.date! < b.date! ? -1 : a.date! > b.date! ? 1 : a.doi! < b.doi! ? -1 : a.doi! > b.doi! ? 1 : Number(a.version) - Number(b.version)));
 const PUBS: Rec[] = Array.from({ length: paperCount(N) }, (_, p) => p)
   .filter(isPublished)
   .map((p) => pubRecord(p, OPTS))

@@ -81,7 +81,7 @@ for (const target of STORES) {
         const after = (await statusJson(env)).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
         expect(after).toMatchObject({ records: 18, source: 'demo:clinicaltrials/studies' });
         expect(after?.generation).toBeGreaterThan(mine?.generation as number);
-        expect((await cli(['demo', 'nosuch'], env))).toMatchObject({ code: 2 });
+        expect(await cli(['demo', 'nosuch'], env)).toMatchObject({ code: 2 });
       } finally {
         await s.cleanup();
       }
@@ -121,7 +121,9 @@ for (const target of STORES) {
         const update = syntheticFile(10, { seed: 3, start: 15 });
         const u = await cli(['ingest', 'clinicaltrials', update, '--update'], env);
         expect(u.code, u.err).toBe(0);
-        expect(u.out).toMatch(/^updated clinicaltrials\/studies: studies 5 added, 5 replaced, 0 deleted; now 25 studies \(generation \d+\)\n {2}started from 20 studies loaded \d{4}-\d{2}-\d{2} from .*studies-3-0-20\.jsonl, release \S+ \(generation \d+\)\n$/);
+        expect(u.out).toMatch(
+          /^updated clinicaltrials\/studies: studies 5 added, 5 replaced, 0 deleted; now 25 studies \(generation \d+\)\n {2}started from 20 studies loaded \d{4}-\d{2}-\d{2} from .*studies-3-0-20\.jsonl, release \S+ \(generation \d+\)\n$/,
+        );
         expect((await cli(['status'], env)).out).toMatch(/studies: 25 records \(generation \d+\), updated \S+ from generation \d+/);
         const before = (await statusJson(env)).services.find((x) => x.id === 'clinicaltrials')?.datasets[0];
         const big = syntheticFile(12_000, { seed: 6 });
@@ -202,9 +204,7 @@ async function loadingTables(s: OpenedStore, names?: string[]): Promise<string[]
   if (s.db.dialect === 'sqlite') {
     const db = new Database(join(s.options.dataDir, 'biomirror.sqlite'), { readonly: true });
     try {
-      const ids = names
-        ? []
-        : (db.prepare("SELECT id FROM bm_loads WHERE state = 'loading'").all() as { id: number }[]).map((r) => r.id);
+      const ids = names ? [] : (db.prepare("SELECT id FROM bm_loads WHERE state = 'loading'").all() as { id: number }[]).map((r) => r.id);
       const all = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'ct_%'").all() as { name: string }[]).map((r) => r.name);
       return names ? all.filter((n) => names.includes(n)) : all.filter((n) => ids.some((id) => n.endsWith(`_g${id}`)));
     } finally {
@@ -212,9 +212,7 @@ async function loadingTables(s: OpenedStore, names?: string[]): Promise<string[]
     }
   }
   const ids = names ? [] : (await s.db.query<{ id: number }>("SELECT id FROM bm_loads WHERE state = 'loading'")).map((r) => Number(r.id));
-  const all = (
-    await s.db.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE 'ct_%'")
-  ).map((r) => r.name);
+  const all = (await s.db.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE 'ct_%'")).map((r) => r.name);
   return names ? all.filter((n) => names.includes(n)) : all.filter((n) => ids.some((id) => n.endsWith(`_g${id}`)));
 }
 
@@ -259,7 +257,8 @@ describe('biomirror services', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: tempDir() };
     delete env.PORT;
     delete env.BIOMIRROR_CONFIG;
-    const own = (out: string): Record<string, number> => Object.fromEntries([...out.matchAll(/^(\S+)\t.*\n(?: {2}(?!own port).*\n)+ {2}own port with --port-per-service: (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
+    const own = (out: string): Record<string, number> =>
+      Object.fromEntries([...out.matchAll(/^(\S+)\t.*\n(?: {2}(?!own port).*\n)+ {2}own port with --port-per-service: (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
     const defaults = await cli(['services'], env);
     expect(defaults.code, defaults.err).toBe(0);
     expect(own(defaults.out)).toMatchObject({ clinicaltrials: 8081, eutils: 8082, pubchem: 8084, 'rcsb-search': 8091, exec: 8094 });

@@ -165,12 +165,9 @@ for (const target of STORES) {
         const r = await getJson(t.app, `${B}/studies?filter.advanced=${encodeURIComponent('AREA[StartDate]RANGE[2024-01-01,MAX]')}&pageSize=100&fields=NCTId,StartDate`);
         expect(r.body.totalCount).toBeGreaterThan(0);
         for (const x of r.body.studies as Study[]) {
-          expect(((x.protocolSection.statusModule?.startDateStruct as { date: string }).date >= '2024-01-01')).toBe(true);
+          expect((x.protocolSection.statusModule?.startDateStruct as { date: string }).date >= '2024-01-01').toBe(true);
         }
-        const mixed = await getJson(
-          t.app,
-          `${B}/studies?filter.advanced=${encodeURIComponent('AREA[Phase]PHASE2 AND NOT AREA[OverallStatus]COMPLETED')}&pageSize=100&fields=NCTId`,
-        );
+        const mixed = await getJson(t.app, `${B}/studies?filter.advanced=${encodeURIComponent('AREA[Phase]PHASE2 AND NOT AREA[OverallStatus]COMPLETED')}&pageSize=100&fields=NCTId`);
         expect(new Set(ids(mixed.body.studies))).toEqual(new Set(['NCT04114136', 'NCT04318717']));
         const enroll = await getJson(t.app, `${B}/studies?filter.advanced=${encodeURIComponent('AREA[EnrollmentCount]RANGE[1000,MAX]')}&fields=NCTId`);
         expect(ids(enroll.body.studies)).toContain('NCT02513394');

@@ -15,9 +15,7 @@ const B = '/clinicaltrials/api/v2';
 
 async function tableExists(s: OpenedStore, name: string): Promise<boolean> {
   const sql =
-    s.db.dialect === 'sqlite'
-      ? 'SELECT name FROM sqlite_master WHERE name = ?'
-      : 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?';
+    s.db.dialect === 'sqlite' ? 'SELECT name FROM sqlite_master WHERE name = ?' : 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?';
   return (await s.db.query(sql, [name])).length > 0;
 }
 
@@ -184,9 +182,7 @@ for (const target of STORES) {
     it('records provenance, shown at the status endpoint', async () => {
       const r = await loadStudies(s, t.generations, DEMO, { source: 'demo-folder' });
       const st = await getJson(t.app, '/status');
-      const svc = (st.body.services as { id: string; datasets: Record<string, unknown>[]; baseUrls: Record<string, string> }[]).find(
-        (x) => x.id === 'clinicaltrials',
-      );
+      const svc = (st.body.services as { id: string; datasets: Record<string, unknown>[]; baseUrls: Record<string, string> }[]).find((x) => x.id === 'clinicaltrials');
       expect(svc?.baseUrls.trials_base_url).toMatch(/\/clinicaltrials\/api\/v2$/);
       expect(svc?.datasets[0]).toMatchObject({ dataset: 'studies', generation: r.gen, source: 'demo-folder', release: '2023-10-06', records: 18, skipped: 0 });
       expect(typeof svc?.datasets[0]?.loadedAt).toBe('string');

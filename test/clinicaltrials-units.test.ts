@@ -75,9 +75,7 @@ describe('compiling searches', () => {
   const pg = new SearchCompiler('postgres', { ...tables, areaText: areaText as Record<Area, string> });
 
   it('makes one FTS5 MATCH of text-only expressions, with binary NOT', () => {
-    expect(sqlite.ftsExpression(parse('AREA[Condition]melanoma NOT AREA[InterventionName]"placebo pill"'))).toBe(
-      '({cond} : "melanoma") NOT (({intr} : "placebo pill"))',
-    );
+    expect(sqlite.ftsExpression(parse('AREA[Condition]melanoma NOT AREA[InterventionName]"placebo pill"'))).toBe('({cond} : "melanoma") NOT (({intr} : "placebo pill"))');
     expect(sqlite.ftsExpression(parse('NOT melanoma'))).toBeNull();
     expect(sqlite.ftsExpression(parse('melanoma AREA[Phase]PHASE2'))).toBeNull();
   });
@@ -127,10 +125,7 @@ describe('fields', () => {
   it('resolves piece names, keys, paths and prefixes', () => {
     expect(resolveFields(['NCTId'])).toEqual(['protocolSection.identificationModule.nctId']);
     expect(resolveFields(['briefTitle'])).toEqual(['protocolSection.identificationModule.briefTitle']);
-    expect(resolveFields(['EnrollmentCount', 'LeadSponsorName'])).toEqual([
-      'protocolSection.designModule.enrollmentInfo.count',
-      'protocolSection.sponsorCollaboratorsModule.leadSponsor.name',
-    ]);
+    expect(resolveFields(['EnrollmentCount', 'LeadSponsorName'])).toEqual(['protocolSection.designModule.enrollmentInfo.count', 'protocolSection.sponsorCollaboratorsModule.leadSponsor.name']);
     expect(resolveFields(['StartDate'])).toEqual(['protocolSection.statusModule.startDateStruct.date']);
     expect(resolveFields(['ConditionsModule'])).toEqual(['protocolSection.conditionsModule']);
     expect(resolveFields(['CentralContact*'])).toContain('protocolSection.contactsLocationsModule.centralContacts.email');
@@ -154,7 +149,12 @@ describe('CSV', () => {
         identificationModule: { nctId: 'NCT00000001', briefTitle: 'A "quoted", title', orgStudyIdInfo: { id: 'ORG-1' }, secondaryIdInfos: [{ id: 'S-2' }] },
         statusModule: { overallStatus: 'RECRUITING', startDateStruct: { date: '2020-01' } },
         conditionsModule: { conditions: ['A', 'B'] },
-        armsInterventionsModule: { interventions: [{ type: 'DRUG', name: 'X' }, { type: 'OTHER', name: 'Y' }] },
+        armsInterventionsModule: {
+          interventions: [
+            { type: 'DRUG', name: 'X' },
+            { type: 'OTHER', name: 'Y' },
+          ],
+        },
         designModule: {
           phases: ['PHASE1', 'PHASE2'],
           designInfo: { allocation: 'RANDOMIZED', interventionModel: 'PARALLEL', maskingInfo: { masking: 'DOUBLE', whoMasked: ['PARTICIPANT', 'INVESTIGATOR'] }, primaryPurpose: 'TREATMENT' },

@@ -14,7 +14,18 @@ const MODULE: AsnModule = {
       { name: 'id', type: { kind: 'integer' } },
       { name: 'label', type: { kind: 'string' }, optional: true },
       { name: 'shape', type: { kind: 'integer', names: { 1: 'round', 2: 'square-ish' } }, optional: true },
-      { name: 'value', type: { kind: 'choice', alternatives: [{ name: 'ival', type: { kind: 'integer' } }, { name: 'fval', type: { kind: 'real' } }, { name: 'binary', type: { kind: 'octets' } }] }, optional: true },
+      {
+        name: 'value',
+        type: {
+          kind: 'choice',
+          alternatives: [
+            { name: 'ival', type: { kind: 'integer' } },
+            { name: 'fval', type: { kind: 'real' } },
+            { name: 'binary', type: { kind: 'octets' } },
+          ],
+        },
+        optional: true,
+      },
       { name: 'xs', type: { kind: 'sequenceOf', of: { kind: 'real' } }, optional: true },
       { name: 'heavy-atom', type: { kind: 'integer' }, optional: true },
       { name: 'flag', type: { kind: 'boolean' }, optional: true },
@@ -39,16 +50,7 @@ describe('ASN.1 values, value notation and BER', () => {
       '{ 1, 10, -7 }',
       '{ 602214076, 10, 15 }',
     ]);
-    expect([2.866, 2, 1.4631, 0.0001234, 1e-7, 123456789012345680000, -3.5, 0.1 + 0.2].map(realDigits)).toEqual([
-      '2.866',
-      '2',
-      '1.4631',
-      '0.0001234',
-      '1e-07',
-      '1.23456789012346e+20',
-      '-3.5',
-      '0.3',
-    ]);
+    expect([2.866, 2, 1.4631, 0.0001234, 1e-7, 123456789012345680000, -3.5, 0.1 + 0.2].map(realDigits)).toEqual(['2.866', '2', '1.4631', '0.0001234', '1e-07', '1.23456789012346e+20', '-3.5', '0.3']);
   });
 
   it('encodes members in explicit context tags numbered by their place in the type, with indefinite lengths', () => {

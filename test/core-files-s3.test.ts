@@ -18,7 +18,14 @@ describe('SigV4 signer', () => {
   it("reproduces AWS's GET Object example (S3 API reference, Signature Version 4 examples)", () => {
     const h = signRequest(
       { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
-      { method: 'GET', url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'), headers: { Range: 'bytes=0-9' }, payloadSha256: EMPTY_SHA256, region: 'us-east-1', now: new Date('2013-05-24T00:00:00Z') },
+      {
+        method: 'GET',
+        url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'),
+        headers: { Range: 'bytes=0-9' },
+        payloadSha256: EMPTY_SHA256,
+        region: 'us-east-1',
+        now: new Date('2013-05-24T00:00:00Z'),
+      },
     );
     expect(h.authorization).toBe(
       'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
@@ -47,7 +54,9 @@ function verify(req: IncomingMessage, body: Buffer): string | undefined {
   const date = String(req.headers['x-amz-date']);
   const scope = `${day}/${region}/s3/aws4_request`;
   const toSign = `AWS4-HMAC-SHA256\n${date}\n${scope}\n${createHash('sha256').update(canonical).digest('hex')}`;
-  let k: Buffer = createHmac('sha256', `AWS4${SECRET}`).update(day as string).digest();
+  let k: Buffer = createHmac('sha256', `AWS4${SECRET}`)
+    .update(day as string)
+    .digest();
   for (const part of [region as string, 's3', 'aws4_request']) k = createHmac('sha256', k).update(part).digest();
   return createHmac('sha256', k).update(toSign).digest('hex') === signature ? undefined : 'SignatureDoesNotMatch';
 }

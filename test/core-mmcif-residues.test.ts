@@ -26,7 +26,10 @@ describe('structure file residues', () => {
   it('reads the four globin chains of 4HHB alike from mmCIF, gzipped mmCIF, BinaryCIF and legacy PDB', async () => {
     const cif = await readResidues(fixture('4hhb.cif.gz'), 'cif');
     // The first Cα of the legacy file, read by its fixed columns.
-    const ca = gunzipSync(fixture('4hhb.pdb.gz')).toString('latin1').split('\n').find((l) => l.startsWith('ATOM') && l.slice(12, 16) === ' CA ') as string;
+    const ca = gunzipSync(fixture('4hhb.pdb.gz'))
+      .toString('latin1')
+      .split('\n')
+      .find((l) => l.startsWith('ATOM') && l.slice(12, 16) === ' CA ') as string;
     const first = [ca.slice(30, 38), ca.slice(38, 46), ca.slice(46, 54)].map(Number);
     // Deoxyhaemoglobin: two α chains of 141 residues, two β chains of 146, every residue modelled.
     const expected = { per: { A: 141, B: 146, C: 141, D: 146 }, first, firstSeq: 1, firstComp: 'VAL' };
@@ -90,4 +93,3 @@ describe('structure file residues', () => {
     ]);
   });
 });
-

@@ -91,7 +91,12 @@ describe('legacy PDB', () => {
     const HEADERS = /^(HEADER|TITLE |KEYWDS|EXPDTA|AUTHOR|DBREF |SEQRES|HET {3}|HETNAM|CRYST1|ORIGX|SCALE)/;
     expect(lines(ours, HEADERS)).toEqual(lines(realPdb, HEADERS));
     expect(ours.trimEnd().endsWith('END')).toBe(true);
-    expect(ours.split('\n').filter(Boolean).every((l) => l.length === 80)).toBe(true);
+    expect(
+      ours
+        .split('\n')
+        .filter(Boolean)
+        .every((l) => l.length === 80),
+    ).toBe(true);
   });
 
   it(`gives Biopython's SEQRES reader the chains and sequences of the real file${noBiopython}`, { skip: Boolean(noBiopython) }, async () => {
@@ -126,7 +131,10 @@ describe('legacy PDB', () => {
     const records = lines(toLegacyPdb(await parseCif(text)), /^AUTHOR/);
     expect(records.length).toBeGreaterThan(1);
     expect(records[1]!.startsWith('AUTHOR   2 A.B.AUTHOR')).toBe(true);
-    const names = records.map((l, i) => l.slice(i === 0 ? 10 : 11).trim()).join('').split(',');
+    const names = records
+      .map((l, i) => l.slice(i === 0 ? 10 : 11).trim())
+      .join('')
+      .split(',');
     expect(names).toEqual(Array.from({ length: 12 }, (_, i) => `A.B.AUTHOR${i}`));
   });
 
@@ -172,7 +180,10 @@ describe('BinaryCIF', () => {
   it('keeps string columns that look numeric as strings', async () => {
     const file = await parseCif('data_T\nloop_\n_t.code\n_t.n\n007 1\n1e5 2\n');
     const back = await parseCif(toBinaryCif(file));
-    expect(categoryValues(back, 't')).toEqual([['007', '1'], ['1e5', '2']]);
+    expect(categoryValues(back, 't')).toEqual([
+      ['007', '1'],
+      ['1e5', '2'],
+    ]);
   });
 });
 
@@ -181,8 +192,11 @@ describe('assemblies', () => {
     expect(parseOperExpression('1')).toEqual([['1']]);
     expect(parseOperExpression('(1,2,5)')).toEqual([['1', '2', '5']]);
     expect(parseOperExpression('(1-3)')).toEqual([['1', '2', '3']]);
-    expect(parseOperExpression('(1-2)(6-7)')).toEqual([['1', '2'], ['6', '7']]);
-    expect(parseOperExpression("(X0)(1-2,11)")).toEqual([['X0'], ['1', '2', '11']]);
+    expect(parseOperExpression('(1-2)(6-7)')).toEqual([
+      ['1', '2'],
+      ['6', '7'],
+    ]);
+    expect(parseOperExpression('(X0)(1-2,11)')).toEqual([['X0'], ['1', '2', '11']]);
     expect(parseOperExpression('P')).toEqual([['P']]);
     for (const bad of ['', '(1', '(5-1)', '(1,,2)', '1)(2']) expect(() => parseOperExpression(bad), bad).toThrow(CifFormatError);
   });
@@ -244,11 +258,17 @@ describe('sequences', () => {
   it('lists polymer entities with label and author chains, names and organisms', async () => {
     const [alpha, beta] = polymerSequences(await parseCif(realCif));
     expect(alpha).toMatchObject({ entityId: '1', description: 'Hemoglobin subunit alpha', organisms: [{ name: 'Homo sapiens', taxId: '9606' }] });
-    expect(alpha!.chains).toEqual([{ label: 'A', auth: 'A' }, { label: 'C', auth: 'C' }]);
+    expect(alpha!.chains).toEqual([
+      { label: 'A', auth: 'A' },
+      { label: 'C', auth: 'C' },
+    ]);
     expect(alpha!.sequence).toMatch(/^VLSPADKTNVKAAWGKVGAHAGEYGAEALERMF[A-Z]+SKYR$/);
     expect(beta!.sequence).toHaveLength(146);
     const gen = polymerSequences(await parseCif(generatedCif(TWO_OPERATORS)));
-    expect(gen[0]!.chains).toEqual([{ label: 'A', auth: 'B' }, { label: 'B', auth: 'C' }]);
+    expect(gen[0]!.chains).toEqual([
+      { label: 'A', auth: 'B' },
+      { label: 'B', auth: 'C' },
+    ]);
   });
 });
 

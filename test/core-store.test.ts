@@ -24,10 +24,14 @@ for (const target of STORES) {
 
     it('reads, writes and inserts many rows', async () => {
       await s.db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, n INTEGER)');
-      await s.db.insertMany('t', ['id', 'name', 'n'], [
-        [1, 'a', 10],
-        [2, 'b', null],
-      ]);
+      await s.db.insertMany(
+        't',
+        ['id', 'name', 'n'],
+        [
+          [1, 'a', 10],
+          [2, 'b', null],
+        ],
+      );
       expect(await s.db.run('UPDATE t SET n = ? WHERE id = ?', [5, 2])).toBe(1);
       expect(await s.db.query('SELECT id, name, n FROM t ORDER BY id')).toEqual([
         { id: 1, name: 'a', n: 10 },
@@ -80,8 +84,19 @@ for (const target of STORES) {
 
     it('answers concurrent key lookups each with its own row, in as few round trips as PostgreSQL needs', async () => {
       await s.db.exec('CREATE TABLE docs (id INTEGER PRIMARY KEY, doc TEXT NOT NULL); CREATE TABLE named (key TEXT PRIMARY KEY, doc TEXT NOT NULL)');
-      await s.db.insertMany('docs', ['id', 'doc'], Array.from({ length: 300 }, (_, i) => [i + 1, `doc ${i + 1}`]));
-      await s.db.insertMany('named', ['key', 'doc'], [['CYP2D6', 'a'], ['cyp2d6', 'b']]);
+      await s.db.insertMany(
+        'docs',
+        ['id', 'doc'],
+        Array.from({ length: 300 }, (_, i) => [i + 1, `doc ${i + 1}`]),
+      );
+      await s.db.insertMany(
+        'named',
+        ['key', 'doc'],
+        [
+          ['CYP2D6', 'a'],
+          ['cyp2d6', 'b'],
+        ],
+      );
       // Count the statements the lookups send.
       let statements = 0;
       const counted = Object.create(s.db) as Db;

@@ -72,7 +72,10 @@ for (const target of STORES) {
     it('finds genes by symbol within a taxon given by id, scientific or common name', async () => {
       for (const taxon of ['9606', 'Homo%20sapiens', 'human', 'HUMAN']) {
         const p = await page(`${D}/gene/symbol/tp53/taxon/${taxon}`);
-        expect(p.genes.map((x) => x.gene.gene_id), taxon).toEqual(['7157']);
+        expect(
+          p.genes.map((x) => x.gene.gene_id),
+          taxon,
+        ).toEqual(['7157']);
         expect(p.genes[0]?.query).toEqual(['tp53']);
       }
       const mouse = await page(`${D}/gene/symbol/Trp53,Brca1/taxon/10090`);
@@ -88,7 +91,10 @@ for (const target of STORES) {
       for (const url of [`${D}/gene/id`, `${D}/gene`, '/datasets/v2/gene']) {
         const r = await t.app.inject({ method: 'POST', url, payload: { gene_ids: [59067, '50615'] } });
         expect(r.statusCode, url).toBe(200);
-        expect((r.json() as Page).genes.map((x) => x.gene.symbol), url).toEqual(['IL21', 'IL21R']);
+        expect(
+          (r.json() as Page).genes.map((x) => x.gene.symbol),
+          url,
+        ).toEqual(['IL21', 'IL21R']);
       }
       const sym = await t.app.inject({ method: 'POST', url: `${D}/gene`, payload: { symbols_for_taxon: { symbols: ['GNAS'], taxon: 'human' } } });
       expect((sym.json() as Page).genes.map((x) => x.gene.gene_id)).toEqual(['2778']);

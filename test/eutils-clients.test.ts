@@ -120,7 +120,13 @@ for (const target of STORES) {
       expect(out.einfo_gene).toMatchObject({ DbName: 'gene', Count: '359', fields: ['ALL', 'UID', 'GENE', 'PREF'] });
       expect(out.esearch_clinvar).toEqual({ Count: '1', IdList: ['9'] });
       expect(out.esummary_clinvar).toEqual([
-        { uid: '9', accession: 'VCV000000009', description: 'Pathogenic/Pathogenic, low penetrance; risk factor', genes: [{ symbol: 'HFE', GeneID: '3077', strand: '', source: '' }], assemblies: ['GRCh38', 'GRCh37'] },
+        {
+          uid: '9',
+          accession: 'VCV000000009',
+          description: 'Pathogenic/Pathogenic, low penetrance; risk factor',
+          genes: [{ symbol: 'HFE', GeneID: '3077', strand: '', source: '' }],
+          assemblies: ['GRCh38', 'GRCh37'],
+        },
         { uid: '12397', accession: 'VCV000012397', description: 'Pathogenic', genes: [{ symbol: 'TSC2', GeneID: '7249', strand: '+', source: 'submitted' }], assemblies: ['GRCh38', 'GRCh37'] },
       ]);
       expect(out.elink_clinvar).toEqual([['clinvar_gene', ['7249']]]);

@@ -4,8 +4,6 @@ import { STORES, type OpenedStore } from './helpers/stores.js';
 import { E, loadDemo, ncbiApp } from './helpers/ncbi.js';
 import type { TestApp } from './helpers/app.js';
 
-
-
 describe('DOCTYPE addresses', () => {
   it('replaces NCBI’s DTD addresses in the head only', () => {
     const xml = '<?xml version="1.0" ?>\n<!DOCTYPE eLinkResult PUBLIC "-//NLM//DTD elink 20101123//EN" "https://eutils.ncbi.nlm.nih.gov/eutils/dtd/20101123/elink.dtd">\n<eLinkResult/>';

@@ -31,9 +31,7 @@ for (const target of STORES) {
       const r = await get(t.app, `${E}/esearch.fcgi?db=gene&term=${q('BRCA1[gene] AND human[orgn]')}`);
       expect(r.status).toBe(200);
       expect(r.headers['content-type']).toBe('text/xml; charset=UTF-8');
-      expect(r.body.split('\n')[1]).toBe(
-        '<!DOCTYPE eSearchResult PUBLIC "-//NLM//DTD esearch 20060628//EN" "http://localhost:80/eutils/eutils/dtd/20060628/esearch.dtd">',
-      );
+      expect(r.body.split('\n')[1]).toBe('<!DOCTYPE eSearchResult PUBLIC "-//NLM//DTD esearch 20060628//EN" "http://localhost:80/eutils/eutils/dtd/20060628/esearch.dtd">');
       expect(tags(r.body, 'Count')).toEqual(['1', '2', '321']);
       expect(tags(r.body, 'Id')).toEqual(['672']);
       expect(tags(r.body, 'QueryTranslation')).toEqual(['BRCA1[Gene Name] AND "Homo sapiens"[Organism]']);
@@ -143,7 +141,9 @@ for (const target of STORES) {
       expect(r).toMatchObject({ count: '2', querytranslation: 'BRCA1[Gene Name]', errorlist: { phrasesnotfound: ['zzzunknown[gene]'], fieldsnotfound: [] } });
       const none = await get(t.app, `${E}/esearch.fcgi?db=gene&term=abcXYZ`);
       expect(tags(none.body, 'Count')).toEqual(['0']);
-      expect(none.body).toContain('<IdList/><TranslationSet/><QueryTranslation>(abcXYZ[All Fields])</QueryTranslation><ErrorList><PhraseNotFound>abcXYZ</PhraseNotFound></ErrorList><WarningList><OutputMessage>No items found.</OutputMessage></WarningList>');
+      expect(none.body).toContain(
+        '<IdList/><TranslationSet/><QueryTranslation>(abcXYZ[All Fields])</QueryTranslation><ErrorList><PhraseNotFound>abcXYZ</PhraseNotFound></ErrorList><WarningList><OutputMessage>No items found.</OutputMessage></WarningList>',
+      );
       const field = await search('gene', 'BRCA1[flavour]');
       expect(field.errorlist).toEqual({ phrasesnotfound: [], fieldsnotfound: ['flavour'] });
       expect(field.count).toBe('2');

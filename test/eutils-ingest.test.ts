@@ -71,11 +71,11 @@ for (const target of STORES) {
     it('passes over lines of other taxa in the companion files and names taxa from names.dmp', async () => {
       const dir = tempDir();
       writeFileSync(join(dir, 'gene_info'), `${GENE_INFO_HEADER}\n9598\t100000001\tTP53\t-\t-\t-\t17\t-\ttumor protein p53\tprotein-coding\tTP53\ttumor protein p53\t-\t-\t20260101\t-\n`);
+      writeFileSync(join(dir, 'gene2pubmed.gz'), gzipSync('#tax_id\tGeneID\tPubMed_ID\n9598\t100000001\t111\n9606\t7157\t222\n9598\t100000001\tabc\n'));
       writeFileSync(
-        join(dir, 'gene2pubmed.gz'),
-        gzipSync('#tax_id\tGeneID\tPubMed_ID\n9598\t100000001\t111\n9606\t7157\t222\n9598\t100000001\tabc\n'),
+        join(dir, 'names.dmp'),
+        '9598\t|\tPan troglodytes\t|\t\t|\tscientific name\t|\n9598\t|\tchimpanzee\t|\t\t|\tgenbank common name\t|\n9606\t|\tHomo sapiens\t|\t\t|\tscientific name\t|\n',
       );
-      writeFileSync(join(dir, 'names.dmp'), '9598\t|\tPan troglodytes\t|\t\t|\tscientific name\t|\n9598\t|\tchimpanzee\t|\t\t|\tgenbank common name\t|\n9606\t|\tHomo sapiens\t|\t\t|\tscientific name\t|\n');
       writeFileSync(join(dir, 'README'), 'not a bulk file');
       const skipped: string[] = [];
       const r = await loadGenes(s, t.generations, dir, { onSkip: (_p, why) => skipped.push(why) });

@@ -113,8 +113,7 @@ for (const target of STORES) {
       expect(webenv).toMatch(/^MCID_[0-9a-f]{24}$/);
       expect(first.esearchresult.querykey).toBe('1');
       // A second search in the same WebEnv gets the next key and may refer to the first.
-      const second = (await get(t.app, `${E}/esearch.fcgi?db=gene&term=${encodeURIComponent('#1 AND BRCA1[gene]')}&WebEnv=${webenv}&usehistory=y&retmode=json`))
-        .json as unknown as SearchJson;
+      const second = (await get(t.app, `${E}/esearch.fcgi?db=gene&term=${encodeURIComponent('#1 AND BRCA1[gene]')}&WebEnv=${webenv}&usehistory=y&retmode=json`)).json as unknown as SearchJson;
       expect(second.esearchresult).toMatchObject({ querykey: '2', webenv, count: '1', idlist: ['672'] });
       expect(second.esearchresult.querytranslation).toBe('"Homo sapiens"[Organism] AND BRCA1[Gene Name]');
       const sum = await get(t.app, `${E}/esummary.fcgi?db=gene&query_key=1&WebEnv=${webenv}&retstart=1&retmax=2&retmode=json`);

@@ -15,7 +15,9 @@ import { missingBiopython } from './helpers/tools.js';
 const PY = '/usr/bin/python3';
 const NO_BIOPYTHON = missingBiopython();
 
-const SCRIPT = BIOPYTHON_PREAMBLE + String.raw`
+const SCRIPT =
+  BIOPYTHON_PREAMBLE +
+  String.raw`
 out = {}
 p = Entrez.read(Entrez.epost('gene', id='672,7157'))
 out['epost'] = {'QueryKey': p['QueryKey'], 'WebEnv': p['WebEnv'][:5]}

@@ -98,7 +98,13 @@ describe('ClinVar values', () => {
     expect(significanceTerms('Pathogenic/Likely pathogenic; risk factor')).toEqual(['Pathogenic/Likely pathogenic; risk factor', 'Pathogenic', 'Likely pathogenic', 'risk factor']);
     expect(conditions('A|B;C', 'MedGen:C1|MedGen:C2,OMIM:1;MedGen:C3')).toEqual([
       { name: 'A', xrefs: [{ db: 'MedGen', id: 'C1' }] },
-      { name: 'B', xrefs: [{ db: 'MedGen', id: 'C2' }, { db: 'OMIM', id: '1' }] },
+      {
+        name: 'B',
+        xrefs: [
+          { db: 'MedGen', id: 'C2' },
+          { db: 'OMIM', id: '1' },
+        ],
+      },
       { name: 'C', xrefs: [{ db: 'MedGen', id: 'C3' }] },
     ]);
     expect(docsumDate('Jun 05, 2018')).toBe('2018/06/05 00:00');

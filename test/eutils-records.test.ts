@@ -29,10 +29,40 @@ for (const target of STORES) {
       const doc = tags(r.body, 'DocumentSummary')[0] as string;
       const order = [...doc.matchAll(/^<([A-Za-z]+)>/gm)].map((m) => m[1]);
       expect(order).toEqual([
-        'Name', 'Description', 'Status', 'CurrentID', 'Chromosome', 'GeneticSource', 'MapLocation', 'OtherAliases', 'OtherDesignations',
-        'NomenclatureSymbol', 'NomenclatureName', 'NomenclatureStatus', 'Mim', 'int', 'GenomicInfo', 'GenomicInfoType', 'ChrLoc', 'ChrAccVer',
-        'ChrStart', 'ChrStop', 'GenomicInfoType', 'ChrLoc', 'ChrAccVer', 'ChrStart', 'ChrStop', 'GeneWeight', 'Summary', 'ChrSort', 'ChrStart',
-        'Organism', 'ScientificName', 'CommonName', 'TaxID', 'LocationHist',
+        'Name',
+        'Description',
+        'Status',
+        'CurrentID',
+        'Chromosome',
+        'GeneticSource',
+        'MapLocation',
+        'OtherAliases',
+        'OtherDesignations',
+        'NomenclatureSymbol',
+        'NomenclatureName',
+        'NomenclatureStatus',
+        'Mim',
+        'int',
+        'GenomicInfo',
+        'GenomicInfoType',
+        'ChrLoc',
+        'ChrAccVer',
+        'ChrStart',
+        'ChrStop',
+        'GenomicInfoType',
+        'ChrLoc',
+        'ChrAccVer',
+        'ChrStart',
+        'ChrStop',
+        'GeneWeight',
+        'Summary',
+        'ChrSort',
+        'ChrStart',
+        'Organism',
+        'ScientificName',
+        'CommonName',
+        'TaxID',
+        'LocationHist',
       ]);
       expect(tags(doc, 'Chromosome')).toEqual(['X, Y']);
       expect(tags(doc, 'OtherAliases')).toEqual(['CD129, IL-9R']);
@@ -103,7 +133,11 @@ for (const target of STORES) {
         genes: [{ symbol: 'HFE', geneid: '3077', strand: '', source: '' }],
       });
       const g = d.germline_classification as Record<string, unknown>;
-      expect(g).toMatchObject({ description: 'Pathogenic/Pathogenic, low penetrance; risk factor', last_evaluated: '2026/02/13 00:00', review_status: 'criteria provided, multiple submitters, no conflicts' });
+      expect(g).toMatchObject({
+        description: 'Pathogenic/Pathogenic, low penetrance; risk factor',
+        last_evaluated: '2026/02/13 00:00',
+        review_status: 'criteria provided, multiple submitters, no conflicts',
+      });
       expect((g.trait_set as { trait_name: string }[])[0]).toEqual({
         trait_xrefs: [
           { db_source: 'MONDO', db_id: 'MONDO:0021001' },
@@ -122,7 +156,11 @@ for (const target of STORES) {
       expect((d.supporting_submissions as { rcv: string[] }).rcv[0]).toBe('RCV000000019');
       // A record loaded from the VCV release adds its version, gene strand and consequences.
       const tsc2 = ((await get(t.app, `${E}/esummary.fcgi?db=clinvar&id=12397&retmode=json`)).json as Docs).result['12397'] as Record<string, unknown>;
-      expect(tsc2).toMatchObject({ accession_version: 'VCV000012397.1', molecular_consequence_list: ['missense variant'], genes: [{ symbol: 'TSC2', geneid: '7249', strand: '+', source: 'submitted' }] });
+      expect(tsc2).toMatchObject({
+        accession_version: 'VCV000012397.1',
+        molecular_consequence_list: ['missense variant'],
+        genes: [{ symbol: 'TSC2', geneid: '7249', strand: '+', source: 'submitted' }],
+      });
       const xml = await get(t.app, `${E}/esummary.fcgi?db=clinvar&id=9,12397&version=2.0`);
       expect(xml.body).toContain('<!DOCTYPE eSummaryResult PUBLIC "-//NLM//DTD esummary clinvar');
       expect(tags(xml.body, 'accession')).toEqual(['VCV000000009', 'VCV000012397']);
@@ -163,7 +201,9 @@ for (const target of STORES) {
         ].join('\n'),
       );
       const table = await get(t.app, `${E}/efetch.fcgi?db=gene&id=3845&rettype=gene_table&retmode=text`);
-      expect(table.body).toContain('KRAS KRAS proto-oncogene, GTPase [Homo sapiens]\nGene ID: 3845, updated on 01-Nov-2025\n\nReference GRCh38.p14 Primary Assembly NC_000012.12 from: 25205246 to: 25250936');
+      expect(table.body).toContain(
+        'KRAS KRAS proto-oncogene, GTPase [Homo sapiens]\nGene ID: 3845, updated on 01-Nov-2025\n\nReference GRCh38.p14 Primary Assembly NC_000012.12 from: 25205246 to: 25250936',
+      );
       expect(table.body).toContain('mRNA NM_004985.5\nprotein NP_004976.2\n\nmRNA NM_033360.4\nprotein NP_203524.1');
       const docsum = await get(t.app, `${E}/efetch.fcgi?db=gene&id=672&rettype=docsum&retmode=json`);
       expect((docsum.json as Docs).result.uids).toEqual(['672']);

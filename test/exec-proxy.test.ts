@@ -46,7 +46,13 @@ describe('routes of the public hosts', () => {
   });
 });
 
-const FORWARDERS = ([['socat', '/usr/bin/socat'], ['python', '/usr/bin/python3'], ['node', process.execPath]] as const).map(([kind, program]) => ({
+const FORWARDERS = (
+  [
+    ['socat', '/usr/bin/socat'],
+    ['python', '/usr/bin/python3'],
+    ['node', process.execPath],
+  ] as const
+).map(([kind, program]) => ({
   kind,
   why: existsSync(program) ? '' : ` (skipped: needs ${program})`,
 }));

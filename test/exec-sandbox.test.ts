@@ -88,7 +88,8 @@ describe.skipIf(skip !== '')(`the sandbox${skip}`, () => {
       const env = (JSON.parse(r.json.stdout) as { env: Record<string, string> }).env;
       expect(env.PROBE_DECLARED).toBe('declared-value');
       expect(env.PROBE_UNDECLARED).toBeUndefined();
-      const allowed = /^(PATH|HOME|TMPDIR|PWD|LANG|LC_ALL|PYTHONDONTWRITEBYTECODE|PYTHONUNBUFFERED|PROBE_DECLARED|BIOMIRROR_[A-Z_]+|(HTTP|HTTPS|ALL|NO)_PROXY|https?_proxy|no_proxy|SSL_CERT_FILE|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|NODE_EXTRA_CA_CERTS)$/;
+      const allowed =
+        /^(PATH|HOME|TMPDIR|PWD|LANG|LC_ALL|PYTHONDONTWRITEBYTECODE|PYTHONUNBUFFERED|PROBE_DECLARED|BIOMIRROR_[A-Z_]+|(HTTP|HTTPS|ALL|NO)_PROXY|https?_proxy|no_proxy|SSL_CERT_FILE|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|NODE_EXTRA_CA_CERTS)$/;
       for (const k of Object.keys(env)) expect(k, `${k} is not a variable the run should get`).toMatch(allowed);
       expect(env.PATH).toBe('/usr/bin:/bin');
       expect(env.HTTPS_PROXY).toBe('http://127.0.0.1:3128');
@@ -157,19 +158,23 @@ describe.skipIf(skip !== '')(`the sandbox${skip}`, () => {
     expect(next.shm_written_mib).toBe(8);
   });
 
-  it.skipIf(skipGroups !== '')(`bounds the memory of the run as a whole, not only of each process${skipGroups}`, async () => {
-    // Four children of 300 MiB, each under the 512 MiB per-process limit, 1.2 GiB together.
-    const r = await execute(t.app, 'probe', 'fork_hog', [4, 300]);
-    const ends = JSON.parse(r.json.stdout) as { filled: boolean; exit: number }[];
-    expect(ends).toHaveLength(4);
-    expect(ends.filter((e) => e.exit === 0).length, JSON.stringify(ends)).toBeLessThanOrEqual(1);
-    expect(ends.some((e) => e.exit === -9)).toBe(true);
-    expect(r.json.stderr).toContain(`together used more than ${512 * 1024 * 1024} bytes of memory`);
-    // Within the bound, the same children run to the end.
-    const small = await execute(t.app, 'probe', 'fork_hog', [4, 64]);
-    expect(JSON.parse(small.json.stdout)).toEqual(Array.from({ length: 4 }, () => ({ filled: true, exit: 0 })));
-    expect(small.json.stderr).toBe('');
-  }, 30_000);
+  it.skipIf(skipGroups !== '')(
+    `bounds the memory of the run as a whole, not only of each process${skipGroups}`,
+    async () => {
+      // Four children of 300 MiB, each under the 512 MiB per-process limit, 1.2 GiB together.
+      const r = await execute(t.app, 'probe', 'fork_hog', [4, 300]);
+      const ends = JSON.parse(r.json.stdout) as { filled: boolean; exit: number }[];
+      expect(ends).toHaveLength(4);
+      expect(ends.filter((e) => e.exit === 0).length, JSON.stringify(ends)).toBeLessThanOrEqual(1);
+      expect(ends.some((e) => e.exit === -9)).toBe(true);
+      expect(r.json.stderr).toContain(`together used more than ${512 * 1024 * 1024} bytes of memory`);
+      // Within the bound, the same children run to the end.
+      const small = await execute(t.app, 'probe', 'fork_hog', [4, 64]);
+      expect(JSON.parse(small.json.stdout)).toEqual(Array.from({ length: 4 }, () => ({ filled: true, exit: 0 })));
+      expect(small.json.stderr).toBe('');
+    },
+    30_000,
+  );
 
   it.skipIf(!(process.arch in AUDIT_ARCH))('refuses io_uring, bpf and the other filtered system calls with EPERM, and allows ordinary ones', async () => {
     const arch = process.arch as SeccompArch;
@@ -238,7 +243,7 @@ describe.skipIf(skip !== '')(`the sandbox${skip}`, () => {
     expect(r.json).toMatchObject({ success: false, returncode: 3, stdout: '', stderr: 'something went wrong\n' });
   });
 
-  it('runs JavaScript and TypeScript on the server\'s Node and shell scripts with sh, arguments intact', async () => {
+  it("runs JavaScript and TypeScript on the server's Node and shell scripts with sh, arguments intact", async () => {
     const js = await execute(t.app, 'probe', 'echo', ['x y', '$HOME']);
     expect(js.json.success).toBe(true);
     expect(JSON.parse(js.json.stdout)).toEqual({ args: ['x y', '$HOME'], node: process.version });

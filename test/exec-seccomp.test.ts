@@ -128,8 +128,7 @@ describe('the seccomp table', () => {
   });
 
   /** `#define __NR_name number` lines of a header. */
-  const defines = (file: string): Map<string, number> =>
-    new Map([...readFileSync(file, 'utf8').matchAll(/^#define __NR_(\w+)\s+(\d+)\s*$/gm)].map((m) => [m[1] as string, Number(m[2])]));
+  const defines = (file: string): Map<string, number> => new Map([...readFileSync(file, 'utf8').matchAll(/^#define __NR_(\w+)\s+(\d+)\s*$/gm)].map((m) => [m[1] as string, Number(m[2])]));
   const X64_HEADER = '/usr/include/x86_64-linux-gnu/asm/unistd_64.h';
   const GENERIC_HEADER = '/usr/include/asm-generic/unistd.h';
 
@@ -155,10 +154,34 @@ function sandboxed(seccompFd: number | undefined, extra: string[], program: stri
   const argv = [
     ...drop,
     BWRAP,
-    '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session',
-    '--uid', '65534', '--gid', '65534', '--clearenv',
-    '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64',
-    '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp',
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--die-with-parent',
+    '--new-session',
+    '--uid',
+    '65534',
+    '--gid',
+    '65534',
+    '--clearenv',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--symlink',
+    'usr/lib',
+    '/lib',
+    '--symlink',
+    'usr/lib64',
+    '/lib64',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/tmp',
     ...(NODE.startsWith('/usr/') ? [] : ['--ro-bind', NODE, IN_NODE]),
     ...(seccompFd === undefined ? [] : ['--seccomp', String(seccompFd)]),
     ...extra,

@@ -46,7 +46,7 @@ describe('folder listings and checksum files', () => {
     expect(() => studyFolder('GCST12')).toThrow(UsageError);
   });
 
-  it('points an upstream at a mirror by flag or environment, and moves the upstream\'s own links onto it', () => {
+  it("points an upstream at a mirror by flag or environment, and moves the upstream's own links onto it", () => {
     const u = resolveUpstreams(['ncbi=https://mirror.example/ncbi/'], { BIOMIRROR_UPSTREAM_ALPHAFOLD: 'http://10.0.0.1:9000/afdb' });
     expect(u.ncbi).toBe('https://mirror.example/ncbi');
     expect(u.ebi).toBe('https://ftp.ebi.ac.uk');

@@ -73,67 +73,77 @@ for (const target of STORES) {
       // The downloads are the stand-in's own files; everything else is asked of the upstream app.
       let failAt: string | undefined = `${P}/allele?gene=CYP2D6`;
       const rules = { own: (url: string) => url.includes('/download/file/data/'), fail: (_n: number, url: string) => url === failAt };
-      await upstreamAndMirror(target, pgxApp, async ({ a, b, appA, appB, up }) => {
-        await loadPgx(a, appA.generations, PGX_DEMO);
-        for (const [name, body] of Object.entries(await downloads())) up.put(`/pgx/v1/download/file/data/${name}`, body);
-        const request = (parts: string[]) => fetchRequest(b, [`clinpgx=${up.url}/pgx`], { service: 'pgx', opts: { parts } });
-        const json = async (app: typeof appA.app, url: string) => {
-          const r = await app.inject(url);
-          return { status: r.statusCode, body: r.json() as unknown };
-        };
+      await upstreamAndMirror(
+        target,
+        pgxApp,
+        async ({ a, b, appA, appB, up }) => {
+          await loadPgx(a, appA.generations, PGX_DEMO);
+          for (const [name, body] of Object.entries(await downloads())) up.put(`/pgx/v1/download/file/data/${name}`, body);
+          const request = (parts: string[]) => fetchRequest(b, [`clinpgx=${up.url}/pgx`], { service: 'pgx', opts: { parts } });
+          const json = async (app: typeof appA.app, url: string) => {
+            const r = await app.inject(url);
+            return { status: r.statusCode, body: r.json() as unknown };
+          };
 
-        // The downloads alone lack what only the API serves.
-        await fetchAndLoad(b.db, appB.generations, request(ALL_PARTS));
-        const bare = (await json(appB.app, `${P}/gene/CYP2D6`)).body as Record<string, unknown>;
-        expect(bare.chromosomeLocation).toBe('');
-        expect(await json(appB.app, `${P}/allele?gene=CYP2D6`)).toEqual({ status: 200, body: [] });
+          // The downloads alone lack what only the API serves.
+          await fetchAndLoad(b.db, appB.generations, request(ALL_PARTS));
+          const bare = (await json(appB.app, `${P}/gene/CYP2D6`)).body as Record<string, unknown>;
+          expect(bare.chromosomeLocation).toBe('');
+          expect(await json(appB.app, `${P}/allele?gene=CYP2D6`)).toEqual({ status: 200, body: [] });
 
-        // With the API: it stops at the injected failure (nothing new is served), then resumes.
-        const served = (await appB.generations.served('pgx'))[0]?.id;
-        const err = await fetchAndLoad(b.db, appB.generations, request([...ALL_PARTS, 'api'])).catch((e: unknown) => e);
-        expect(err).toBeInstanceOf(FetchError);
-        expect((await appB.generations.served('pgx'))[0]?.id).toBe(served);
-        failAt = undefined;
-        const mark = up.requests.length;
-        const load = await fetchAndLoad(b.db, appB.generations, request([...ALL_PARTS, 'api']));
-        const resumed = up.requests.slice(mark).map((r) => r.path);
-        expect(resumed.filter((p) => LISTS.includes(p))).toEqual([]);
-        expect(resumed).toContain(`${P}/allele?gene=CYP2D6`);
-        expect(resumed).not.toContain(`${P}/allele?gene=CYP2C19`);
-        expect(load?.skipped ?? 0).toBe(0);
+          // With the API: it stops at the injected failure (nothing new is served), then resumes.
+          const served = (await appB.generations.served('pgx'))[0]?.id;
+          const err = await fetchAndLoad(b.db, appB.generations, request([...ALL_PARTS, 'api'])).catch((e: unknown) => e);
+          expect(err).toBeInstanceOf(FetchError);
+          expect((await appB.generations.served('pgx'))[0]?.id).toBe(served);
+          failAt = undefined;
+          const mark = up.requests.length;
+          const load = await fetchAndLoad(b.db, appB.generations, request([...ALL_PARTS, 'api']));
+          const resumed = up.requests.slice(mark).map((r) => r.path);
+          expect(resumed.filter((p) => LISTS.includes(p))).toEqual([]);
+          expect(resumed).toContain(`${P}/allele?gene=CYP2D6`);
+          expect(resumed).not.toContain(`${P}/allele?gene=CYP2C19`);
+          expect(load?.skipped ?? 0).toBe(0);
 
-        // Every resource answers as the upstream's.
-        const urls = [...LISTS, `${P}/clinicalAnnotation`];
-        const list = async (path: string) => (await json(appA.app, `${P}/${path}`)).body as Record<string, unknown>[];
-        for (const g of await list('gene')) urls.push(`${P}/gene/${String(g.symbol)}`, `${P}/allele?gene=${String(g.symbol)}`);
-        for (const c of await list('chemical')) urls.push(`${P}/chemical/${String(c.id)}`, `${P}/drugLabel?drug=${encodeURIComponent(String(c.name))}`);
-        for (const v of await list('variant')) urls.push(`${P}/variant/${String(v.rsid)}`);
-        for (const g of await list('guideline')) urls.push(`${P}/guideline/${String(g.id)}`);
-        for (const p of await list('pathway')) urls.push(`${P}/pathway/${String(p.id)}`);
-        const filled = (await json(appB.app, `${P}/gene/CYP2D6`)).body as Record<string, unknown>;
-        expect(filled.chromosomeLocation).not.toBe('');
-        expect(((await json(appB.app, `${P}/allele?gene=CYP2D6`)).body as unknown[]).length).toBeGreaterThan(3);
-        for (const url of urls) expect(await json(appB.app, url), url).toEqual(await json(appA.app, url));
-        expect((await appB.generations.served('pgx'))[0]?.source).toContain(`${up.url}/pgx/v1/ (API, harvested)`);
+          // Every resource answers as the upstream's.
+          const urls = [...LISTS, `${P}/clinicalAnnotation`];
+          const list = async (path: string) => (await json(appA.app, `${P}/${path}`)).body as Record<string, unknown>[];
+          for (const g of await list('gene')) urls.push(`${P}/gene/${String(g.symbol)}`, `${P}/allele?gene=${String(g.symbol)}`);
+          for (const c of await list('chemical')) urls.push(`${P}/chemical/${String(c.id)}`, `${P}/drugLabel?drug=${encodeURIComponent(String(c.name))}`);
+          for (const v of await list('variant')) urls.push(`${P}/variant/${String(v.rsid)}`);
+          for (const g of await list('guideline')) urls.push(`${P}/guideline/${String(g.id)}`);
+          for (const p of await list('pathway')) urls.push(`${P}/pathway/${String(p.id)}`);
+          const filled = (await json(appB.app, `${P}/gene/CYP2D6`)).body as Record<string, unknown>;
+          expect(filled.chromosomeLocation).not.toBe('');
+          expect(((await json(appB.app, `${P}/allele?gene=CYP2D6`)).body as unknown[]).length).toBeGreaterThan(3);
+          for (const url of urls) expect(await json(appB.app, url), url).toEqual(await json(appA.app, url));
+          expect((await appB.generations.served('pgx'))[0]?.source).toContain(`${up.url}/pgx/v1/ (API, harvested)`);
 
-        // A later harvest asks the lists again, and per gene and drug only for those not asked before.
-        const again = up.requests.length;
-        await fetchAndLoad(b.db, appB.generations, request([...ALL_PARTS, 'api']));
-        expect(up.requests.slice(again).map((r) => r.path).filter((p) => !p.includes('/download/'))).toEqual(LISTS);
-        expect((await json(appB.app, `${P}/gene/CYP2D6`)).body).toEqual(filled);
-        // The API's part alone would replace the downloads' records with nothing: refused.
-        await expect(fetchAndLoad(b.db, appB.generations, request(['api']))).rejects.toThrow(UsageError);
+          // A later harvest asks the lists again, and per gene and drug only for those not asked before.
+          const again = up.requests.length;
+          await fetchAndLoad(b.db, appB.generations, request([...ALL_PARTS, 'api']));
+          expect(
+            up.requests
+              .slice(again)
+              .map((r) => r.path)
+              .filter((p) => !p.includes('/download/')),
+          ).toEqual(LISTS);
+          expect((await json(appB.app, `${P}/gene/CYP2D6`)).body).toEqual(filled);
+          // The API's part alone would replace the downloads' records with nothing: refused.
+          await expect(fetchAndLoad(b.db, appB.generations, request(['api']))).rejects.toThrow(UsageError);
 
-        // An upstream that does not serve these paths stops the harvest; nothing new is served.
-        const now = (await appB.generations.served('pgx'))[0]?.id;
-        // (Its downloads are there.)
-        for (const [name, body] of Object.entries(await downloads())) up.put(`/nowhere/v1/download/file/data/${name}`, body);
-        const wrong = fetchRequest(b, [`clinpgx=${up.url}/nowhere`], { service: 'pgx', opts: { parts: [...ALL_PARTS, 'api'] }, cacheDir: tempDir() });
-        const refused = await fetchAndLoad(b.db, appB.generations, wrong).catch((e: unknown) => e);
-        expect(refused).toBeInstanceOf(FetchError);
-        expect((refused as Error).message).toContain(`${up.url}/nowhere/v1/gene: the upstream answered 404`);
-        expect((await appB.generations.served('pgx'))[0]?.id).toBe(now);
-      }, rules);
+          // An upstream that does not serve these paths stops the harvest; nothing new is served.
+          const now = (await appB.generations.served('pgx'))[0]?.id;
+          // (Its downloads are there.)
+          for (const [name, body] of Object.entries(await downloads())) up.put(`/nowhere/v1/download/file/data/${name}`, body);
+          const wrong = fetchRequest(b, [`clinpgx=${up.url}/nowhere`], { service: 'pgx', opts: { parts: [...ALL_PARTS, 'api'] }, cacheDir: tempDir() });
+          const refused = await fetchAndLoad(b.db, appB.generations, wrong).catch((e: unknown) => e);
+          expect(refused).toBeInstanceOf(FetchError);
+          expect((refused as Error).message).toContain(`${up.url}/nowhere/v1/gene: the upstream answered 404`);
+          expect((await appB.generations.served('pgx'))[0]?.id).toBe(now);
+        },
+        rules,
+      );
     }, 120_000);
 
     it('loads the members of a details document over the downloads, and skips items of an unknown type, member or value type', async () => {

@@ -38,7 +38,10 @@ afterAll(async () => {
 });
 
 function plan(source: BulkSource, opts: FetchOptions = {}, notes: string[] = []): Promise<Plan> {
-  const upstreams = resolveUpstreams(['ncbi', 'ebi', 'ctgov', 'wwpdb', 'alphafold', 'clinpgx', 'efo'].map((k) => `${k}=${up.url}`), {});
+  const upstreams = resolveUpstreams(
+    ['ncbi', 'ebi', 'ctgov', 'wwpdb', 'alphafold', 'clinpgx', 'efo'].map((k) => `${k}=${up.url}`),
+    {},
+  );
   return source.plan({ http: new Http(), upstreams, opts, note: (l) => notes.push(l) });
 }
 
@@ -81,7 +84,10 @@ describe('what each source fetches', () => {
   it('cuts a table to id ranges keeping its header, and takes one member out of a tar', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 't.gz'), gzipSync('AID\tSID\n1\t10\n999\t11\n1000\t12\n1001\t13\n2500\t14\n'));
-    await rowsInRanges('t', [[1, 1000], [2001, 3000]]).make(join(dir, 't.gz'), join(dir, 't'), new AbortController().signal);
+    await rowsInRanges('t', [
+      [1, 1000],
+      [2001, 3000],
+    ]).make(join(dir, 't.gz'), join(dir, 't'), new AbortController().signal);
     expect(readFileSync(join(dir, 't'), 'utf8')).toBe('AID\tSID\n1\t10\n999\t11\n1000\t12\n2500\t14\n');
     writeFileSync(join(dir, 'taxdump.tar.gz'), tarGz({ 'nodes.dmp': '1\t|\t1\t|\n', 'names.dmp': '9606\t|\tHomo sapiens\t|\t\t|\tscientific name\t|\n' }));
     await tarMember('names.dmp').make(join(dir, 'taxdump.tar.gz'), join(dir, 'names.dmp'), new AbortController().signal);
@@ -93,7 +99,15 @@ describe('what each source fetches', () => {
     const dir = tempDir();
     const path = join(dir, 'taxdump.tar.gz');
     // names.dmp first, then a member far larger than what one read brings in.
-    writeFileSync(path, gzipSync(tarOf([{ name: 'names.dmp', bytes: Buffer.from('1\t|\troot\t|\t\t|\tscientific name\t|\n') }, { name: 'nodes.dmp', bytes: randomBytes(8 << 20) }])));
+    writeFileSync(
+      path,
+      gzipSync(
+        tarOf([
+          { name: 'names.dmp', bytes: Buffer.from('1\t|\troot\t|\t\t|\tscientific name\t|\n') },
+          { name: 'nodes.dmp', bytes: randomBytes(8 << 20) },
+        ]),
+      ),
+    );
     await tarMember('names.dmp').make(path, join(dir, 'names.dmp'), new AbortController().signal);
     await new Promise((r) => setTimeout(r, 50));
     const open = readdirSync('/proc/self/fd').filter((fd) => {
@@ -127,12 +141,25 @@ describe('what each source fetches', () => {
     await expect(plan(gene, { organisms: ['Mammalia/Nosuch_animal'] })).rejects.toThrow(/does not list Nosuch_animal\.gene_info\.gz/);
   });
 
-  it('GWAS: the release folder\'s files by kind whatever their names, and a study\'s GWAS-SSF file or else its harmonised one', async () => {
+  it("GWAS: the release folder's files by kind whatever their names, and a study's GWAS-SSF file or else its harmonised one", async () => {
     const rel = '/pub/databases/gwas/releases/latest';
-    for (const n of ['gwas-catalog-associations.tsv', 'gwas-catalog-associations_ontology-annotated.tsv', 'gwas-catalog-associations_ontology-annotated-full.zip', 'gwas-catalog-studies.tsv', 'gwas-catalog-download-studies-v1.0.3.1.txt', 'gwas-catalog-download-ancestries-v1.0.3.1.txt']) up.put(`${rel}/${n}`, 'x');
+    for (const n of [
+      'gwas-catalog-associations.tsv',
+      'gwas-catalog-associations_ontology-annotated.tsv',
+      'gwas-catalog-associations_ontology-annotated-full.zip',
+      'gwas-catalog-studies.tsv',
+      'gwas-catalog-download-studies-v1.0.3.1.txt',
+      'gwas-catalog-download-ancestries-v1.0.3.1.txt',
+    ])
+      up.put(`${rel}/${n}`, 'x');
     const c = await plan(catalog);
     // EFO's efo.obo, from its latest release (an address of its own), for show_child_trait.
-    expect(c.files.map((f) => f.path)).toEqual(['gwas-catalog-associations_ontology-annotated-full.zip', 'gwas-catalog-download-studies-v1.0.3.1.txt', 'gwas-catalog-download-ancestries-v1.0.3.1.txt', 'efo.obo']);
+    expect(c.files.map((f) => f.path)).toEqual([
+      'gwas-catalog-associations_ontology-annotated-full.zip',
+      'gwas-catalog-download-studies-v1.0.3.1.txt',
+      'gwas-catalog-download-ancestries-v1.0.3.1.txt',
+      'efo.obo',
+    ]);
     expect(c.files.at(-1)?.url).toBe(`${up.url}/efo.obo`);
     expect((await plan(catalog, { parts: ['efo'] })).files).toEqual([{ url: `${up.url}/efo.obo`, path: 'efo.obo' }]);
     expect((await plan(catalog, { parts: ['associations', 'studies', 'ancestry'] })).files.map((f) => f.path)).not.toContain('efo.obo');
@@ -210,7 +237,13 @@ for (const target of STORES) {
               ...['model_v4.cif', 'confidence_v4.json', 'predicted_aligned_error_v4.json', 'aa-substitutions.csv', 'hg19.csv', 'hg38.csv'].map((f) => `/alphafold/files/AF-P69905-F1-${f}`),
             ].sort(),
           );
-          for (const path of ['/alphafold/api/prediction/P69905', '/alphafold/files/AF-P69905-F1-confidence_v4.json', '/alphafold/api/uniprot/summary/P69905.json', '/alphafold/files/msa/AF-P69905-F1-msa_v4.a3m', '/alphafold/files/AF-P69905-F1-hg38.csv']) {
+          for (const path of [
+            '/alphafold/api/prediction/P69905',
+            '/alphafold/files/AF-P69905-F1-confidence_v4.json',
+            '/alphafold/api/uniprot/summary/P69905.json',
+            '/alphafold/files/msa/AF-P69905-F1-msa_v4.a3m',
+            '/alphafold/files/AF-P69905-F1-hg38.csv',
+          ]) {
             const [x, y] = await Promise.all([appA.app.inject(path), appB.app.inject(path)]);
             expect(y.statusCode, path).toBe(200);
             expect(y.body, path).toBe(x.body);
@@ -230,7 +263,12 @@ for (const target of STORES) {
       await pdb.start();
       try {
         const div = '/pub/pdb/data/structures/divided';
-        for (const [mid, id] of [['hh', '4hhb'], ['na', '0na1'], ['bg', '0bg1']]) pdb.put(`${div}/mmCIF/${mid}/${id}.cif.gz`, readFileSync(join(PDB_DEMO, 'archive', mid as string, `${id}.cif.gz`)));
+        for (const [mid, id] of [
+          ['hh', '4hhb'],
+          ['na', '0na1'],
+          ['bg', '0bg1'],
+        ])
+          pdb.put(`${div}/mmCIF/${mid}/${id}.cif.gz`, readFileSync(join(PDB_DEMO, 'archive', mid as string, `${id}.cif.gz`)));
         pdb.put(`${div}/structure_factors/na/r0na1sf.ent.gz`, readFileSync(join(PDB_DEMO, 'structure_factors/na/r0na1sf.ent.gz')));
         pdb.put('/pub/pdb/holdings/current_file_holdings.json.gz', gzipSync(JSON.stringify({ '4HHB': {}, '0NA1': {}, '0BG1': {} })));
         const upstreams = [`wwpdb=${pdb.url}`];

@@ -84,7 +84,11 @@ for (const target of STORES) {
         up.files.get('/pub/clinvar/tab_delimited/variant_summary.txt.gz')!.cutAt = Math.floor(summary.length / 2);
         up.files.get('/pub/clinvar/tab_delimited/variant_summary.txt.gz')!.cuts = 1;
         const notes: string[] = [];
-        const load = await fetchAndLoad(s.db, generations, request(s, up, { opts: { parts: ['variant_summary', 'var_citations'] }, note: (l) => notes.push(l), progress: { ...silentFetchProgress, note: (l) => notes.push(l) } }));
+        const load = await fetchAndLoad(
+          s.db,
+          generations,
+          request(s, up, { opts: { parts: ['variant_summary', 'var_citations'] }, note: (l) => notes.push(l), progress: { ...silentFetchProgress, note: (l) => notes.push(l) } }),
+        );
         expect(load).toBeDefined();
         // The variant summary was resumed, not downloaded twice.
         const asked = up.seen('/pub/clinvar/tab_delimited/variant_summary.txt.gz');
@@ -122,7 +126,9 @@ for (const target of STORES) {
         up.put('/pub/clinvar/tab_delimited/variant_summary.txt.gz', changed, { etag: '"changed"' });
         const bad = await fetchAndLoad(s.db, generations, request(s, up, { opts: { parts: ['variant_summary'] } })).catch((e: unknown) => e);
         expect(bad).toBeInstanceOf(ChecksumError);
-        expect((bad as Error).message).toMatch(/variant_summary\.txt\.gz: checksum mismatch: the upstream's variant_summary\.txt\.gz\.md5 says [0-9a-f]{32}, the download is [0-9a-f]{32}; the file was removed and nothing was loaded/);
+        expect((bad as Error).message).toMatch(
+          /variant_summary\.txt\.gz: checksum mismatch: the upstream's variant_summary\.txt\.gz\.md5 says [0-9a-f]{32}, the download is [0-9a-f]{32}; the file was removed and nothing was loaded/,
+        );
 
         up.put('/pub/clinvar/tab_delimited/variant_summary.txt.gz.md5', `${md5(changed)}  variant_summary.txt.gz\n`);
         up.files.delete('/pub/clinvar/tab_delimited/var_citations.txt');
@@ -145,48 +151,52 @@ for (const target of STORES) {
         expect((await generations.served('eutils'))[0]?.id).toBe(first?.gen);
       }));
 
-    it('runs from the command line: progress and the load on stderr, the release and source in status; usage errors exit 2, an unreachable upstream 1', () =>
-      withUpstream(target, async (s, up) => {
-        const env = envFor(s);
-        up.put('/pub/pdb/data/monomers/components.cif.gz', readFileSync(join(DEMO, 'pdb/demo/components.cif.gz')), { lastModified: 'Wed, 12 Nov 2025 08:00:00 GMT' });
-        const ok = await cli(['fetch', 'rcsb-data', 'components', '--upstream', `wwpdb=${up.url}`], env);
-        expect(ok.err).toMatch(/components\.cif\.gz: downloaded, [\d.]+ kB in /);
-        expect(ok.err).toMatch(/rcsb-data\/components: loaded [\d,]+ records as generation \d+ \(release 2025-11-12\)/);
-        expect(ok.code, ok.err).toBe(0);
-        const st = await cli(['status', '--json'], env);
-        const ds = (JSON.parse(st.out) as { services: { id: string; datasets: { dataset: string; source?: string; release?: string }[] }[] }).services
-          .find((x) => x.id === 'rcsb-data')
-          ?.datasets.find((d) => d.dataset === 'components');
-        expect(ds).toMatchObject({ source: `${up.url}/pub/pdb/data/monomers/components.cif.gz`, release: '2025-11-12' });
+    it(
+      'runs from the command line: progress and the load on stderr, the release and source in status; usage errors exit 2, an unreachable upstream 1',
+      () =>
+        withUpstream(target, async (s, up) => {
+          const env = envFor(s);
+          up.put('/pub/pdb/data/monomers/components.cif.gz', readFileSync(join(DEMO, 'pdb/demo/components.cif.gz')), { lastModified: 'Wed, 12 Nov 2025 08:00:00 GMT' });
+          const ok = await cli(['fetch', 'rcsb-data', 'components', '--upstream', `wwpdb=${up.url}`], env);
+          expect(ok.err).toMatch(/components\.cif\.gz: downloaded, [\d.]+ kB in /);
+          expect(ok.err).toMatch(/rcsb-data\/components: loaded [\d,]+ records as generation \d+ \(release 2025-11-12\)/);
+          expect(ok.code, ok.err).toBe(0);
+          const st = await cli(['status', '--json'], env);
+          const ds = (JSON.parse(st.out) as { services: { id: string; datasets: { dataset: string; source?: string; release?: string }[] }[] }).services
+            .find((x) => x.id === 'rcsb-data')
+            ?.datasets.find((d) => d.dataset === 'components');
+          expect(ds).toMatchObject({ source: `${up.url}/pub/pdb/data/monomers/components.cif.gz`, release: '2025-11-12' });
 
-        const dry = await cli(['fetch', 'rcsb-data', 'components', '--dry-run'], { ...env, BIOMIRROR_UPSTREAM_WWPDB: up.url });
-        expect(dry.code, dry.err).toBe(0);
-        expect(dry.out).toContain(`${up.url}/pub/pdb/data/monomers/components.cif.gz  10 kB`);
+          const dry = await cli(['fetch', 'rcsb-data', 'components', '--dry-run'], { ...env, BIOMIRROR_UPSTREAM_WWPDB: up.url });
+          expect(dry.code, dry.err).toBe(0);
+          expect(dry.out).toContain(`${up.url}/pub/pdb/data/monomers/components.cif.gz  10 kB`);
 
-        const usage = await cli(['fetch', 'eutils', 'clinvar', '--ids', '1'], env);
-        expect(usage.err).toMatch(/--ids means nothing for eutils clinvar; it takes --parts/);
-        expect(usage.code).toBe(2);
-        const help = await cli(['fetch'], env);
-        expect(help.code).toBe(0);
-        expect(help.out).toMatch(/What can be fetched:\n {2}clinicaltrials studies\n/);
+          const usage = await cli(['fetch', 'eutils', 'clinvar', '--ids', '1'], env);
+          expect(usage.err).toMatch(/--ids means nothing for eutils clinvar; it takes --parts/);
+          expect(usage.code).toBe(2);
+          const help = await cli(['fetch'], env);
+          expect(help.code).toBe(0);
+          expect(help.out).toMatch(/What can be fetched:\n {2}clinicaltrials studies\n/);
 
-        const port = new URL(up.url).port;
-        await up.close();
-        const down = await cli(['fetch', 'rcsb-data', 'components', '--upstream', `wwpdb=http://127.0.0.1:${port}`], env);
-        expect(down.code).toBe(1);
-        expect(down.err).toMatch(new RegExp(`cannot reach http://127\\.0\\.0\\.1:${port}: connection refused .*\\n\\(nothing was loaded; the data served before is unchanged\\)`));
-        // A name that does not resolve is said at once, not retried (with the default retries).
-        const started = Date.now();
-        const { BIOMIRROR_FETCH_RETRIES: _retries, ...defaults } = env;
-        const nowhere = await cli(['fetch', 'rcsb-data', 'components', '--upstream', 'wwpdb=http://no-such-host.invalid'], defaults);
-        expect(Date.now() - started).toBeLessThan(5000);
-        expect(nowhere.code).toBe(1);
-        expect(nowhere.err).toMatch(/cannot reach http:\/\/no-such-host\.invalid: host not found .*is this machine on a network/);
-        expect(nowhere.err).not.toMatch(/retry/i);
-        const after = await cli(['status', '--json'], env);
-        expect(after.out).toContain('"release": "2025-11-12"');
-        await up.start();
-      }), 120_000);
+          const port = new URL(up.url).port;
+          await up.close();
+          const down = await cli(['fetch', 'rcsb-data', 'components', '--upstream', `wwpdb=http://127.0.0.1:${port}`], env);
+          expect(down.code).toBe(1);
+          expect(down.err).toMatch(new RegExp(`cannot reach http://127\\.0\\.0\\.1:${port}: connection refused .*\\n\\(nothing was loaded; the data served before is unchanged\\)`));
+          // A name that does not resolve is said at once, not retried (with the default retries).
+          const started = Date.now();
+          const { BIOMIRROR_FETCH_RETRIES: _retries, ...defaults } = env;
+          const nowhere = await cli(['fetch', 'rcsb-data', 'components', '--upstream', 'wwpdb=http://no-such-host.invalid'], defaults);
+          expect(Date.now() - started).toBeLessThan(5000);
+          expect(nowhere.code).toBe(1);
+          expect(nowhere.err).toMatch(/cannot reach http:\/\/no-such-host\.invalid: host not found .*is this machine on a network/);
+          expect(nowhere.err).not.toMatch(/retry/i);
+          const after = await cli(['status', '--json'], env);
+          expect(after.out).toContain('"release": "2025-11-12"');
+          await up.start();
+        }),
+      120_000,
+    );
   });
 }
 

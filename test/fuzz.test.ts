@@ -93,7 +93,11 @@ describe.each(STORES)('fuzz on $name', (target) => {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...seeds), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (seed, ms) => {
           let req: Request = { method: seed.method, url: seed.url, body: seed.body, type: seed.type, headers: { ...seed.headers } };
-          for (const m of ms) req = apply({ method: req.method as Seed['method'], url: req.url, ...(req.body !== undefined ? { body: req.body } : {}), ...(req.type ? { type: req.type } : {}), headers: req.headers }, m);
+          for (const m of ms)
+            req = apply(
+              { method: req.method as Seed['method'], url: req.url, ...(req.body !== undefined ? { body: req.body } : {}), ...(req.type ? { type: req.type } : {}), headers: req.headers },
+              m,
+            );
           const r = await send(t.base, req);
           const body = await r.text();
           const what = `${req.method} ${req.url.slice(0, 300)} -> ${r.status} ${body.slice(0, 200)}`;

@@ -119,8 +119,14 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS catalog API on %s',
 
   it('finds studies by PubMed id, by reported trait ignoring case, by EFO trait and URI', async () => {
     const byPubmed = await json(`${API}/studies/search/findByPublicationIdPubmedId?pubmedId=24882193`);
-    expect(items(byPubmed.body, 'studies').map((s) => s.accessionId).sort()).toEqual(
-      STUDIES.filter((s) => s['PUBMED ID'] === '24882193').map((s) => s['STUDY ACCESSION']).sort(),
+    expect(
+      items(byPubmed.body, 'studies')
+        .map((s) => s.accessionId)
+        .sort(),
+    ).toEqual(
+      STUDIES.filter((s) => s['PUBMED ID'] === '24882193')
+        .map((s) => s['STUDY ACCESSION'])
+        .sort(),
     );
     expect(byPubmed.body._links?.self?.href).toBe(`http://localhost:80${API}/studies/search/findByPublicationIdPubmedId?pubmedId=24882193`);
     expect(byPubmed.body.page?.totalElements).toBe(2);
@@ -215,7 +221,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS catalog API on %s',
     const byGene = await json(`${API}/singleNucleotidePolymorphisms/search/findByGene?geneName=TCF7L2`);
     expect(items(byGene.body, 'singleNucleotidePolymorphisms').map((s) => s.rsId)).toEqual(['rs7903146']);
     const studies = await json(`${API}/singleNucleotidePolymorphisms/rs7903146/studies`);
-    expect(items(studies.body, 'studies').map((s) => s.accessionId).sort()).toEqual(['GCST010555', 'GCST90492734']);
+    expect(
+      items(studies.body, 'studies')
+        .map((s) => s.accessionId)
+        .sort(),
+    ).toEqual(['GCST010555', 'GCST90492734']);
   });
 
   it('answers EFO traits and finds them by URI, by label ignoring case and by PubMed id', async () => {
@@ -225,10 +235,17 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS catalog API on %s',
     expect(items(uri.body, 'efoTraits').map((x) => x.shortForm)).toEqual(['EFO_0000537']);
     for (const finder of ['findByTraitIgnoreCase', 'findByEfoTrait']) {
       const byLabel = await json(`${API}/efoTraits/search/${finder}?trait=HyperTension`);
-      expect(items(byLabel.body, 'efoTraits').map((x) => x.shortForm), finder).toEqual(['EFO_0000537']);
+      expect(
+        items(byLabel.body, 'efoTraits').map((x) => x.shortForm),
+        finder,
+      ).toEqual(['EFO_0000537']);
     }
     const byPubmed = await json(`${API}/efoTraits/search/findByPubmedId?pubmedId=21626137`);
-    expect(items(byPubmed.body, 'efoTraits').map((x) => x.shortForm).sort()).toEqual(['EFO_0000537', 'EFO_0001645']);
+    expect(
+      items(byPubmed.body, 'efoTraits')
+        .map((x) => x.shortForm)
+        .sort(),
+    ).toEqual(['EFO_0000537', 'EFO_0001645']);
     const studies = await json(`${API}/efoTraits/EFO_0000537/studies`);
     expect(items(studies.body, 'studies').length).toBe(STUDIES.filter((s) => s.MAPPED_TRAIT_URI.includes('EFO_0000537')).length);
   });
@@ -271,8 +288,14 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS catalog API on %s',
     const snpsOfPaper = await json(`${API}/singleNucleotidePolymorphisms/search/findByPubmedId?pubmedId=24882193`);
     expect(items(snpsOfPaper.body, 'singleNucleotidePolymorphisms').map((x) => x.rsId)).toEqual(['rs6006893']);
     const armSpan = await json(`${API}/singleNucleotidePolymorphisms/search/findByEfoTrait?efoTrait=arm%20span`);
-    expect(items(armSpan.body, 'singleNucleotidePolymorphisms').map((x) => x.rsId).sort()).toEqual(
-      ASSOCS.filter((a) => a.MAPPED_TRAIT === 'arm span').map((a) => a.SNPS).sort(),
+    expect(
+      items(armSpan.body, 'singleNucleotidePolymorphisms')
+        .map((x) => x.rsId)
+        .sort(),
+    ).toEqual(
+      ASSOCS.filter((a) => a.MAPPED_TRAIT === 'arm span')
+        .map((a) => a.SNPS)
+        .sort(),
     );
 
     const uris = new Set([...STUDIES, ...ASSOCS].flatMap((r) => r.MAPPED_TRAIT_URI.split(', ').filter(Boolean)));

@@ -116,16 +116,18 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS ingest on %s', (_na
     // Reverse the rows and spoil three: the load keeps the rest, in chromosome and position order.
     const spoiled = [...rows].reverse();
     spoiled[0] = spoiled[0]!.replace(/^3\t/, 'Z\t');
-    spoiled[1] = spoiled[1]!.split('\t').map((c, i) => (i === 1 ? 'x' : c)).join('\t');
-    spoiled[2] = spoiled[2]!.split('\t').map((c, i) => (i === 7 ? 'NA' : c)).join('\t');
+    spoiled[1] = spoiled[1]!
+      .split('\t')
+      .map((c, i) => (i === 1 ? 'x' : c))
+      .join('\t');
+    spoiled[2] = spoiled[2]!
+      .split('\t')
+      .map((c, i) => (i === 7 ? 'NA' : c))
+      .join('\t');
     writeFileSync(file, [head, ...spoiled].join('\n') + '\n');
     const res = await loadSumstats(store, t.generations, dir, { onSkip });
     expect(res.records).toBe(297 + 1);
-    expect(skips.map((s) => s.reason)).toEqual([
-      'chromosome "Z" is not 1-25, X, Y or MT',
-      'base_pair_location "x" is not a position',
-      'p-value "NA" is not a number from 0 to 1',
-    ]);
+    expect(skips.map((s) => s.reason)).toEqual(['chromosome "Z" is not 1-25, X, Y or MT', 'base_pair_location "x" is not a position', 'p-value "NA" is not a number from 0 to 1']);
     const r = await get(t.app, `${SS}/chromosomes/2/associations?size=1000`);
     const positions = assocs(r.body).map((a) => a.base_pair_location as number);
     expect(positions).toHaveLength(100);

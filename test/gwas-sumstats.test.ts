@@ -91,13 +91,13 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS summary statistics 
 
   it('lists traits and the studies of a trait', async () => {
     const traits = await get(t.app, `${SS}/traits`);
-    expect(((traits.body._embedded as { traits: Json[] }).traits).map((x) => x.trait)).toEqual(['EFO_0000001', 'EFO_0000002']);
+    expect((traits.body._embedded as { traits: Json[] }).traits.map((x) => x.trait)).toEqual(['EFO_0000001', 'EFO_0000002']);
     const one = await get(t.app, `${SS}/traits/EFO_0000002`);
     expect(one.body.trait).toBe('EFO_0000002');
     const studies = await get(t.app, `${SS}/traits/EFO_0000002/studies`);
-    expect(((studies.body._embedded as { studies: Json[] }).studies).map((s) => s.study_accession)).toEqual([B.acc]);
+    expect((studies.body._embedded as { studies: Json[] }).studies.map((s) => s.study_accession)).toEqual([B.acc]);
     const chromosomes = await get(t.app, `${SS}/chromosomes`);
-    expect(((chromosomes.body._embedded as { chromosomes: Json[] }).chromosomes).map((c) => c.chromosome)).toEqual([1, 2, 3]);
+    expect((chromosomes.body._embedded as { chromosomes: Json[] }).chromosomes.map((c) => c.chromosome)).toEqual([1, 2, 3]);
     expect((await get(t.app, `${SS}/chromosomes/2`)).body.chromosome).toBe('2');
   });
 
@@ -140,9 +140,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS summary statistics 
 
   it('filters a trait by p-value bounds in ascending p-value order, at any depth', async () => {
     const bound = 0.01;
-    const want = [A.acc, B.acc].flatMap((acc) =>
-      ROWS.filter((e) => e.acc === acc && e.plog <= Math.log10(bound)).sort((x, y) => x.plog - y.plog),
-    );
+    const want = [A.acc, B.acc].flatMap((acc) => ROWS.filter((e) => e.acc === acc && e.plog <= Math.log10(bound)).sort((x, y) => x.plog - y.plog));
     expect(want.length).toBeGreaterThan(50);
     const seen = await walk(`${SS}/traits/EFO_0000001/associations?p_upper=${bound}&size=17`);
     expect(seen.map(key)).toEqual(want.map(ekey));
@@ -150,18 +148,24 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS summary statistics 
     expect(assocs(deep.body).map(key)).toEqual(seen.slice(68, 85).map(key));
 
     const lower = 1e-5;
-    const band = [A.acc, B.acc].flatMap((acc) =>
-      ROWS.filter((e) => e.acc === acc && e.plog >= Math.log10(lower) && e.plog <= Math.log10(0.5)).sort((x, y) => x.plog - y.plog),
-    );
+    const band = [A.acc, B.acc].flatMap((acc) => ROWS.filter((e) => e.acc === acc && e.plog >= Math.log10(lower) && e.plog <= Math.log10(0.5)).sort((x, y) => x.plog - y.plog));
     const bandPage = await get(t.app, `${SS}/traits/EFO_0000001/associations?p_lower=0.00001&p_upper=5e-1&size=50&page=30`);
     expect(assocs(bandPage.body).map(key)).toEqual(band.slice(1500, 1550).map(ekey));
     const only = await walk(`${SS}/traits/EFO_0000002/associations?p_upper=1e-100&size=5`);
-    expect(only.map(key)).toEqual(ROWS.filter((e) => e.acc === B.acc && e.plog <= -100).sort((x, y) => x.plog - y.plog).map(ekey));
+    expect(only.map(key)).toEqual(
+      ROWS.filter((e) => e.acc === B.acc && e.plog <= -100)
+        .sort((x, y) => x.plog - y.plog)
+        .map(ekey),
+    );
   });
 
   it('pages a study with the real service`s start offsets, and its links keep them', async () => {
     const r = await get(t.app, `${SS}/studies/${A.acc}/associations?start=10&size=5`);
-    expect(assocs(r.body).map(key)).toEqual(ROWS.filter((e) => e.acc === A.acc).slice(10, 15).map(ekey));
+    expect(assocs(r.body).map(key)).toEqual(
+      ROWS.filter((e) => e.acc === A.acc)
+        .slice(10, 15)
+        .map(ekey),
+    );
     const links = r.body._links as Record<string, { href: string }>;
     expect(links.next?.href).toBe(`http://localhost:80${SS}/studies/${A.acc}/associations?start=15&size=5`);
     expect(links.prev?.href).toBe(`http://localhost:80${SS}/studies/${A.acc}/associations?start=5&size=5`);
@@ -173,7 +177,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS summary statistics 
     const root = await get(t.app, SS);
     expect(Object.keys(root.body._links as Json)).toEqual(['associations', 'traits', 'studies', 'chromosomes', 'variant']);
     const under = await get(t.app, `${SS}/traits/EFO_0000002/studies/${B.acc}/associations?size=5&page=3`);
-    expect(assocs(under.body).map(key)).toEqual(ROWS.filter((e) => e.acc === B.acc).slice(15, 20).map(ekey));
+    expect(assocs(under.body).map(key)).toEqual(
+      ROWS.filter((e) => e.acc === B.acc)
+        .slice(15, 20)
+        .map(ekey),
+    );
   });
 
   it('answers a variant and its associations in every study', async () => {

@@ -137,7 +137,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS Catalog API v2 beha
     expect(up).toEqual([...up].sort((a, b) => a - b));
     const down = await pvalues('desc');
     expect(down).toEqual([...down].sort((a, b) => b - a));
-    expect(await accs(`${V2}/studies?sort=accession_Id&direction=asc&size=3`)).toEqual(STUDIES.map((s) => s['STUDY ACCESSION']).sort().slice(0, 3));
+    expect(await accs(`${V2}/studies?sort=accession_Id&direction=asc&size=3`)).toEqual(
+      STUDIES.map((s) => s['STUDY ACCESSION'])
+        .sort()
+        .slice(0, 3),
+    );
     expect(await accs(`${V2}/studies?sort=accession_Id&size=3`)).toEqual(await accs(`${V2}/studies?size=3`));
     // Following the page links of a sorted list (they carry `sort=p_value,asc`, as the service's do).
     const walked: number[] = [];
@@ -246,7 +250,13 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS Catalog API v1 reti
   });
 
   it('answers every v1 address 410 with the public service text, and v2 and summary statistics as before', async () => {
-    for (const url of ['/gwas/rest/api', '/gwas/rest/api/', '/gwas/rest/api/studies', '/gwas/rest/api/singleNucleotidePolymorphisms/rs7903146/associations?projection=associationBySnp', '/gwas/rest/api/nothing/here']) {
+    for (const url of [
+      '/gwas/rest/api',
+      '/gwas/rest/api/',
+      '/gwas/rest/api/studies',
+      '/gwas/rest/api/singleNucleotidePolymorphisms/rs7903146/associations?projection=associationBySnp',
+      '/gwas/rest/api/nothing/here',
+    ]) {
       const r = await get(t.app, url);
       expect(r.status, url).toBe(410);
       expect(r.headers['content-type']).toMatch(/^text\/plain/);

@@ -114,7 +114,13 @@ describe('landing page and API references', () => {
 
   it("shows the real service's own OpenAPI document first where it publishes one, its servers pointed here", async () => {
     const page = await t.app.inject({ method: 'GET', url: '/gwas/openapi' });
-    const specs = JSON.parse(/data-specs="([^"]+)"/.exec(page.body)?.[1]?.replace(/&quot;|&#34;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&') ?? '[]') as { name: string; url: string }[];
+    const specs = JSON.parse(
+      /data-specs="([^"]+)"/
+        .exec(page.body)?.[1]
+        ?.replace(/&quot;|&#34;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, '&') ?? '[]',
+    ) as { name: string; url: string }[];
     expect(specs.map((x) => x.url)).toEqual(['/gwas/openapi/official-0.json', '/gwas/openapi.json']);
     expect(page.body).toContain('/_biomirror/assets/swagger-ui-standalone-preset.js');
     expect((await t.app.inject({ method: 'GET', url: '/_biomirror/assets/swagger-ui-standalone-preset.js' })).statusCode).toBe(200);
@@ -170,7 +176,7 @@ describe('landing page and API references', () => {
       await page.close();
     }, 90_000);
 
-    it('tries a ClinicalTrials.gov operation from the registry\'s own document, against this server', async () => {
+    it("tries a ClinicalTrials.gov operation from the registry's own document, against this server", async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
       await page.goto(`${base}/clinicaltrials/openapi`);
       await page.waitForSelector('.opblock', { timeout: 30_000 });

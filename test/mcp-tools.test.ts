@@ -42,7 +42,11 @@ describe.each(STORES)('MCP tools of GWAS summary statistics, PharmGKB, the PDB, 
 
   beforeAll(async () => {
     store = await target.open();
-    t = await mirrorApp(store, SERVICES.filter((s) => WANT.has(s.id)), { skillDirs: [BUILTIN_SKILLS] });
+    t = await mirrorApp(
+      store,
+      SERVICES.filter((s) => WANT.has(s.id)),
+      { skillDirs: [BUILTIN_SKILLS] },
+    );
     client = await connectedClient({ app: t.app, generations: t.generations, execToken: async () => TEST_TOKEN }, 'test-tools');
   }, 300_000);
   afterAll(async () => {
@@ -90,7 +94,15 @@ describe.each(STORES)('MCP tools of GWAS summary statistics, PharmGKB, the PDB, 
       const paged: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: z.infer<typeof Output> = await ok('gwas_sumstats_region', { chromosome: '1', start: 0, end: 300_000_000, study: 'GCST005353', p_upper: bound, limit: 3, ...(cursor ? { cursor } : {}) });
+        const page: z.infer<typeof Output> = await ok('gwas_sumstats_region', {
+          chromosome: '1',
+          start: 0,
+          end: 300_000_000,
+          study: 'GCST005353',
+          p_upper: bound,
+          limit: 3,
+          ...(cursor ? { cursor } : {}),
+        });
         paged.push(...page.ids);
         cursor = page.next_cursor;
       } while (cursor);

@@ -92,14 +92,17 @@ describe.each(STORES)('MCP on $name', (target) => {
       if (SANDBOXED.has(tool.name)) expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
       else expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
     }
-    expect(Object.keys(DEMO_CALLS).sort()).toEqual(tools.map((x) => x.name).filter((n) => !SANDBOXED.has(n)).sort());
+    expect(Object.keys(DEMO_CALLS).sort()).toEqual(
+      tools
+        .map((x) => x.name)
+        .filter((n) => !SANDBOXED.has(n))
+        .sort(),
+    );
   });
 
   it('lists resource templates and a prompt per built-in skill', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(
-      expect.arrayContaining(['pdb://entry/{id}', 'pubchem://compound/{cid}', 'clinicaltrials://study/{nct}', 'pdb://file/{name}']),
-    );
+    expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(expect.arrayContaining(['pdb://entry/{id}', 'pubchem://compound/{cid}', 'clinicaltrials://study/{nct}', 'pdb://file/{name}']));
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toContain('skill-ncbi-gene');
     const p = await client.getPrompt({ name: 'skill-ncbi-gene', arguments: { question: 'What is BRCA1?' } });

@@ -30,11 +30,53 @@ function expectShape(o: unknown, shape: Shape): void {
 
 const GENE: Shape = { id: 'string', symbol: 'string', name: 'string', chromosome: 'string', chromosomeLocation: 'string', function: 'string', description: 'string', relatedDrugs: 'string[]' };
 const DRUG: Shape = { id: 'string', name: 'string', genericNames: 'string[]', tradeNames: 'string[]', drugClasses: 'string[]', indication: 'string', relatedGenes: 'string[]' };
-const PAIR: Shape = { gene: 'string', drug: 'string', sources: 'string[]', cpicLevel: 'string', evidenceLevel: 'string', clinicalAnnotationCount: 'integer', hasGuideline: 'boolean', guidelineUrl: 'string' };
-const GUIDELINE: Shape = { id: 'string', name: 'string', source: 'string', genes: 'string[]', drugs: 'string[]', recommendationLevel: 'string', lastUpdated: 'string', summary: 'string', recommendations: 'array', pdfUrl: 'string', pmid: 'string' };
+const PAIR: Shape = {
+  gene: 'string',
+  drug: 'string',
+  sources: 'string[]',
+  cpicLevel: 'string',
+  evidenceLevel: 'string',
+  clinicalAnnotationCount: 'integer',
+  hasGuideline: 'boolean',
+  guidelineUrl: 'string',
+};
+const GUIDELINE: Shape = {
+  id: 'string',
+  name: 'string',
+  source: 'string',
+  genes: 'string[]',
+  drugs: 'string[]',
+  recommendationLevel: 'string',
+  lastUpdated: 'string',
+  summary: 'string',
+  recommendations: 'array',
+  pdfUrl: 'string',
+  pmid: 'string',
+};
 const ALLELE: Shape = { name: 'string', gene: 'string', function: 'string', activityScore: 'number|null', frequencies: 'object', definingVariants: 'string[]', pharmVarId: 'string' };
-const VARIANT: Shape = { rsid: 'string', chromosome: 'string', position: 'integer', gene: 'string', alleles: 'string[]', consequence: 'string', clinicalSignificance: 'string', frequencies: 'object', references: 'array' };
-const ANNOTATION: Shape = { id: 'string', gene: 'string', drug: 'string', phenotype: 'string', evidenceLevel: 'string', annotation: 'string', pmid: 'string', studyType: 'string', population: 'string', sources: 'string[]' };
+const VARIANT: Shape = {
+  rsid: 'string',
+  chromosome: 'string',
+  position: 'integer',
+  gene: 'string',
+  alleles: 'string[]',
+  consequence: 'string',
+  clinicalSignificance: 'string',
+  frequencies: 'object',
+  references: 'array',
+};
+const ANNOTATION: Shape = {
+  id: 'string',
+  gene: 'string',
+  drug: 'string',
+  phenotype: 'string',
+  evidenceLevel: 'string',
+  annotation: 'string',
+  pmid: 'string',
+  studyType: 'string',
+  population: 'string',
+  sources: 'string[]',
+};
 const LABEL: Shape = { id: 'string', drug: 'string', source: 'string', sections: 'object', biomarkers: 'string[]', testingRecommended: 'boolean', labelUrl: 'string', lastUpdated: 'string' };
 const PATHWAY: Shape = { id: 'string', name: 'string', description: 'string', diagramUrl: 'string', drugs: 'string[]', genes: 'string[]', steps: 'array' };
 
@@ -230,7 +272,15 @@ for (const target of STORES) {
 
       it('returns one allele by star name', async () => {
         const r = await call<J>('/allele/CYP2D6%2A10');
-        expect(r.body).toEqual({ name: 'CYP2D6*10', gene: 'CYP2D6', function: 'decreased function', activityScore: 0.25, frequencies: {}, definingVariants: ['rs1065852', 'rs1135840'], pharmVarId: '' });
+        expect(r.body).toEqual({
+          name: 'CYP2D6*10',
+          gene: 'CYP2D6',
+          function: 'decreased function',
+          activityScore: 0.25,
+          frequencies: {},
+          definingVariants: ['rs1065852', 'rs1135840'],
+          pharmVarId: '',
+        });
         expect((await call<J>('/allele/cyp2c19*17')).body).toMatchObject({ name: 'CYP2C19*17', function: 'increased function', activityScore: null });
         expect((await call<J>('/allele/*3?gene=CYP2C9')).body).toMatchObject({ name: 'CYP2C9*3', activityScore: 0 });
         expect((await call<J>('/allele/DPYD%20c.1905%2B1G%3EA%20(*2A)')).body).toMatchObject({ gene: 'DPYD', function: 'no function', definingVariants: ['rs3918290'] });
@@ -262,7 +312,10 @@ for (const target of STORES) {
         for (const c of [...Array.from({ length: 22 }, (_, i) => String(i + 1)), 'X', 'Y']) {
           const r = await call<J[]>(`/variant?chromosome=${c}`);
           expect(r.status, c).toBe(200);
-          expect(r.body.every((v) => v.chromosome === c), c).toBe(true);
+          expect(
+            r.body.every((v) => v.chromosome === c),
+            c,
+          ).toBe(true);
         }
         expect((await call('/variant?chromosome=1&position=94942290')).body).toEqual([]);
       });
@@ -416,7 +469,17 @@ for (const target of STORES) {
         expect(r.status, path).toBe(200);
         expect(r.body, path).toEqual([]);
       }
-      for (const path of ['/gene/CYP2D6', '/chemical/PA449088', '/guideline/PA1', '/allele/CYP2D6*1', '/variant/rs1', '/pathway/PA1', '/allele?gene=CYP2D6', '/drugLabel?drug=codeine', '/clinicalAnnotation?gene=CYP2D6']) {
+      for (const path of [
+        '/gene/CYP2D6',
+        '/chemical/PA449088',
+        '/guideline/PA1',
+        '/allele/CYP2D6*1',
+        '/variant/rs1',
+        '/pathway/PA1',
+        '/allele?gene=CYP2D6',
+        '/drugLabel?drug=codeine',
+        '/clinicalAnnotation?gene=CYP2D6',
+      ]) {
         expect((await get(t.app, `${P}${path}`)).status, path).toBe(404);
       }
     });

@@ -17,13 +17,62 @@ import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 
 type J = Record<string, unknown>;
 
-const GENES_H = ['PharmGKB Accession Id', 'NCBI Gene ID', 'HGNC ID', 'Ensembl Id', 'Name', 'Symbol', 'Alternate Names', 'Alternate Symbols', 'Is VIP', 'Has Variant Annotation', 'Cross-references', 'Has CPIC Dosing Guideline', 'Chromosome', 'Chromosomal Start - GRCh37', 'Chromosomal Stop - GRCh37', 'Chromosomal Start - GRCh38', 'Chromosomal Stop - GRCh38'];
+const GENES_H = [
+  'PharmGKB Accession Id',
+  'NCBI Gene ID',
+  'HGNC ID',
+  'Ensembl Id',
+  'Name',
+  'Symbol',
+  'Alternate Names',
+  'Alternate Symbols',
+  'Is VIP',
+  'Has Variant Annotation',
+  'Cross-references',
+  'Has CPIC Dosing Guideline',
+  'Chromosome',
+  'Chromosomal Start - GRCh37',
+  'Chromosomal Stop - GRCh37',
+  'Chromosomal Start - GRCh38',
+  'Chromosomal Stop - GRCh38',
+];
 const gene = (id: string, symbol: string, name: string, chr: string, alt = '') => [id, '1', '', '', name, symbol, '', alt, 'No', 'No', '"NCBI Gene:1","HGNC:HGNC:1"', 'No', chr, '', '', '', ''];
 const DRUGS_H = ['PharmGKB Accession Id', 'Name', 'Generic Names', 'Trade Names', 'Brand Mixtures', 'Type', 'Cross-references', 'SMILES', 'InChI', 'Dosing Guideline', 'External Vocabulary'];
 const drug = (id: string, name: string, trade = '') => [id, name, '', trade, '', 'Drug', '', '', '', 'No', `"""ATC:X01(${name})"", ""ATC:X02(${name}, combinations)"""`];
-const ANN_H = ['Summary Annotation ID', 'Variant/Haplotypes', 'Gene', 'Level of Evidence', 'Level Override', 'Level Modifiers', 'Score', 'Phenotype Category', 'PMID Count', 'Evidence Count', 'Drug(s)', 'Phenotype(s)', 'Latest History Date (YYYY-MM-DD)', 'URL', 'Specialty Population'];
-const ann = (id: string, variant: string, gene: string, level: string, drugs: string, phenos = '', pop = '') =>
-  [id, variant, gene, level, '', '', '1.0', 'Toxicity', '1', '1', drugs, phenos, '2024-05-06', `https://www.pharmgkb.org/clinicalAnnotation/${id}`, pop];
+const ANN_H = [
+  'Summary Annotation ID',
+  'Variant/Haplotypes',
+  'Gene',
+  'Level of Evidence',
+  'Level Override',
+  'Level Modifiers',
+  'Score',
+  'Phenotype Category',
+  'PMID Count',
+  'Evidence Count',
+  'Drug(s)',
+  'Phenotype(s)',
+  'Latest History Date (YYYY-MM-DD)',
+  'URL',
+  'Specialty Population',
+];
+const ann = (id: string, variant: string, gene: string, level: string, drugs: string, phenos = '', pop = '') => [
+  id,
+  variant,
+  gene,
+  level,
+  '',
+  '',
+  '1.0',
+  'Toxicity',
+  '1',
+  '1',
+  drugs,
+  phenos,
+  '2024-05-06',
+  `https://www.pharmgkb.org/clinicalAnnotation/${id}`,
+  pop,
+];
 
 /** A complete set of downloads as zips, plus CPIC's tables as text files. */
 async function publishedDownloads(dir: string): Promise<string> {
@@ -47,11 +96,26 @@ async function publishedDownloads(dir: string): Promise<string> {
   // chemicals.tsv repeats drugs.tsv and adds one: the repeats are reported as duplicates.
   await zip('chemicals.zip', { 'chemicals.tsv': tsv(DRUGS_H, [drug('PA910001', 'drugone', 'Onebrand'), drug('PA910004', 'drugfour')]) });
   await zip('variants.zip', {
-    'variants.tsv': tsv(['Variant ID', 'Variant Name', 'Gene IDs', 'Gene Symbols', 'Location', 'Variant Annotation count', 'Clinical Annotation count', 'Level 1/2 Clinical Annotation count', 'Guideline Annotation count', 'Label Annotation count', 'Synonyms'], [
-      ['PA920001', 'rs100', 'PA900001', 'GENEA', 'NC_000007.14:1000', '1', '1', '1', '0', '0', 'NC_000007.14:g.1000A>G, NC_000007.14:g.1000A>T, NC_000007.13:g.900A>G, rs100'],
-      ['PA920002', 'rs200', 'PA900001,PA900002', 'GENEA,GENEB', 'NC_000023.11:500_502', '1', '0', '0', '0', '0', 'NC_000023.11:g.500_502del'],
-      ['PA920003', 'rs300', '', '', '', '0', '0', '0', '0', '0', ''],
-    ]),
+    'variants.tsv': tsv(
+      [
+        'Variant ID',
+        'Variant Name',
+        'Gene IDs',
+        'Gene Symbols',
+        'Location',
+        'Variant Annotation count',
+        'Clinical Annotation count',
+        'Level 1/2 Clinical Annotation count',
+        'Guideline Annotation count',
+        'Label Annotation count',
+        'Synonyms',
+      ],
+      [
+        ['PA920001', 'rs100', 'PA900001', 'GENEA', 'NC_000007.14:1000', '1', '1', '1', '0', '0', 'NC_000007.14:g.1000A>G, NC_000007.14:g.1000A>T, NC_000007.13:g.900A>G, rs100'],
+        ['PA920002', 'rs200', 'PA900001,PA900002', 'GENEA,GENEB', 'NC_000023.11:500_502', '1', '0', '0', '0', '0', 'NC_000023.11:g.500_502del'],
+        ['PA920003', 'rs300', '', '', '', '0', '0', '0', '0', '0', ''],
+      ],
+    ),
   });
   await zip('summaryAnnotations.zip', {
     'summary_annotations.tsv': tsv(ANN_H, [
@@ -61,41 +125,88 @@ async function publishedDownloads(dir: string): Promise<string> {
       ann('1000000004', 'rs200', 'GENEB', '4', 'drugtwo'),
       ann('x1', 'rs1', 'GENEA', '1A', 'drugone'),
     ]),
-    'summary_ann_alleles.tsv': tsv(['Summary Annotation ID', 'Genotype/Allele', 'Annotation Text', 'Allele Function'], [
-      ['1000000001', 'GG', 'Genotype GG text.', ''],
-      ['1000000001', 'AA', 'Genotype AA text.', ''],
-      ['1000000002', '*10', 'Star ten text.', 'Decreased function'],
-      ['1000000002', '*2', 'Star two text.', 'No function'],
-    ]),
-    'summary_ann_evidence.tsv': tsv(['Summary Annotation ID', 'Evidence ID', 'Evidence Type', 'Evidence URL', 'PMID', 'Summary', 'Score'], [
-      ['1000000001', '2000000002', 'Variant Drug Annotation', 'https://www.pharmgkb.org/variantAnnotation/2000000002', '22222222.0', 'Allele G is associated.', '1.0'],
-      ['1000000001', '2000000001', 'Variant Phenotype Annotation', 'https://www.pharmgkb.org/variantAnnotation/2000000001', '11111111', 'Allele A is associated.', '1.0'],
-      ['1000000002', 'PA930001', 'Guideline Annotation', 'https://www.pharmgkb.org/guidelineAnnotation/PA930001', '', 'Annotation of CPIC Guideline for drugone and GENEA', '100'],
-      ['1000000002', 'PA940009', 'Label Annotation', 'https://www.pharmgkb.org/labelAnnotation/PA940009', '', 'Annotation of HCSC Label for drugtwo and GENEA', '100'],
-    ]),
+    'summary_ann_alleles.tsv': tsv(
+      ['Summary Annotation ID', 'Genotype/Allele', 'Annotation Text', 'Allele Function'],
+      [
+        ['1000000001', 'GG', 'Genotype GG text.', ''],
+        ['1000000001', 'AA', 'Genotype AA text.', ''],
+        ['1000000002', '*10', 'Star ten text.', 'Decreased function'],
+        ['1000000002', '*2', 'Star two text.', 'No function'],
+      ],
+    ),
+    'summary_ann_evidence.tsv': tsv(
+      ['Summary Annotation ID', 'Evidence ID', 'Evidence Type', 'Evidence URL', 'PMID', 'Summary', 'Score'],
+      [
+        ['1000000001', '2000000002', 'Variant Drug Annotation', 'https://www.pharmgkb.org/variantAnnotation/2000000002', '22222222.0', 'Allele G is associated.', '1.0'],
+        ['1000000001', '2000000001', 'Variant Phenotype Annotation', 'https://www.pharmgkb.org/variantAnnotation/2000000001', '11111111', 'Allele A is associated.', '1.0'],
+        ['1000000002', 'PA930001', 'Guideline Annotation', 'https://www.pharmgkb.org/guidelineAnnotation/PA930001', '', 'Annotation of CPIC Guideline for drugone and GENEA', '100'],
+        ['1000000002', 'PA940009', 'Label Annotation', 'https://www.pharmgkb.org/labelAnnotation/PA940009', '', 'Annotation of HCSC Label for drugtwo and GENEA', '100'],
+      ],
+    ),
     'summary_ann_history.tsv': tsv(['Summary Annotation ID', 'Date (YYYY-MM-DD)', 'Type', 'Comment'], [['1000000001', '2024-05-06', 'Update', 'x']]),
   });
   await zip('relationships.zip', {
-    'relationships.tsv': tsv(['Entity1_id', 'Entity1_name', 'Entity1_type', 'Entity2_id', 'Entity2_name', 'Entity2_type', 'Evidence', 'Association', 'PK', 'PD', 'PMIDs'], [
-      ['PA900003', 'GENEC', 'Gene', 'PA910003', 'drugthree', 'Chemical', 'VariantAnnotation', 'associated', '', 'PD', '1;2'],
-      ['PA910003', 'drugthree', 'Chemical', 'PA900003', 'GENEC', 'Gene', 'VariantAnnotation', 'associated', '', 'PD', '1;2'],
-      ['PA900002', 'GENEB', 'Gene', 'PA910004', 'drugfour', 'Chemical', 'VariantAnnotation', 'not associated', '', '', ''],
-      ['PA920001', 'rs100', 'Variant', 'PA910001', 'drugone', 'Chemical', 'VariantAnnotation', 'associated', '', '', ''],
-    ]),
+    'relationships.tsv': tsv(
+      ['Entity1_id', 'Entity1_name', 'Entity1_type', 'Entity2_id', 'Entity2_name', 'Entity2_type', 'Evidence', 'Association', 'PK', 'PD', 'PMIDs'],
+      [
+        ['PA900003', 'GENEC', 'Gene', 'PA910003', 'drugthree', 'Chemical', 'VariantAnnotation', 'associated', '', 'PD', '1;2'],
+        ['PA910003', 'drugthree', 'Chemical', 'PA900003', 'GENEC', 'Gene', 'VariantAnnotation', 'associated', '', 'PD', '1;2'],
+        ['PA900002', 'GENEB', 'Gene', 'PA910004', 'drugfour', 'Chemical', 'VariantAnnotation', 'not associated', '', '', ''],
+        ['PA920001', 'rs100', 'Variant', 'PA910001', 'drugone', 'Chemical', 'VariantAnnotation', 'associated', '', '', ''],
+      ],
+    ),
   });
   await zip('drugLabels.zip', {
-    'drugLabels.tsv': tsv(['PharmGKB ID', 'Name', 'Source', 'Biomarker Flag', 'Testing Level', 'Has Prescribing Info', 'Has Dosing Info', 'Has Alternate Drug', 'Has Other Prescribing Guidance', 'Cancer Genome', 'Prescribing', 'Chemicals', 'Genes', 'Variants/Haplotypes', 'Latest History Date (YYYY-MM-DD)'], [
-      ['PA940001', 'Annotation of FDA Label for drugone and GENEA', 'FDA', 'On FDA Biomarker List', 'Testing Required', 'Prescribing Info', 'Dosing Info', '', '', '', '', 'drugone', 'GENEA', 'GENEA*2', '2023-01-02'],
-      ['PA940009', 'Annotation of HCSC Label for drugtwo and GENEA', 'HCSC', '', 'Informative PGx', '', '', '', '', '', '', 'drugtwo', 'GENEA', '', '2022-03-04'],
-      ['PA940010', 'Annotation of PMDA Label for drugtwo', 'PMDA', '', 'Actionable PGx', '', '', '', '', '', '', 'drugtwo', '', '', ''],
-    ]),
+    'drugLabels.tsv': tsv(
+      [
+        'PharmGKB ID',
+        'Name',
+        'Source',
+        'Biomarker Flag',
+        'Testing Level',
+        'Has Prescribing Info',
+        'Has Dosing Info',
+        'Has Alternate Drug',
+        'Has Other Prescribing Guidance',
+        'Cancer Genome',
+        'Prescribing',
+        'Chemicals',
+        'Genes',
+        'Variants/Haplotypes',
+        'Latest History Date (YYYY-MM-DD)',
+      ],
+      [
+        [
+          'PA940001',
+          'Annotation of FDA Label for drugone and GENEA',
+          'FDA',
+          'On FDA Biomarker List',
+          'Testing Required',
+          'Prescribing Info',
+          'Dosing Info',
+          '',
+          '',
+          '',
+          '',
+          'drugone',
+          'GENEA',
+          'GENEA*2',
+          '2023-01-02',
+        ],
+        ['PA940009', 'Annotation of HCSC Label for drugtwo and GENEA', 'HCSC', '', 'Informative PGx', '', '', '', '', '', '', 'drugtwo', 'GENEA', '', '2022-03-04'],
+        ['PA940010', 'Annotation of PMDA Label for drugtwo', 'PMDA', '', 'Actionable PGx', '', '', '', '', '', '', 'drugtwo', '', '', ''],
+      ],
+    ),
     'drugLabels.byGene.tsv': tsv(['Gene ID', 'Gene Symbol', 'Label IDs', 'Label Names'], [['PA900001', 'GENEA', 'PA940001', 'x']]),
   });
   await zip('pathways-tsv.zip', {
-    'PA950001-Drugone_Pathway_Pharmacokinetics.tsv': tsv(['From', 'To', 'Reaction Type', 'Controller', 'Control Type', 'Cell Type', 'PubMed Id', 'Genes', 'Drugs', 'Diseases'], [
-      ['drugone', 'metabolite one', 'Biochemical Reaction', 'GENEA', 'Catalysis', '', '', '"GENEA","GENEB"', 'drugone', ''],
-      ['metabolite one', '', 'Transport', 'GENEC', 'Catalysis', '', '', 'GENEC', '', ''],
-    ]),
+    'PA950001-Drugone_Pathway_Pharmacokinetics.tsv': tsv(
+      ['From', 'To', 'Reaction Type', 'Controller', 'Control Type', 'Cell Type', 'PubMed Id', 'Genes', 'Drugs', 'Diseases'],
+      [
+        ['drugone', 'metabolite one', 'Biochemical Reaction', 'GENEA', 'Catalysis', '', '', '"GENEA","GENEB"', 'drugone', ''],
+        ['metabolite one', '', 'Transport', 'GENEC', 'Catalysis', '', '', 'GENEC', '', ''],
+      ],
+    ),
   });
   const guideline = {
     citations: [{ crossReferences: [{ resource: 'PubMed', resourceId: '33333333' }] }],
@@ -109,17 +220,28 @@ async function publishedDownloads(dir: string): Promise<string> {
       relatedGenes: [{ objCls: 'Gene', id: 'PA900001', symbol: 'GENEA' }],
       summaryMarkdown: { html: '<p>First &amp; second</p><p>line <b>two</b></p>' },
       literature: [{ title: 'Paper', crossReferences: [{ resource: 'PubMed', resourceId: '44444444' }] }],
-      history: [{ date: '2021-01-01T00:00:00-08:00', type: 'Create' }, { date: '2024-07-08T10:00:00-07:00', type: 'Update' }],
+      history: [
+        { date: '2021-01-01T00:00:00-08:00', type: 'Create' },
+        { date: '2024-07-08T10:00:00-07:00', type: 'Update' },
+      ],
       crossReferences: [{ resource: 'URL', resourceId: 'https://example.org/guideline.pdf', _url: 'https://example.org/guideline.pdf' }],
     },
     recommendations: [
-      { lookupKey: { GENEA: 'Poor Metabolizer' }, implications: { GENEA: '<p>Less active.</p>' }, text: { html: '<p>Use another drug.</p>' }, classification: { term: 'Moderate' }, population: { term: 'adults' } },
+      {
+        lookupKey: { GENEA: 'Poor Metabolizer' },
+        implications: { GENEA: '<p>Less active.</p>' },
+        text: { html: '<p>Use another drug.</p>' },
+        classification: { term: 'Moderate' },
+        population: { term: 'adults' },
+      },
       { phenotypes: { GENEA: 'Normal Metabolizer' }, recommendation: 'Use as labelled.', classification: 'Strong' },
     ],
   };
   await zip('guidelineAnnotations.json.zip', {
     'PA930001.json': JSON.stringify(guideline),
-    'PA930002.json': JSON.stringify({ guideline: { objCls: 'Guideline Annotation', id: 'PA930002', name: 'DPWG one', source: 'DPWG', relatedGenes: [{ symbol: 'GENEB' }], relatedChemicals: [{ name: 'drugtwo' }] } }),
+    'PA930002.json': JSON.stringify({
+      guideline: { objCls: 'Guideline Annotation', id: 'PA930002', name: 'DPWG one', source: 'DPWG', relatedGenes: [{ symbol: 'GENEB' }], relatedChemicals: [{ name: 'drugtwo' }] },
+    }),
     'broken.json': '{"guideline": ',
     'other.json': JSON.stringify({ something: 'else' }),
   });
@@ -133,17 +255,23 @@ async function publishedDownloads(dir: string): Promise<string> {
       'GENEC,drugthree,,C,Final,,,',
       'GENEB,"drugfour",,D,Final,,,',
     ].join('\n'),
-    'alleles/GENEA_allele_functionality_reference.tsv': tsv(['Allele/cDNA/rsID', 'Activity Value (Optional)', 'Allele Biochemical Functional Status (Optional)', 'Allele Clinical Functional Status (Required)', 'PharmVar ID', 'Defining Variants'], [
-      ['*1', '1.0', '', 'Normal function', 'PV00001', ''],
-      ['*2', '0', '', 'No function', 'PV00002', 'rs100'],
-      ['*10', '0.25', '', 'Decreased function', '', 'rs100, rs200'],
-      ['*1x≥3', '≥3.0', '', 'Increased function', '', ''],
-      ['', '1', '', 'Normal function', '', ''],
-    ]).replace(/^/, 'GENEA Allele Functionality Table\n'),
-    'alleles/GENEA_frequency_table.tsv': tsv(['Allele', 'European', 'East Asian', 'Sub-Saharan African'], [
-      ['*1', '0.5', '0.4', ''],
-      ['*2', '0.2', '0.01', 'n/a'],
-    ]),
+    'alleles/GENEA_allele_functionality_reference.tsv': tsv(
+      ['Allele/cDNA/rsID', 'Activity Value (Optional)', 'Allele Biochemical Functional Status (Optional)', 'Allele Clinical Functional Status (Required)', 'PharmVar ID', 'Defining Variants'],
+      [
+        ['*1', '1.0', '', 'Normal function', 'PV00001', ''],
+        ['*2', '0', '', 'No function', 'PV00002', 'rs100'],
+        ['*10', '0.25', '', 'Decreased function', '', 'rs100, rs200'],
+        ['*1x≥3', '≥3.0', '', 'Increased function', '', ''],
+        ['', '1', '', 'Normal function', '', ''],
+      ],
+    ).replace(/^/, 'GENEA Allele Functionality Table\n'),
+    'alleles/GENEA_frequency_table.tsv': tsv(
+      ['Allele', 'European', 'East Asian', 'Sub-Saharan African'],
+      [
+        ['*1', '0.5', '0.4', ''],
+        ['*2', '0.2', '0.01', 'n/a'],
+      ],
+    ),
     'README.md': 'not data',
   });
   return dir;
@@ -222,9 +350,19 @@ for (const target of STORES) {
         hasGuideline: true,
         guidelineUrl: 'https://example.org/cpic/genea-drugone',
       });
-      expect(pair('GENEB', 'drugtwo')).toMatchObject({ sources: ['DPWG'], cpicLevel: 'B', evidenceLevel: '4', hasGuideline: true, guidelineUrl: 'https://www.pharmgkb.org/guidelineAnnotation/PA930002' });
+      expect(pair('GENEB', 'drugtwo')).toMatchObject({
+        sources: ['DPWG'],
+        cpicLevel: 'B',
+        evidenceLevel: '4',
+        hasGuideline: true,
+        guidelineUrl: 'https://www.pharmgkb.org/guidelineAnnotation/PA930002',
+      });
       expect(pair('GENEC', 'drugthree')).toMatchObject({ sources: [], cpicLevel: 'C', evidenceLevel: '', clinicalAnnotationCount: 0, hasGuideline: false, guidelineUrl: '' });
-      for (const [level, want] of [['B', 'drugtwo'], ['C', 'drugthree'], ['D', 'drugfour']]) {
+      for (const [level, want] of [
+        ['B', 'drugtwo'],
+        ['C', 'drugthree'],
+        ['D', 'drugfour'],
+      ]) {
         expect((await call<J[]>(`/geneDrugPair?cpicLevel=${level}`)).body.map((p) => p.drug)).toEqual([want]);
       }
       // Related drugs: pairs and "associated" relationships, not "not associated" ones.
@@ -283,7 +421,15 @@ for (const target of STORES) {
 
       const alleles = (await call<J[]>('/allele?gene=GENEA')).body;
       expect(alleles.map((a) => a.name)).toEqual(['GENEA*1', 'GENEA*1x≥3', 'GENEA*2', 'GENEA*10']);
-      expect(alleles[0]).toEqual({ name: 'GENEA*1', gene: 'GENEA', function: 'normal function', activityScore: 1, frequencies: { European: 0.5, 'East Asian': 0.4 }, definingVariants: [], pharmVarId: 'PV00001' });
+      expect(alleles[0]).toEqual({
+        name: 'GENEA*1',
+        gene: 'GENEA',
+        function: 'normal function',
+        activityScore: 1,
+        frequencies: { European: 0.5, 'East Asian': 0.4 },
+        definingVariants: [],
+        pharmVarId: 'PV00001',
+      });
       expect(alleles[1]).toMatchObject({ activityScore: 3, function: 'increased function', frequencies: {} });
       expect(alleles[2]).toMatchObject({ frequencies: { European: 0.2, 'East Asian': 0.01 }, definingVariants: ['rs100'] });
     });

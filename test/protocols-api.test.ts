@@ -264,7 +264,7 @@ for (const target of STORES) {
         expect(text(0)).toBe('Dissolve in 800 mL of distilled water:\n\n- 8 g NaCl\n- 0.2 g KCl\n- 1.44 g Na<sub>2</sub>HPO<sub>4</sub>\n- 0.24 g KH<sub>2</sub>PO<sub>4</sub>');
         expect(text(1)).toBe('Adjust the pH to **7.4** with HCl.');
         const json = await api(app, 'protocols/90001/steps?content_format=json', T());
-        const draft = JSON.parse(((((json.body.steps as Doc[])[1]?.components as Doc[])[0]?.source as Doc).description) as string);
+        const draft = JSON.parse((((json.body.steps as Doc[])[1]?.components as Doc[])[0]?.source as Doc).description as string);
         expect(draft.blocks).toEqual([
           {
             key: expect.stringMatching(/^[0-9a-z]{5}$/),

@@ -13,16 +13,7 @@ import { missing } from './helpers/tools.js';
 
 const NO_CHROMIUM = missing('/usr/bin/chromium', 'Chromium at /usr/bin/chromium');
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let browser: Browser;
 beforeAll(async () => {

@@ -89,7 +89,7 @@ for (const target of STORES) {
 
         const page = await app.inject({ method: 'GET', url, headers: { cookie: jar.header() } });
         expect(page.statusCode).toBe(200);
-        expect(page.body).toContain("Authorize carol&#39;s app?");
+        expect(page.body).toContain('Authorize carol&#39;s app?');
         expect(page.body).toContain('create, change and publish');
         const fields = hiddenFields(page.body);
         expect(fields).toMatchObject({ client_id: c.clientId, redirect_uri: REDIRECT, response_type: 'code', state, scope: 'readwrite' });
@@ -176,7 +176,12 @@ for (const target of STORES) {
         const jar = new Jar();
         const first = await app.inject({ method: 'GET', url: `/protocols/login` });
         jar.take(first.headers['set-cookie']);
-        const r = await post(app, jar, '/protocols/login', { csrf_token: formValue(first.body, 'csrf_token') as string, next: '/protocols/account', username: 'biomirror-demo', password: 'wrong password' });
+        const r = await post(app, jar, '/protocols/login', {
+          csrf_token: formValue(first.body, 'csrf_token') as string,
+          next: '/protocols/account',
+          username: 'biomirror-demo',
+          password: 'wrong password',
+        });
         expect(r.statusCode).toBe(401);
         expect(r.body).toContain('Wrong username or password');
         const unknown = await post(app, jar, '/protocols/login', { csrf_token: formValue(first.body, 'csrf_token') as string, next: '/protocols/account', username: 'nobody', password: PASSWORD });
@@ -285,7 +290,12 @@ for (const target of STORES) {
 
       it('refuses a wrong client secret and an unknown client with 401 invalid_client', async () => {
         const code = await codeFor();
-        for (const [id, secret] of [[c.clientId, 'wrong'], [c.clientId, ''], ['pr_live_id_unknown', c.secret], [c.clientId, other.secret]]) {
+        for (const [id, secret] of [
+          [c.clientId, 'wrong'],
+          [c.clientId, ''],
+          ['pr_live_id_unknown', c.secret],
+          [c.clientId, other.secret],
+        ]) {
           const r = await exchange(code, { client_id: id, client_secret: secret });
           expect(r.status, `${id} ${secret}`).toBe(401);
           expect(r.body).toMatchObject({ error: 'invalid_client', status_code: 1211 });

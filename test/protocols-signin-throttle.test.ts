@@ -140,7 +140,10 @@ async function browserAt(app: FastifyInstance, ip: string) {
 }
 
 // Addresses and user names of their own: counters in Redis are shared by the apps and outlive the run.
-const address = () => `2001:db8:${randomBytes(6).toString('hex').replace(/(....)(?!$)/g, '$1:')}::1`;
+const address = () =>
+  `2001:db8:${randomBytes(6)
+    .toString('hex')
+    .replace(/(....)(?!$)/g, '$1:')}::1`;
 const backends: { name: string; redisUrl?: string }[] = [{ name: 'memory' }];
 if (REDIS_URL) backends.push({ name: 'redis', redisUrl: REDIS_URL });
 

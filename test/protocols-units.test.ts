@@ -30,9 +30,7 @@ describe('rich text', () => {
   });
 
   it('writes Markdown with emphasis, lists, headings and escapes', () => {
-    expect(toMarkdown('<h2>Prep</h2><p>Use *only* <strong>fresh</strong> <em>cells</em></p><ol><li>a</li><li>b</li></ol>')).toBe(
-      '## Prep\n\nUse \\*only\\* **fresh** *cells*\n\n1. a\n2. b',
-    );
+    expect(toMarkdown('<h2>Prep</h2><p>Use *only* <strong>fresh</strong> <em>cells</em></p><ol><li>a</li><li>b</li></ol>')).toBe('## Prep\n\nUse \\*only\\* **fresh** *cells*\n\n1. a\n2. b');
   });
 
   it('writes Draft.js raw content with style ranges and link entities', () => {
@@ -61,7 +59,13 @@ describe('rich text', () => {
 
 describe('identifiers and words', () => {
   it('reads DOIs in every usual spelling', () => {
-    for (const v of ['dx.doi.org/10.17504/protocols.io.c4gytv', 'https://doi.org/10.17504/protocols.io.c4gytv', 'http://dx.doi.org/10.17504/PROTOCOLS.IO.C4GYTV', 'doi:10.17504/protocols.io.c4gytv', '10.17504/protocols.io.c4gytv']) {
+    for (const v of [
+      'dx.doi.org/10.17504/protocols.io.c4gytv',
+      'https://doi.org/10.17504/protocols.io.c4gytv',
+      'http://dx.doi.org/10.17504/PROTOCOLS.IO.C4GYTV',
+      'doi:10.17504/protocols.io.c4gytv',
+      '10.17504/protocols.io.c4gytv',
+    ]) {
       expect(doiKey(v), v).toBe('10.17504/protocols.io.c4gytv');
     }
     expect(doiKey('lysis-buffer-c4gytv')).toBeNull();
@@ -81,7 +85,15 @@ describe('identifiers and words', () => {
   });
 
   it('extracts the indexed columns of a protocol, refusing what cannot be served', () => {
-    const c = columnsOf({ id: '872', uri: 'lysis-buffer-20-ml-c4gytv', title: 'Lysis Buffer', public: '1', published_on: 1487372466, created_on: 1434670606, creator: { username: 'celina-gomez', name: 'Celina Gomez' } });
+    const c = columnsOf({
+      id: '872',
+      uri: 'lysis-buffer-20-ml-c4gytv',
+      title: 'Lysis Buffer',
+      public: '1',
+      published_on: 1487372466,
+      created_on: 1434670606,
+      creator: { username: 'celina-gomez', name: 'Celina Gomez' },
+    });
     expect(c).toMatchObject({ id: 872, owner: 'celina-gomez', public: 1, publishedOn: 1487372466, activity: 1487372466, titleKey: 'lysis buffer' });
     expect(columnsOf({ id: 0, uri: 'x', title: 't' })).toMatch(/"id"/);
     expect(columnsOf({ id: 1, uri: 'a/b', title: 't' })).toMatch(/"uri"/);

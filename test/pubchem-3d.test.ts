@@ -35,7 +35,7 @@ const DEMO_3D = fileURLToPath(new URL('../src/services/pubchem/demo/conformers/C
 const demoRecords = (): SdfRecord[] => parseSdf(gunzipSync(readFileSync(DEMO_3D)).toString('utf8')).filter((r): r is SdfRecord => typeof r !== 'string');
 
 const props = (r: { body: Row }) => (r.body.PropertyTable as { Properties: Row[] }).Properties;
-const records = (r: { body: Row }) => (r.body.PC_Compounds as Record3d[]);
+const records = (r: { body: Row }) => r.body.PC_Compounds as Record3d[];
 const datum = (list: Datum[] | undefined, label: string, name: string) => list?.find((d) => d.urn.label === label && d.urn.name === name)?.value;
 
 /** PubChem's published 3D values of aspirin (CID 2244), as its Compound_3D record carries them. */
@@ -55,7 +55,16 @@ const ASPIRIN = {
   EffectiveRotorCount3D: 3,
   ConformerCount3D: 18,
 };
-const INTEGER_PROPS = ['FeatureCount3D', 'FeatureAcceptorCount3D', 'FeatureDonorCount3D', 'FeatureAnionCount3D', 'FeatureCationCount3D', 'FeatureRingCount3D', 'FeatureHydrophobeCount3D', 'ConformerCount3D'];
+const INTEGER_PROPS = [
+  'FeatureCount3D',
+  'FeatureAcceptorCount3D',
+  'FeatureDonorCount3D',
+  'FeatureAnionCount3D',
+  'FeatureCationCount3D',
+  'FeatureRingCount3D',
+  'FeatureHydrophobeCount3D',
+  'ConformerCount3D',
+];
 
 describe('PubChem 3D: shape and features from PubChem conformers', () => {
   it('reads every 3D property from the tags (quadrupoles are multipoles 2 to 4, counts from the feature lines)', () => {
@@ -87,7 +96,9 @@ describe('PubChem 3D: shape and features from PubChem conformers', () => {
   });
 
   it('refuses a 2D record as a conformer, and leaves out values the tags lack', () => {
-    const flat = parseSdf('1\n  test\n\n  2  1  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 C   0  0\n    1.5000    0.0000    0.0000 O   0  0\n  1  2  1  0\nM  END\n$$$$\n')[0] as SdfRecord;
+    const flat = parseSdf(
+      '1\n  test\n\n  2  1  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 C   0  0\n    1.5000    0.0000    0.0000 O   0  0\n  1  2  1  0\nM  END\n$$$$\n',
+    )[0] as SdfRecord;
     expect(conformerFromSdf(1, flat)).toMatch(/2D coordinates only/);
     expect(props3dFromTags(new Map([['PUBCHEM_SHAPE_VOLUME', 'n/a']]))).toEqual({});
   });
@@ -121,7 +132,7 @@ for (const target of STORES) {
       expect(xml.raw).toContain('<ZStericQuadrupole3D>0.58</ZStericQuadrupole3D>');
     });
 
-    it('answers record_type=3d JSON: the 3D atoms and coordinates, conformer data, and the 2D record\'s properties', async () => {
+    it("answers record_type=3d JSON: the 3D atoms and coordinates, conformer data, and the 2D record's properties", async () => {
       const r = await req(t.app, `${B}/compound/cid/2244/record/JSON?record_type=3d`);
       expect(r.status).toBe(200);
       const [c] = records(r) as [Record3d];
@@ -150,7 +161,7 @@ for (const target of STORES) {
       expect(two.coords[0]?.type).toEqual([1, 5, 255]);
     });
 
-    it('answers record_type=3d as SDF (PubChem\'s record as loaded), XML and ASN.1 text', async () => {
+    it("answers record_type=3d as SDF (PubChem's record as loaded), XML and ASN.1 text", async () => {
       const sdf = await req(t.app, `${B}/compound/cid/2519,2244/SDF?record_type=3d`);
       expect(sdf.status).toBe(200);
       expect(sdf.raw.startsWith('2519\n  -OEChem-07012107543D')).toBe(true);
@@ -175,7 +186,14 @@ for (const target of STORES) {
 
     it('lists conformer ids, and answers 3D PNG and 3D similarity with 501', async () => {
       const c = await req(t.app, `${B}/compound/cid/2244,2519/conformers/JSON`);
-      expect(c.body).toEqual({ InformationList: { Information: [{ CID: 2244, ConformerID: ['000008C400000001'] }, { CID: 2519, ConformerID: ['000009D700000001'] }] } });
+      expect(c.body).toEqual({
+        InformationList: {
+          Information: [
+            { CID: 2244, ConformerID: ['000008C400000001'] },
+            { CID: 2519, ConformerID: ['000009D700000001'] },
+          ],
+        },
+      });
       expect((await req(t.app, `${B}/compound/cid/702/conformers/JSON`)).status).toBe(404);
       const png = await req(t.app, `${B}/compound/cid/2244/PNG?record_type=3d`);
       expect(png.status).toBe(501);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { B, fault, post, req , demoSuite } from './helpers/pubchem.js';
+import { B, fault, post, req, demoSuite } from './helpers/pubchem.js';
 import { STORES } from './helpers/stores.js';
 import { wellFormedXml } from './helpers/tools.js';
 import type { TestApp } from './helpers/app.js';
@@ -250,7 +250,13 @@ for (const target of STORES) {
       });
 
       it('answers 501 for what PubChem has and this mirror does not serve, 405 for other methods', async () => {
-        for (const url of [`${B}/gene/geneid/1956/summary/JSON`, `${B}/compound/cid/2244/xrefs/PubMedID/JSON`, `${B}/assay/aid/9000001/description/ASNT`, `${B}/compound/xref/PatentID/US-636000-A/cids/JSON`, `${B}/compound/name/aspirin/cids/JSON?name_type=word`]) {
+        for (const url of [
+          `${B}/gene/geneid/1956/summary/JSON`,
+          `${B}/compound/cid/2244/xrefs/PubMedID/JSON`,
+          `${B}/assay/aid/9000001/description/ASNT`,
+          `${B}/compound/xref/PatentID/US-636000-A/cids/JSON`,
+          `${B}/compound/name/aspirin/cids/JSON?name_type=word`,
+        ]) {
           const r = await req(t.app, url);
           expect(r.status, url).toBe(501);
           expect(fault(r).Code).toBe('PUGREST.Unimplemented');
@@ -382,13 +388,29 @@ for (const target of STORES) {
       it('summarizes a compound’s assay results as PubChem’s Table, in JSON, XML and CSV', async () => {
         const r = await req(t.app, `${B}/compound/cid/2244/assaysummary/JSON`);
         const table = r.body.Table as { Columns: { Column: string[] }; Row: { Cell: string[] }[] };
-        expect(table.Columns.Column).toEqual(['AID', 'Panel Member ID', 'SID', 'CID', 'Activity Outcome', 'Target Accession', 'Target GeneID', 'Activity Value [uM]', 'Activity Name', 'Assay Name', 'Assay Type', 'PubMed ID', 'RNAi']);
+        expect(table.Columns.Column).toEqual([
+          'AID',
+          'Panel Member ID',
+          'SID',
+          'CID',
+          'Activity Outcome',
+          'Target Accession',
+          'Target GeneID',
+          'Activity Value [uM]',
+          'Activity Name',
+          'Assay Name',
+          'Assay Type',
+          'PubMed ID',
+          'RNAi',
+        ]);
         const first = table.Row[0]?.Cell as string[];
         expect([first[0], first[3], first[4], first[5], first[6], first[8], first[10]]).toEqual(['9000001', '2244', 'Active', 'P23219', '5742', 'IC50', 'Confirmatory']);
         expect(table.Row.every((row) => row.Cell.length === 13)).toBe(true);
         const csv = await req(t.app, `${B}/compound/cid/2244/assaysummary/CSV`);
         const lines = csv.raw.trim().split('\n');
-        expect(lines[0]).toBe('"AID","Panel Member ID","SID","CID","Activity Outcome","Target Accession","Target GeneID","Activity Value [uM]","Activity Name","Assay Name","Assay Type","PubMed ID","RNAi"');
+        expect(lines[0]).toBe(
+          '"AID","Panel Member ID","SID","CID","Activity Outcome","Target Accession","Target GeneID","Activity Value [uM]","Activity Name","Assay Name","Assay Type","PubMed ID","RNAi"',
+        );
         expect(lines).toHaveLength(table.Row.length + 1);
         const xml = await req(t.app, `${B}/compound/cid/2244/assaysummary/XML`);
         expect(xml.raw).toContain('<Column>Activity Outcome</Column>');

@@ -19,7 +19,6 @@ interface Prop {
   value: Row;
 }
 
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -28,7 +27,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Identifiers go in a form body, except CIDs of searches, formulas and cross-references, which go in
  * the path; cross-reference searches are asked in one call.
  */
-async function pubchempyGet(app: FastifyInstance, identifier: string, namespace: string, operation: string | undefined, output: string, searchtype?: string, query = ''): Promise<{ first: Res; last: Res }> {
+async function pubchempyGet(
+  app: FastifyInstance,
+  identifier: string,
+  namespace: string,
+  operation: string | undefined,
+  output: string,
+  searchtype?: string,
+  query = '',
+): Promise<{ first: Res; last: Res }> {
   const url = (ns: string, id: string | undefined, op: string | undefined, out: string, search?: string) =>
     [B, 'compound', search, ns, id === undefined ? undefined : encodeURIComponent(id), op, out].filter((x) => x !== undefined).join('/') + query;
   const inPath = namespace === 'formula' || namespace === 'listkey' || searchtype === 'xref' || (searchtype !== undefined && namespace === 'cid');
@@ -119,7 +126,7 @@ for (const target of STORES) {
       const txt = await pubchempyGet(app, aspirin, 'smiles', 'cids', 'TXT', 'superstructure');
       expect(txt.last.raw.trim().split('\n').map(Number)).toContain(241);
       const syn = await pubchempyGet(app, '2244', 'cid', 'synonyms', 'JSON', 'identity');
-      expect(((syn.last.body.InformationList as { Information: { Synonym: string[] }[] }).Information[0]?.Synonym ?? [])).toContain('Aspirin');
+      expect((syn.last.body.InformationList as { Information: { Synonym: string[] }[] }).Information[0]?.Synonym ?? []).toContain('Aspirin');
       const records = await pubchempyGet(app, aspirin, 'smiles', undefined, 'JSON', 'identity');
       expect((records.last.body.PC_Compounds as { id: { id: { cid: number } } }[]).map((c) => c.id.id.cid)).toEqual([2244]);
       const sdf = await pubchempyGet(app, aspirin, 'smiles', undefined, 'SDF', 'identity');
@@ -212,7 +219,14 @@ for (const target of STORES) {
       const symbols: Record<number, string> = { 1: '#h', 6: '#c', 7: '#n', 8: '#o' };
       json.forEach((j, i) => {
         const a = records[i];
-        const jr = j as { id: { id: { cid: number } }; atoms: { aid: number[]; element: number[] }; bonds: { order: number[] }; coords: { conformers: { x: number[] }[] }[]; props: Prop[]; count: Row };
+        const jr = j as {
+          id: { id: { cid: number } };
+          atoms: { aid: number[]; element: number[] };
+          bonds: { order: number[] };
+          coords: { conformers: { x: number[] }[] }[];
+          props: Prop[];
+          count: Row;
+        };
         expect(at(a, 'id', 'id', 'cid')).toBe(jr.id.id.cid);
         expect(at(a, 'atoms', 'aid')).toEqual(jr.atoms.aid);
         expect(at(a, 'atoms', 'element')).toEqual(jr.atoms.element.map((e) => symbols[e]));
@@ -276,7 +290,14 @@ for (const target of STORES) {
       const linked = await req(app, `${B}/substance/sid/${sids.join(',')}/cids/JSON?list_return=flat`);
       expect(cidsOf(linked)).toEqual([2244]);
       const x = await req(app, `${B}/compound/cid/2244,2519/xrefs/RN/JSON`);
-      expect(x.body).toEqual({ InformationList: { Information: [{ CID: 2244, RN: ['50-78-2'] }, { CID: 2519, RN: ['58-08-2'] }] } });
+      expect(x.body).toEqual({
+        InformationList: {
+          Information: [
+            { CID: 2244, RN: ['50-78-2'] },
+            { CID: 2519, RN: ['58-08-2'] },
+          ],
+        },
+      });
       const txt = await req(app, `${B}/compound/cid/3672/xrefs/RN/TXT`);
       expect(txt.raw).toBe('15687-27-1\n');
       const none = await req(app, `${B}/compound/xref/RN/9999-99-9/cids/JSON`);

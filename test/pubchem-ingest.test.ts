@@ -175,7 +175,12 @@ for (const target of STORES) {
           ['PUBCHEM_EXT_DATASOURCE_REGID', 'T-1'],
           ['PUBCHEM_SUBSTANCE_SYNONYM', 'aspirin\nASA'],
           ['PUBCHEM_CID_ASSOCIATIONS', '2244  1\n2245  2'],
-        ]) + record('\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n', [['PUBCHEM_SUBSTANCE_ID', '5002'], ['PUBCHEM_EXT_DATASOURCE_NAME', 'Test Source'], ['PUBCHEM_EXT_DATASOURCE_REGID', 'T-2']]);
+        ]) +
+        record('\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n', [
+          ['PUBCHEM_SUBSTANCE_ID', '5002'],
+          ['PUBCHEM_EXT_DATASOURCE_NAME', 'Test Source'],
+          ['PUBCHEM_EXT_DATASOURCE_REGID', 'T-2'],
+        ]);
       writeFileSync(join(dir, 'Substance_000000001_000500000.sdf.gz'), gzipSync(sdf + record('x\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n', [])));
       const skipped: string[] = [];
       const res = await load('substances', dir, (_p, why) => skipped.push(why));
@@ -190,7 +195,9 @@ for (const target of STORES) {
     });
 
     it('reads assay records from JSON, gzipped JSON and zips, and bioactivities with or without a header', async () => {
-      const descr = (aid: number, method: number) => ({ PC_AssaySubmit: { assay: { descr: { aid: { id: aid, version: 1 }, name: `Assay ${aid}`, activity_outcome_method: method, aid_source: { db: { name: 'Lab' } } } } } });
+      const descr = (aid: number, method: number) => ({
+        PC_AssaySubmit: { assay: { descr: { aid: { id: aid, version: 1 }, name: `Assay ${aid}`, activity_outcome_method: method, aid_source: { db: { name: 'Lab' } } } } },
+      });
       writeFileSync(join(dir, 'AID_1.json'), JSON.stringify(descr(1, 1)));
       writeFileSync(join(dir, 'AID_2.json.gz'), gzipSync(JSON.stringify({ PC_AssayContainer: [descr(2, 2).PC_AssaySubmit] })));
       const zip = new ZipWriter(join(dir, '0000001_0001000.zip'));
@@ -228,7 +235,9 @@ for (const target of STORES) {
       expect(usage).toBe(2);
       const res = await load('compounds', sdfDir);
       expect(res.records).toBe(2);
-      expect(props(await req(t.app, `${B}/compound/cid/2244/property/IUPACName,InChIKey/JSON`))).toEqual([{ CID: 2244, IUPACName: '2-acetyloxybenzoic acid', InChIKey: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N' }]);
+      expect(props(await req(t.app, `${B}/compound/cid/2244/property/IUPACName,InChIKey/JSON`))).toEqual([
+        { CID: 2244, IUPACName: '2-acetyloxybenzoic acid', InChIKey: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N' },
+      ]);
       const demoSdf = readFileSync(join(dataset(m, 'compounds').demo as string, 'CID-SMILES'), 'utf8');
       expect(demoSdf.split('\n').filter(Boolean).length).toBeGreaterThan(200);
     });

@@ -82,9 +82,12 @@ beforeAll(async () => {
     i++;
   }
   // The writer takes PubChem's 111 bytes.
-  await writeKeyFile(file, (function* () {
-    for (let j = 0; j < N; j++) yield { cid: cids[j] as number, keys: keys.subarray(j * KEY_BYTES, j * KEY_BYTES + RAW_KEY_BYTES) };
-  })());
+  await writeKeyFile(
+    file,
+    (function* () {
+      for (let j = 0; j < N; j++) yield { cid: cids[j] as number, keys: keys.subarray(j * KEY_BYTES, j * KEY_BYTES + RAW_KEY_BYTES) };
+    })(),
+  );
   searcher = KeyFileSearcher.open(file, { threads: 2, chunkRecords: 1000 });
 });
 
@@ -186,10 +189,12 @@ describe('superstructure candidates (no forbidden key) equal brute force', () =>
   function bruteNone(forbidden: Uint8Array, limit: number): number[] {
     const all = bruteScreen(new Uint8Array(RAW_KEY_BYTES), N);
     const pos = new Map(Array.from(cids, (c, i) => [c, i]));
-    return all.filter((cid) => {
-      const i = pos.get(cid) as number;
-      return !forbidden.some((b, j) => (b & (keys[i * KEY_BYTES + j] as number)) !== 0);
-    }).slice(0, limit);
+    return all
+      .filter((cid) => {
+        const i = pos.get(cid) as number;
+        return !forbidden.some((b, j) => (b & (keys[i * KEY_BYTES + j] as number)) !== 0);
+      })
+      .slice(0, limit);
   }
 
   it('for the complement of a compound’s keys, a sparse mask and no mask', async () => {
@@ -209,7 +214,10 @@ describe('files', () => {
   it('sorts input that is not in CID order, and refuses a CID given twice', async () => {
     const path = join(work, 'shuffled.bin');
     const order = Array.from({ length: 20_000 }, (_, j) => (j * 7919) % 20_000);
-    await writeKeyFile(path, order.map((j) => ({ cid: cids[j] as number, keys: keyOf(j) })));
+    await writeKeyFile(
+      path,
+      order.map((j) => ({ cid: cids[j] as number, keys: keyOf(j) })),
+    );
     const s = KeyFileSearcher.open(path, { threads: 1 });
     try {
       const q = keyOf(1234);
@@ -219,7 +227,12 @@ describe('files', () => {
     } finally {
       await s.close();
     }
-    await expect(writeKeyFile(join(work, 'twice.bin'), [2, 1, 2].map((cid) => ({ cid, keys: keyOf(0) })))).rejects.toThrow(/given twice/);
+    await expect(
+      writeKeyFile(
+        join(work, 'twice.bin'),
+        [2, 1, 2].map((cid) => ({ cid, keys: keyOf(0) })),
+      ),
+    ).rejects.toThrow(/given twice/);
   });
 
   it('serves a file of no records', async () => {
@@ -274,10 +287,13 @@ describe('files', () => {
     await writeKeyFile(path, [{ cid: 5, keys: keyOf(0) }]);
     const before = readFileSync(path);
     await expect(
-      writeKeyFile(path, (function* () {
-        yield { cid: 6, keys: keyOf(1) };
-        throw new Error('the source failed');
-      })()),
+      writeKeyFile(
+        path,
+        (function* () {
+          yield { cid: 6, keys: keyOf(1) };
+          throw new Error('the source failed');
+        })(),
+      ),
     ).rejects.toThrow('the source failed');
     expect(readFileSync(path).equals(before)).toBe(true);
     expect(readdirSync(work).filter((n) => n.startsWith('served.bin.'))).toEqual([]);

@@ -16,18 +16,7 @@ import { ident } from '../src/core/store/db.js';
 import { molfileWithHydrogens } from '../src/services/pubchem/chem/compound.js';
 import { parseMol, rdkit, type RDKit } from '../src/services/pubchem/chem/rdkit.js';
 import { parseSdf } from '../src/services/pubchem/chem/sdf.js';
-import {
-  KEY_BYTES,
-  KEY_COUNT,
-  decodeSubskeys,
-  encodeSubskeys,
-  keyBit,
-  keyCount,
-  keyString,
-  keyTanimoto,
-  keyWords,
-  subskeysHex,
-} from '../src/services/pubchem/chem/subskeys-codec.js';
+import { KEY_BYTES, KEY_COUNT, decodeSubskeys, encodeSubskeys, keyBit, keyCount, keyString, keyTanimoto, keyWords, subskeysHex } from '../src/services/pubchem/chem/subskeys-codec.js';
 import { checked } from '../src/services/pubchem/chem/subskeys-engine.js';
 import { popcount } from '../src/services/pubchem/chem/fingerprints.js';
 import type { ServiceModule } from '../src/services/types.js';
@@ -187,9 +176,26 @@ const record = (block: string, tags: [string, string][]) => block + tags.map(([k
 
 function fixtureSdf(r: RDKit): string {
   const out: string[] = [];
-  for (const [cid, smiles] of REAL) out.push(record(molfile(r, smiles, String(cid)), [['PUBCHEM_COMPOUND_CID', String(cid)], ['PUBCHEM_CACTVS_SUBSKEYS', REAL_SUBSKEYS[cid] as string]]));
-  for (const [cid, smiles, n] of MADE) out.push(record(molfile(r, smiles, String(cid)), [['PUBCHEM_COMPOUND_CID', String(cid)], ['PUBCHEM_CACTVS_SUBSKEYS', madeKeys(n)]]));
-  out.push(record(molfile(r, 'CC(=O)OC1=CC=CC=C1C(=O)N', String(BAD_CID)), [['PUBCHEM_COMPOUND_CID', String(BAD_CID)], ['PUBCHEM_CACTVS_SUBSKEYS', BAD_VALUE]]));
+  for (const [cid, smiles] of REAL)
+    out.push(
+      record(molfile(r, smiles, String(cid)), [
+        ['PUBCHEM_COMPOUND_CID', String(cid)],
+        ['PUBCHEM_CACTVS_SUBSKEYS', REAL_SUBSKEYS[cid] as string],
+      ]),
+    );
+  for (const [cid, smiles, n] of MADE)
+    out.push(
+      record(molfile(r, smiles, String(cid)), [
+        ['PUBCHEM_COMPOUND_CID', String(cid)],
+        ['PUBCHEM_CACTVS_SUBSKEYS', madeKeys(n)],
+      ]),
+    );
+  out.push(
+    record(molfile(r, 'CC(=O)OC1=CC=CC=C1C(=O)N', String(BAD_CID)), [
+      ['PUBCHEM_COMPOUND_CID', String(BAD_CID)],
+      ['PUBCHEM_CACTVS_SUBSKEYS', BAD_VALUE],
+    ]),
+  );
   return out.join('');
 }
 
@@ -267,9 +273,7 @@ for (const target of STORES) {
       const rec = await req(t.app, `${B}/compound/cid/2244/JSON`);
       const props = (rec.body.PC_Compounds as { props: Prop[] }[])[0]?.props ?? [];
       const fp = props.filter((p) => p.urn.implementation === 'E_SCREEN');
-      expect(fp).toEqual([
-        { urn: { label: 'Fingerprint', name: 'SubStructure Keys', datatype: 16, parameters: 'extended 2', implementation: 'E_SCREEN' }, value: { binary: ASPIRIN_BINARY } },
-      ]);
+      expect(fp).toEqual([{ urn: { label: 'Fingerprint', name: 'SubStructure Keys', datatype: 16, parameters: 'extended 2', implementation: 'E_SCREEN' }, value: { binary: ASPIRIN_BINARY } }]);
       // In PubChem's place: after the rotatable bond count, before the IUPAC names.
       const labels = props.map((p) => `${String(p.urn.label)}/${String(p.urn.name ?? '')}`);
       expect(labels.indexOf('Fingerprint/SubStructure Keys')).toBeLessThan(labels.indexOf('InChI/Standard'));
@@ -371,7 +375,10 @@ for (const target of STORES) {
 
     it("adds computed keys to an SD file's records that lack them with the service command", async () => {
       const from = join(tempDir(), 'Compound_in.sdf');
-      const aspirin = record(molfile(r, REAL[0]?.[1] as string, '2244'), [['PUBCHEM_COMPOUND_CID', '2244'], ['PUBCHEM_CACTVS_SUBSKEYS', REAL_SUBSKEYS[2244] as string]]);
+      const aspirin = record(molfile(r, REAL[0]?.[1] as string, '2244'), [
+        ['PUBCHEM_COMPOUND_CID', '2244'],
+        ['PUBCHEM_CACTVS_SUBSKEYS', REAL_SUBSKEYS[2244] as string],
+      ]);
       const caffeine = record(molfile(r, 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C', '2519'), [
         ['PUBCHEM_COMPOUND_CID', '2519'],
         ['PUBCHEM_CACTVS_ROTATABLE_BOND', '0'],

@@ -22,7 +22,9 @@ const sqlite = STORES.filter((s) => s.name === 'sqlite');
 
 /** The fixture cut in two files; the second repeats the first record of the first under its own text. */
 function twoFiles(): { dir: string; firstCid: number } {
-  const records = gunzipSync(readFileSync(FIXTURE)).toString('utf8').split(/(?<=\n\$\$\$\$\n)/);
+  const records = gunzipSync(readFileSync(FIXTURE))
+    .toString('utf8')
+    .split(/(?<=\n\$\$\$\$\n)/);
   const half = Math.floor(records.length / 2);
   const first = records[0] as string;
   const firstCid = Number(/> <PUBCHEM_COMPOUND_CID>\n(\d+)/.exec(first)?.[1]);

@@ -62,7 +62,9 @@ describe.each(STORES)('a load of PubChem Compound records on $name', (target) =>
     }
     const cid = complete()[7] as number;
     const tags = (records.get(cid) as SdfRecord).tags;
-    const props = (await req(t.app, `${B}/compound/cid/${cid}/property/MolecularFormula,MolecularWeight,TPSA,Complexity,ConnectivitySMILES/JSON`)).body.PropertyTable as { Properties: Record<string, unknown>[] };
+    const props = (await req(t.app, `${B}/compound/cid/${cid}/property/MolecularFormula,MolecularWeight,TPSA,Complexity,ConnectivitySMILES/JSON`)).body.PropertyTable as {
+      Properties: Record<string, unknown>[];
+    };
     expect(props.Properties[0]).toEqual({
       CID: cid,
       MolecularFormula: tags.get('PUBCHEM_MOLECULAR_FORMULA'),
@@ -92,10 +94,12 @@ describe.each(STORES)('a load of PubChem Compound records on $name', (target) =>
     const name = `pcc_structures_g${loaded.gen}-${stamp}.keys`;
     const mine = () => readdirSync(folder).filter((f) => f === name);
     expect(mine()).toHaveLength(1);
-    const keys = new Map([...records].flatMap(([cid, r]) => {
-      const k = decodeSubskeys(r.tags.get('PUBCHEM_CACTVS_SUBSKEYS') ?? '');
-      return typeof k === 'string' ? [] : [[cid, k] as const];
-    }));
+    const keys = new Map(
+      [...records].flatMap(([cid, r]) => {
+        const k = decodeSubskeys(r.tags.get('PUBCHEM_CACTVS_SUBSKEYS') ?? '');
+        return typeof k === 'string' ? [] : [[cid, k] as const];
+      }),
+    );
     const expected = (q: Uint8Array, threshold: number) =>
       [...keys]
         .map(([cid, k]) => ({ cid, score: keyTanimoto(q, k) }))

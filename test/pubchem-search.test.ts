@@ -5,11 +5,10 @@ import { decodeSubskeys, encodeSubskeys, keyTanimoto } from '../src/services/pub
 import { subskeysEngine, type KeysOf } from '../src/services/pubchem/chem/subskeys-engine.js';
 import { ListKeys } from '../src/services/pubchem/search/listkeys.js';
 import { popcountBytes, segmentsOf } from '../src/services/pubchem/search/keyfile/format.js';
-import { B, dataset, fault, post, req, type Res , demoSuite } from './helpers/pubchem.js';
+import { B, dataset, fault, post, req, type Res, demoSuite } from './helpers/pubchem.js';
 import { REAL_SUBSKEYS } from './helpers/subskeys.js';
 import { STORES } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
-
 
 const ids = (r: Res) => (r.body.IdentifierList as { CID: number[] }).CID;
 const waitingKey = (r: Res) => (r.body.Waiting as { ListKey: string }).ListKey;
@@ -17,7 +16,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The demo compounds with their SMILES and stored substructure keys, read back through the API, for brute-force answers. */
 async function demoStructures(app: TestApp['app'], file: string): Promise<{ cid: number; smiles: string; keys: Uint8Array | undefined }[]> {
-  const cids = readFileSync(file, 'utf8').trim().split('\n').map((l) => Number(l.split('\t')[0]));
+  const cids = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => Number(l.split('\t')[0]));
   const r = await post(app, `${B}/compound/cid/property/SMILES,Fingerprint2D/JSON`, { cid: cids.join(',') });
   return (r.body.PropertyTable as { Properties: { CID: number; SMILES: string; Fingerprint2D?: string }[] }).Properties.map((p) => {
     const keys = p.Fingerprint2D === undefined ? undefined : decodeSubskeys(p.Fingerprint2D);
@@ -65,7 +67,13 @@ for (const target of STORES) {
     it('finds by similarity of a CID exactly the compounds a brute-force Tanimoto on the stored keys finds, best first', async () => {
       const aspirin = demo.find((d) => d.cid === 2244)?.keys;
       expect(aspirin && encodeSubskeys(aspirin)).toBe(REAL_SUBSKEYS[2244]);
-      const queries = [2244, ...demo.filter((d) => d.keys && d.cid !== 2244).slice(0, 4).map((d) => d.cid)];
+      const queries = [
+        2244,
+        ...demo
+          .filter((d) => d.keys && d.cid !== 2244)
+          .slice(0, 4)
+          .map((d) => d.cid),
+      ];
       for (const cid of queries) {
         const q = demo.find((d) => d.cid === cid)?.keys as Uint8Array;
         for (const threshold of [90, 80, 70]) {

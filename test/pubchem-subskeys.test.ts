@@ -55,7 +55,9 @@ interface RealRecord {
 
 function realRecords(): RealRecord[] {
   const out: RealRecord[] = [];
-  for (const chunk of gunzipSync(readFileSync(FIXTURE)).toString('utf8').split(/^\$\$\$\$\n/m)) {
+  for (const chunk of gunzipSync(readFileSync(FIXTURE))
+    .toString('utf8')
+    .split(/^\$\$\$\$\n/m)) {
     const end = chunk.indexOf('\nM  END');
     if (end < 0) continue;
     const cid = /^> +<PUBCHEM_COMPOUND_CID>\n(\d+)/m.exec(chunk)?.[1];

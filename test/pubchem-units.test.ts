@@ -97,7 +97,8 @@ describe('chemistry computed by the project', () => {
   });
 
   it('reads SD records and V2000 molfiles with charges and isotopes', () => {
-    const block = 'x\n  test\n\n  2  1  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 N   0  0  0  0  0  0  0  0  0  0  0  0\n    1.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0\n  1  2  1  1\nM  CHG  1   1   1\nM  ISO  1   2  13\nM  END\n';
+    const block =
+      'x\n  test\n\n  2  1  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 N   0  0  0  0  0  0  0  0  0  0  0  0\n    1.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0\n  1  2  1  1\nM  CHG  1   1   1\nM  ISO  1   2  13\nM  END\n';
     const [rec] = parseSdf(`${block}> <A>\none\ntwo\n\n>  <B>\n3\n\n$$$$\n`);
     expect(typeof rec).toBe('object');
     expect(rec && typeof rec !== 'string' ? [...rec.tags] : []).toEqual([
@@ -177,7 +178,15 @@ describe('platform errors in PubChem faults', () => {
 
 describe('writers', () => {
   it('writes PubChem CSV, pug_rest XML and the throttling header', () => {
-    expect(csvTable(['CID', 'Name'], [[1, 'a "b"'], [2, undefined]])).toBe('"CID","Name"\n1,"a ""b"""\n2,\n');
+    expect(
+      csvTable(
+        ['CID', 'Name'],
+        [
+          [1, 'a "b"'],
+          [2, undefined],
+        ],
+      ),
+    ).toBe('"CID","Name"\n1,"a ""b"""\n2,\n');
     const xml = documentXml({ IdentifierList: { CID: [1, 2] } });
     expect(xml).toContain('<IdentifierList\n    xmlns="http://pubchem.ncbi.nlm.nih.gov/pug_rest"');
     expect(xml).toContain('  <CID>1</CID>\n  <CID>2</CID>\n</IdentifierList>');

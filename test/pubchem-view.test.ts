@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fault, req, V , demoSuite } from './helpers/pubchem.js';
+import { fault, req, V, demoSuite } from './helpers/pubchem.js';
 import { wellFormedXml } from './helpers/tools.js';
 import { STORES } from './helpers/stores.js';
 import type { TestApp } from './helpers/app.js';
@@ -76,7 +76,10 @@ for (const target of STORES) {
         const r = await req(t.app, `${V}/data/compound/2244/JSON?heading=${encodeURIComponent(h)}`);
         expect(r.status, h).toBe(200);
         const rec = record(r.body);
-        expect(rec.Section.map((x) => x.TOCHeading), h).toEqual([h]);
+        expect(
+          rec.Section.map((x) => x.TOCHeading),
+          h,
+        ).toEqual([h]);
         expect(rec.Reference.map((x) => x.ReferenceNumber).sort()).toEqual([...referenceNumbers(rec.Section)].sort());
       }
       const inner = await req(t.app, `${V}/data/compound/2519/JSON?heading=${encodeURIComponent('hydrogen bond acceptor count')}`);

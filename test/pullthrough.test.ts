@@ -105,11 +105,28 @@ describe('pull-through keys and upstream addresses', () => {
     expect(publicTarget(service('gwas'), '/summary-statistics/api/studies')?.publicUrl.href).toBe('https://www.ebi.ac.uk/gwas/summary-statistics/api/studies');
     expect(publicTarget(service('exec'), '/api/skills')).toBeUndefined();
     const u = new URL('https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esummary.fcgi');
-    const a = requestKey('GET', 'eutils', u, [['id', '2'], ['db', 'gene'], ['id', '1'], ['api_key', 'secret'], ['email', 'a@b']]);
-    const b = requestKey('GET', 'eutils', u, [['db', 'gene'], ['id', '2'], ['tool', 'x'], ['id', '1']]);
+    const a = requestKey('GET', 'eutils', u, [
+      ['id', '2'],
+      ['db', 'gene'],
+      ['id', '1'],
+      ['api_key', 'secret'],
+      ['email', 'a@b'],
+    ]);
+    const b = requestKey('GET', 'eutils', u, [
+      ['db', 'gene'],
+      ['id', '2'],
+      ['tool', 'x'],
+      ['id', '1'],
+    ]);
     expect(a.key).toBe(b.key);
     expect(a.text).not.toContain('secret');
-    expect(requestKey('GET', 'eutils', u, [['db', 'gene'], ['id', '1'], ['id', '2']]).key).not.toBe(a.key);
+    expect(
+      requestKey('GET', 'eutils', u, [
+        ['db', 'gene'],
+        ['id', '1'],
+        ['id', '2'],
+      ]).key,
+    ).not.toBe(a.key);
     const j1 = requestKey('POST', 'rcsb-data', u, [], { type: 'json', value: { a: 1, b: [1, 2] } });
     const j2 = requestKey('POST', 'rcsb-data', u, [], { type: 'json', value: { b: [1, 2], a: 1 } });
     expect(j1.key).toBe(j2.key);

@@ -20,8 +20,11 @@ import { writeEntry } from '../synthetic/pdb/entry-writer.js';
 const DEMO = join(import.meta.dirname, '../src/services/pdb/demo');
 const GENERATED = ['0NA1', '0NM1', '0GL1', '0BG1'];
 const ENTRY_PATH: Record<string, string> = {
-  '4HHB': 'archive/hh/4hhb.cif.gz', '0NA1': 'archive/na/0na1.cif.gz', '0NM1': 'archive/nm/0nm1.cif.gz',
-  '0GL1': 'archive/gl/0gl1.cif.gz', '0BG1': 'archive/bg/0bg1.cif.gz',
+  '4HHB': 'archive/hh/4hhb.cif.gz',
+  '0NA1': 'archive/na/0na1.cif.gz',
+  '0NM1': 'archive/nm/0nm1.cif.gz',
+  '0GL1': 'archive/gl/0gl1.cif.gz',
+  '0BG1': 'archive/bg/0bg1.cif.gz',
 };
 
 const gunzipText = (path: string) => gunzipSync(readFileSync(path)).toString('utf8');
@@ -60,21 +63,60 @@ async function readDictionary(path: string): Promise<Dictionary> {
     const bc = b.categories.chem_comp_bond;
     const a1 = col(bc, 'atom_id_1');
     const a2 = col(bc, 'atom_id_2');
-    d.bonds.set(b.header, a1.map((x, i) => [x, a2[i]!]));
+    d.bonds.set(
+      b.header,
+      a1.map((x, i) => [x, a2[i]!]),
+    );
     d.weight.set(b.header, Number(col(b.categories.chem_comp, 'formula_weight')[0]));
   }
   return d;
 }
 
-interface Atom { id: number; asym: string; entity: string; seq: string; comp: string; name: string; auth: string; authSeq: string; model: number; x: number; y: number; z: number }
+interface Atom {
+  id: number;
+  asym: string;
+  entity: string;
+  seq: string;
+  comp: string;
+  name: string;
+  auth: string;
+  authSeq: string;
+  model: number;
+  x: number;
+  y: number;
+  z: number;
+}
 
 function atomsOf(b: CifBlock): Atom[] {
   const a = b.categories.atom_site!;
   const f = (n: string) => a.getField(n)!;
-  const [id, asym, entity, seq, comp, name, auth, authSeq, model, x, y, z] = ['id', 'label_asym_id', 'label_entity_id', 'label_seq_id', 'label_comp_id', 'label_atom_id', 'auth_asym_id', 'auth_seq_id', 'pdbx_PDB_model_num', 'Cartn_x', 'Cartn_y', 'Cartn_z'].map(f) as [ReturnType<typeof f>, ...ReturnType<typeof f>[]];
+  const [id, asym, entity, seq, comp, name, auth, authSeq, model, x, y, z] = [
+    'id',
+    'label_asym_id',
+    'label_entity_id',
+    'label_seq_id',
+    'label_comp_id',
+    'label_atom_id',
+    'auth_asym_id',
+    'auth_seq_id',
+    'pdbx_PDB_model_num',
+    'Cartn_x',
+    'Cartn_y',
+    'Cartn_z',
+  ].map(f) as [ReturnType<typeof f>, ...ReturnType<typeof f>[]];
   return Array.from({ length: a.rowCount }, (_, i) => ({
-    id: id.int(i), asym: asym!.str(i), entity: entity!.str(i), seq: seq!.str(i), comp: comp!.str(i), name: name!.str(i),
-    auth: auth!.str(i), authSeq: authSeq!.str(i), model: model!.int(i), x: x!.float(i), y: y!.float(i), z: z!.float(i),
+    id: id.int(i),
+    asym: asym!.str(i),
+    entity: entity!.str(i),
+    seq: seq!.str(i),
+    comp: comp!.str(i),
+    name: name!.str(i),
+    auth: auth!.str(i),
+    authSeq: authSeq!.str(i),
+    model: model!.int(i),
+    x: x!.float(i),
+    y: y!.float(i),
+    z: z!.float(i),
   }));
 }
 
@@ -134,9 +176,8 @@ function crossReferences(b: CifBlock, dict: Dictionary): string[] {
   // number of molecules: instances, or water molecules
   col(c.entity, 'id').forEach((e, i) => {
     const n = Number(col(c.entity, 'pdbx_number_of_molecules')[i]);
-    const got = entityType.get(e) === 'water'
-      ? new Set(atoms.filter((a) => a.entity === e && a.model === 1).map((a) => `${a.asym}/${a.authSeq}`)).size
-      : [...asymEntity.values()].filter((x) => x === e).length;
+    const got =
+      entityType.get(e) === 'water' ? new Set(atoms.filter((a) => a.entity === e && a.model === 1).map((a) => `${a.asym}/${a.authSeq}`)).size : [...asymEntity.values()].filter((x) => x === e).length;
     if (n !== got) problems.push(`entity ${e}: pdbx_number_of_molecules ${n}, found ${got}`);
   });
   // formula weights of polymers from the dictionary
@@ -182,15 +223,37 @@ beforeAll(async () => {
 describe('PDB demo archive', () => {
   it('holds the entries in the divided layout, one data block each named by its id', () => {
     const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
-    const cif = files(join(DEMO, 'archive')).map((f) => f.slice(DEMO.length + 1)).sort();
+    const cif = files(join(DEMO, 'archive'))
+      .map((f) => f.slice(DEMO.length + 1))
+      .sort();
     expect(cif).toEqual(Object.values(ENTRY_PATH).sort());
     for (const [id, { block }] of entries) expect(block.header).toBe(id);
   });
 
   it('entries carry the categories archive entries have', () => {
-    const core = ['entry', 'audit_conform', 'database_2', 'pdbx_database_status', 'pdbx_audit_revision_history', 'struct', 'struct_keywords',
-      'exptl', 'citation', 'citation_author', 'entity', 'entity_poly', 'entity_poly_seq', 'struct_asym', 'pdbx_struct_assembly',
-      'pdbx_struct_assembly_gen', 'pdbx_struct_oper_list', 'chem_comp', 'atom_type', 'atom_site', 'pdbx_poly_seq_scheme'];
+    const core = [
+      'entry',
+      'audit_conform',
+      'database_2',
+      'pdbx_database_status',
+      'pdbx_audit_revision_history',
+      'struct',
+      'struct_keywords',
+      'exptl',
+      'citation',
+      'citation_author',
+      'entity',
+      'entity_poly',
+      'entity_poly_seq',
+      'struct_asym',
+      'pdbx_struct_assembly',
+      'pdbx_struct_assembly_gen',
+      'pdbx_struct_oper_list',
+      'chem_comp',
+      'atom_type',
+      'atom_site',
+      'pdbx_poly_seq_scheme',
+    ];
     for (const [id, { block }] of entries) {
       const method = col(block.categories.exptl, 'method')[0];
       const want = [...core];
@@ -460,7 +523,11 @@ describe('PDB archive generator', () => {
       expect(block!.header).toBe(id);
       expect(crossReferences(block!, gdict), id).toEqual([]);
       const protein = col(block!.categories.entity_poly, 'type').filter((t) => t === 'polypeptide(L)').length;
-      if (protein) expect(sifts.some((l) => l.startsWith(`${id.toLowerCase()}\t`)), id).toBe(true);
+      if (protein)
+        expect(
+          sifts.some((l) => l.startsWith(`${id.toLowerCase()}\t`)),
+          id,
+        ).toBe(true);
     }
   }, 120_000);
 });

@@ -74,7 +74,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB holdings on %s', (_
 
 // Built in-process: the load's parse worker runs the compiled build (dist/), which `npm test` rebuilds first.
 describe('assembly documents (issue 34 item 7)', () => {
-  it('keep selected_polymer_entity_types within the assembly schema\'s enum for a glycoprotein (0GL1)', async () => {
+  it("keep selected_polymer_entity_types within the assembly schema's enum for a glycoprotein (0GL1)", async () => {
     const text = gunzipSync(readFileSync(new URL('../src/services/pdb/demo/archive/gl/0gl1.cif.gz', import.meta.url))).toString('utf8');
     const docs = documentsOf(await readBlock(text), '0GL1', { structureFactors: false });
     const values = docs.parts.filter((p) => p.kind === 'assembly').map((p) => (p.doc.rcsb_assembly_info as Record<string, unknown>).selected_polymer_entity_types);

@@ -95,17 +95,38 @@ describe.each(STORES.map((s) => [s.name, s] as const))('Data API documents again
 
   it('serves every kind of document from the demo archive', () => {
     const kinds = [...served.keys()].sort();
-    expect(kinds).toEqual(['assembly', 'branched_entity', 'branched_entity_instance', 'chem_comp', 'entry', 'nonpolymer_entity', 'nonpolymer_entity_instance', 'polymer_entity', 'polymer_entity_instance', 'pubmed', 'uniprot']);
+    expect(kinds).toEqual([
+      'assembly',
+      'branched_entity',
+      'branched_entity_instance',
+      'chem_comp',
+      'entry',
+      'nonpolymer_entity',
+      'nonpolymer_entity_instance',
+      'polymer_entity',
+      'polymer_entity_instance',
+      'pubmed',
+      'uniprot',
+    ]);
     for (const k of kinds) expect(served.get(k)?.size, k).toBeGreaterThan(0);
   });
 
-  it.each(['entry', 'polymer_entity', 'branched_entity', 'nonpolymer_entity', 'polymer_entity_instance', 'branched_entity_instance', 'nonpolymer_entity_instance', 'assembly', 'chem_comp', 'uniprot', 'pubmed'])(
-    'every %s document is valid against its schema',
-    (object) => {
-      const invalid = [...(served.get(object) ?? [])].filter(([, p]) => p.length > 0).map(([url, p]) => `${url}: ${p.slice(0, 5).join('; ')}`);
-      expect(invalid).toEqual([]);
-    },
-  );
+  it.each([
+    'entry',
+    'polymer_entity',
+    'branched_entity',
+    'nonpolymer_entity',
+    'polymer_entity_instance',
+    'branched_entity_instance',
+    'nonpolymer_entity_instance',
+    'assembly',
+    'chem_comp',
+    'uniprot',
+    'pubmed',
+  ])('every %s document is valid against its schema', (object) => {
+    const invalid = [...(served.get(object) ?? [])].filter(([, p]) => p.length > 0).map(([url, p]) => `${url}: ${p.slice(0, 5).join('; ')}`);
+    expect(invalid).toEqual([]);
+  });
 
   it('gives UniProt alignments through GraphQL without errors', async () => {
     const q = `{ polymer_entity(entry_id: "4HHB", entity_id: "1") {

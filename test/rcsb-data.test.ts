@@ -327,7 +327,10 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_
       expect(e.assemblies[0].nonpolymer_entity_instances).toHaveLength(6);
       expect(e.branched_entities).toBeNull();
       expect(e.pubmed).toEqual({ rcsb_id: '6726807' });
-      const glycan = await graphql(t.app, '{ entry(entry_id: "0GL1") { branched_entities { rcsb_id chem_comp_monomers { rcsb_id } branched_entity_instances { rcsb_id branched_entity { rcsb_id } } } } }');
+      const glycan = await graphql(
+        t.app,
+        '{ entry(entry_id: "0GL1") { branched_entities { rcsb_id chem_comp_monomers { rcsb_id } branched_entity_instances { rcsb_id branched_entity { rcsb_id } } } } }',
+      );
       expect(glycan.body.errors).toBeUndefined();
       expect(glycan.body.data.entry.branched_entities[0].branched_entity_instances[0].branched_entity.rcsb_id).toBe(glycan.body.data.entry.branched_entities[0].rcsb_id);
     });
@@ -344,7 +347,10 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_
         ['{ entry(entry_id: "4HHB") { rcsb_id ', /Syntax Error/],
         ['{ entry { rcsb_id } }', /argument "entry_id"/],
         [`{ entry(entry_id: "4HHB") { ${'polymer_entities { entry { '.repeat(14)} rcsb_id ${'} } '.repeat(14)} } }`, /levels deep/],
-        [`{ entries(entry_ids: [${Array.from({ length: 3000 }, (_, i) => `"${i}"`).join(',')}]) { polymer_entities { polymer_entity_instances { polymer_entity { polymer_entity_instances { rcsb_id } } } } } }`, /too expensive/],
+        [
+          `{ entries(entry_ids: [${Array.from({ length: 3000 }, (_, i) => `"${i}"`).join(',')}]) { polymer_entities { polymer_entity_instances { polymer_entity { polymer_entity_instances { rcsb_id } } } } } }`,
+          /too expensive/,
+        ],
       ];
       for (const [q, message] of cases) {
         const r = await graphql(t.app, q);
@@ -381,7 +387,9 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_
         // A changed entry: a new title, a new time.
         const na = join(dir, 'na', '0na1.cif.gz');
         const { gunzipSync } = await import('node:zlib');
-        const text = gunzipSync(readFileSync(na)).toString('utf8').replace(/_struct\.title\s+(.+)/, "_struct.title 'UPDATED TITLE'");
+        const text = gunzipSync(readFileSync(na))
+          .toString('utf8')
+          .replace(/_struct\.title\s+(.+)/, "_struct.title 'UPDATED TITLE'");
         writeFileSync(na, gzipSync(text));
         utimesSync(na, new Date(), new Date(Date.now() + 5000));
         // A removed entry.

@@ -49,7 +49,10 @@ export function generatedCif(e: GenEntry): string {
   for (const en of entities) out.push(`${en.id} polymer ${q(en.description)}`);
   out.push('#', 'loop_', '_entity_poly.entity_id', '_entity_poly.type', '_entity_poly.pdbx_strand_id', '_entity_poly.pdbx_seq_one_letter_code_can');
   for (const en of entities) {
-    const strands = e.chains.filter((c) => c.entity === en.id).map((c) => c.auth).join(',');
+    const strands = e.chains
+      .filter((c) => c.entity === en.id)
+      .map((c) => c.auth)
+      .join(',');
     out.push(`${en.id} 'polypeptide(L)' ${q(strands)}`, ';' + en.sequence, ';');
   }
   const orgs = entities.filter((en) => en.organism);
@@ -79,7 +82,29 @@ export function generatedCif(e: GenEntry): string {
     }
   }
   out.push('#', 'loop_');
-  for (const f of ['group_PDB', 'id', 'type_symbol', 'label_atom_id', 'label_alt_id', 'label_comp_id', 'label_asym_id', 'label_entity_id', 'label_seq_id', 'pdbx_PDB_ins_code', 'Cartn_x', 'Cartn_y', 'Cartn_z', 'occupancy', 'B_iso_or_equiv', 'pdbx_formal_charge', 'auth_seq_id', 'auth_comp_id', 'auth_asym_id', 'auth_atom_id', 'pdbx_PDB_model_num']) {
+  for (const f of [
+    'group_PDB',
+    'id',
+    'type_symbol',
+    'label_atom_id',
+    'label_alt_id',
+    'label_comp_id',
+    'label_asym_id',
+    'label_entity_id',
+    'label_seq_id',
+    'pdbx_PDB_ins_code',
+    'Cartn_x',
+    'Cartn_y',
+    'Cartn_z',
+    'occupancy',
+    'B_iso_or_equiv',
+    'pdbx_formal_charge',
+    'auth_seq_id',
+    'auth_comp_id',
+    'auth_asym_id',
+    'auth_atom_id',
+    'pdbx_PDB_model_num',
+  ]) {
     out.push(`_atom_site.${f}`);
   }
   let serial = 0;

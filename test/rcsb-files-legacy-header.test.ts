@@ -28,14 +28,25 @@ afterAll(async () => {
 });
 
 /** Lines of a record type, trailing blanks removed. */
-const records = (text: string, type: string) => text.split('\n').filter((l) => l.startsWith(type)).map((l) => l.trimEnd());
+const records = (text: string, type: string) =>
+  text
+    .split('\n')
+    .filter((l) => l.startsWith(type))
+    .map((l) => l.trimEnd());
 
 /** Per record type of the real file's header: how many of its lines ours has exactly. */
 function agreement(ours: string, real: string) {
   const perType: Record<string, string> = {};
   let matched = 0;
   let total = 0;
-  const realTypes = [...new Set(real.split('\n').map((l) => l.slice(0, 6).padEnd(6)).filter((t) => !/^(ATOM {2}|HETATM|TER {3}|END {3}|ANISOU|MODEL |ENDMDL)$/.test(t)))];
+  const realTypes = [
+    ...new Set(
+      real
+        .split('\n')
+        .map((l) => l.slice(0, 6).padEnd(6))
+        .filter((t) => !/^(ATOM {2}|HETATM|TER {3}|END {3}|ANISOU|MODEL |ENDMDL)$/.test(t)),
+    ),
+  ];
   for (const type of realTypes) {
     const want = records(real, type);
     const have = new Set(records(ours, type));
@@ -52,7 +63,14 @@ describe('legacy .pdb header records (issue 34 item 1)', () => {
     const r = await app.inject({ method: 'GET', url: '/rcsb/files/download/4hhb.pdb' });
     expect(r.statusCode, r.body.slice(0, 300)).toBe(200);
     const ours = r.body;
-    for (const line of ['REVDAT   1   17-JUL-84 4HHB    0', 'REMARK   2 RESOLUTION.    1.74 ANGSTROMS.', 'JRNL        PMID   6726807', 'JRNL        DOI    10.1016/0022-2836(84)90472-8', 'JRNL        REF    J.MOL.BIOL.                   V. 175   159 1984', 'JRNL        REFN                   ISSN 0022-2836']) {
+    for (const line of [
+      'REVDAT   1   17-JUL-84 4HHB    0',
+      'REMARK   2 RESOLUTION.    1.74 ANGSTROMS.',
+      'JRNL        PMID   6726807',
+      'JRNL        DOI    10.1016/0022-2836(84)90472-8',
+      'JRNL        REF    J.MOL.BIOL.                   V. 175   159 1984',
+      'JRNL        REFN                   ISSN 0022-2836',
+    ]) {
       expect(records(ours, line.slice(0, 6))).toContain(line);
     }
     for (const type of ['COMPND', 'SOURCE', 'JRNL  ', 'HELIX ', 'LINK  ']) expect(records(ours, type), type).toEqual(records(realPdb, type));
@@ -78,7 +96,12 @@ describe('legacy .pdb header records (issue 34 item 1)', () => {
 
   it(`lets Biopython's parse_pdb_header read resolution 1.74 and the release date${noBiopython}`, { skip: Boolean(noBiopython) }, async () => {
     const ours = (await app.inject({ method: 'GET', url: '/rcsb/files/download/4hhb.pdb' })).body;
-    const script = ['import io, sys, json', 'from Bio.PDB import parse_pdb_header', 'h = parse_pdb_header(io.StringIO(sys.stdin.read()))', 'print(json.dumps([h["resolution"], h["release_date"], h["deposition_date"]]))'].join('\n');
+    const script = [
+      'import io, sys, json',
+      'from Bio.PDB import parse_pdb_header',
+      'h = parse_pdb_header(io.StringIO(sys.stdin.read()))',
+      'print(json.dumps([h["resolution"], h["release_date"], h["deposition_date"]]))',
+    ].join('\n');
     const run = promisify(execFile)('/usr/bin/python3', ['-c', script], { encoding: 'utf8', timeout: 20_000 });
     run.child.stdin?.end(ours);
     const r = await run;

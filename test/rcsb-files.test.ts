@@ -127,7 +127,11 @@ describe('derived files', () => {
     expect(cif.statusCode).toBe(200);
     expect(cif.body.startsWith('data_XXXX')).toBe(true);
     const real = gunzipSync(fixture('4hhb-assembly1.cif.gz')).toString('utf8');
-    const atoms = (t: string) => t.split('\n').filter((l) => /^(ATOM|HETATM) /.test(l)).map((l) => l.split(/\s+/).join(' '));
+    const atoms = (t: string) =>
+      t
+        .split('\n')
+        .filter((l) => /^(ATOM|HETATM) /.test(l))
+        .map((l) => l.split(/\s+/).join(' '));
     expect(atoms(cif.body)).toEqual(atoms(real));
     const pdb1 = await get('/rcsb/files/download/4hhb.pdb1.gz');
     expect(atomLines(gunzipSync(pdb1.rawPayload).toString('utf8'))).toEqual(atomLines(gunzipSync(fixture('4hhb.pdb1.gz')).toString('utf8')));
@@ -164,7 +168,14 @@ describe('derived files', () => {
 
 describe('errors', () => {
   it('answers an unknown entry, a malformed name and a wrong extension with the host’s 404 page', async () => {
-    for (const url of ['/rcsb/files/download/1abc.cif', '/rcsb/files/download/hello.cif', '/rcsb/files/download/4hhb.CIF', '/rcsb/files/download/4hhb.txt', '/rcsb/files/download/%2e%2e%2fetc.cif', '/rcsb/files/download/4hhb.pdb0']) {
+    for (const url of [
+      '/rcsb/files/download/1abc.cif',
+      '/rcsb/files/download/hello.cif',
+      '/rcsb/files/download/4hhb.CIF',
+      '/rcsb/files/download/4hhb.txt',
+      '/rcsb/files/download/%2e%2e%2fetc.cif',
+      '/rcsb/files/download/4hhb.pdb0',
+    ]) {
       const r = await get(url);
       expect(r.statusCode, url).toBe(404);
       expect(r.headers['content-type']).toBe('text/html');

@@ -87,7 +87,10 @@ for (const target of STORES) {
      */
     function archive(): string {
       const dir = copyArchive();
-      writeFileSync(join(dir, 'hh', '9hb2.cif.gz'), globinVariant('9HB2', { title: `OWN ENTRY OF A RUN ON ${target.name} ${randomUUID()}`, method: 'X-RAY DIFFRACTION', resolution: '2.0', released: '2021-01-01' }));
+      writeFileSync(
+        join(dir, 'hh', '9hb2.cif.gz'),
+        globinVariant('9HB2', { title: `OWN ENTRY OF A RUN ON ${target.name} ${randomUUID()}`, method: 'X-RAY DIFFRACTION', resolution: '2.0', released: '2021-01-01' }),
+      );
       return dir;
     }
 

@@ -145,7 +145,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))(`RCSB Search API engines 
     // An assembly of the file searches assemblies.
     expect(await ids(structure({ url: `${HERE}/rcsb/files/download/4HHB.cif`, format: 'cif', assembly_id: '1' }), 'assembly')).toEqual(['4HHB-1', '9HB1-1', '9HB2-1']);
     // The AlphaFold host's model files too (the demo's models are generated helices: any score will do).
-    const af = await post({ query: structure({ url: `${HERE}/alphafold/files/AF-P69905-F1-model_v4.cif`, format: 'cif' }, { ptmscore_cutoff: 0 }), return_type: 'polymer_instance', request_options: { results_verbosity: 'verbose', return_all_hits: true } });
+    const af = await post({
+      query: structure({ url: `${HERE}/alphafold/files/AF-P69905-F1-model_v4.cif`, format: 'cif' }, { ptmscore_cutoff: 0 }),
+      return_type: 'polymer_instance',
+      request_options: { results_verbosity: 'verbose', return_all_hits: true },
+    });
     expect(af.status, af.raw).toBe(200);
     for (const h of af.body.result_set as Json[]) {
       const tm = h.services[0].nodes[0].match_context[0].tmscore as number;
@@ -187,7 +191,19 @@ describe.each(STORES.map((s) => [s.name, s] as const))(`RCSB Search API engines 
     const byEntry = await ids(motif({ entry_id: '4HHB', residue_ids: HEME_HIS }));
     expect(byEntry).toEqual(['4HHB', '9HB1', '9HB2']);
     expect(await ids(motif({ url: `${HERE}/rcsb/files/download/4HHB.cif`, format: 'cif', residue_ids: HEME_HIS }))).toEqual(byEntry);
-    expect(await ids(motif({ data: Buffer.from(extracted([['A', 58], ['A', 87]])).toString('base64'), format: 'cif' }))).toEqual(byEntry);
+    expect(
+      await ids(
+        motif({
+          data: Buffer.from(
+            extracted([
+              ['A', 58],
+              ['A', 87],
+            ]),
+          ).toString('base64'),
+          format: 'cif',
+        }),
+      ),
+    ).toEqual(byEntry);
     const r = await post({ query: motif({ url: `${HERE}/rcsb/files/download/4HHB.cif`, format: 'cif' }), return_type: 'entry' });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/must hold the motif alone/);
@@ -196,7 +212,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))(`RCSB Search API engines 
   it('groups polymer entities by the MMseqs2 clusters at each cutoff, named <cluster>_<cutoff>', { timeout: SLOW }, async () => {
     const every = { type: 'terminal', service: 'text', parameters: { attribute: 'rcsb_entry_info.resolution_combined', operator: 'exists' } };
     const groups = async (cutoff: number) => {
-      const r = await post({ query: every, return_type: 'polymer_entity', request_options: { group_by: { aggregation_method: 'sequence_identity', similarity_cutoff: cutoff }, group_by_return_type: 'groups', return_all_hits: true } });
+      const r = await post({
+        query: every,
+        return_type: 'polymer_entity',
+        request_options: { group_by: { aggregation_method: 'sequence_identity', similarity_cutoff: cutoff }, group_by_return_type: 'groups', return_all_hits: true },
+      });
       expect(r.status, r.raw).toBe(200);
       return (r.body.group_set as Json[]).map((g) => ({ id: g.identifier as string, members: (g.result_set as Json[]).map((h) => h.identifier as string).sort() }));
     };
@@ -259,7 +279,14 @@ describe.each(STORES.map((s) => [s.name, s] as const))(`RCSB Search API engine i
     expect(readdirSync(derivedDirOf(store.db)).filter((n) => n.startsWith('sequences-'))).toEqual([]);
     for (const [body, why] of [
       [{ query: sequence(ALPHA), return_type: 'entry' }, /MMseqs2 program \(mmseqs\) is not installed/],
-      [{ query: { type: 'terminal', service: 'text', parameters: { attribute: 'rcsb_entry_info.resolution_combined', operator: 'exists' } }, return_type: 'polymer_entity', request_options: { group_by: { aggregation_method: 'sequence_identity', similarity_cutoff: 95 } } }, /MMseqs2 program \(mmseqs\) is not installed/],
+      [
+        {
+          query: { type: 'terminal', service: 'text', parameters: { attribute: 'rcsb_entry_info.resolution_combined', operator: 'exists' } },
+          return_type: 'polymer_entity',
+          request_options: { group_by: { aggregation_method: 'sequence_identity', similarity_cutoff: 95 } },
+        },
+        /MMseqs2 program \(mmseqs\) is not installed/,
+      ],
       [{ query: structure({ entry_id: '4HHB', asym_id: 'A' }), return_type: 'entry' }, /TM-align program \(TMalign\) is not installed/],
     ] as [Json, RegExp][]) {
       const r = await post(body);

@@ -14,7 +14,6 @@ import type { TestApp } from './helpers/app.js';
 import { DEMO_DIR, globinVariant, loadArchive, pdbApp, search, writeFile, type Json } from './helpers/pdb.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 
-
 /**
  * Letters drawn by a fixed linear congruential generator, from its high bits (its low bits repeat
  * within a few steps): text that compresses poorly, as real sequences do.
@@ -66,8 +65,13 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API over lon
   let store: OpenedStore;
   let t: TestApp;
   const post = (body: Json) => search(t.app, body);
-  const seq = (operator: string, value: unknown, extra: Json = {}) => ({ type: 'terminal', service: 'text', parameters: { attribute: 'entity_poly.pdbx_seq_one_letter_code_can', operator, value, ...extra } });
-  const ids = async (query: unknown) => (((await post({ query, return_type: 'polymer_entity', request_options: { return_all_hits: true } })).result_set ?? []) as Json[]).map((h) => h.identifier as string);
+  const seq = (operator: string, value: unknown, extra: Json = {}) => ({
+    type: 'terminal',
+    service: 'text',
+    parameters: { attribute: 'entity_poly.pdbx_seq_one_letter_code_can', operator, value, ...extra },
+  });
+  const ids = async (query: unknown) =>
+    (((await post({ query, return_type: 'polymer_entity', request_options: { return_all_hits: true } })).result_set ?? []) as Json[]).map((h) => h.identifier as string);
 
   beforeAll(async () => {
     store = await target.open();
@@ -98,7 +102,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API over lon
   });
 
   it('gives them whole in facets', async () => {
-    const r = await post({ query: seq('exists', undefined), return_type: 'polymer_entity', request_options: { paginate: { start: 0, rows: 0 }, facets: [{ name: 's', aggregation_type: 'terms', attribute: 'entity_poly.pdbx_seq_one_letter_code_can' }] } });
+    const r = await post({
+      query: seq('exists', undefined),
+      return_type: 'polymer_entity',
+      request_options: { paginate: { start: 0, rows: 0 }, facets: [{ name: 's', aggregation_type: 'terms', attribute: 'entity_poly.pdbx_seq_one_letter_code_can' }] },
+    });
     const labels = ((r.facets as Json[])[0]?.buckets as Json[]).map((b) => b.label as string);
     expect(labels).toContain(LONG);
     expect(labels).toContain(TWIN);

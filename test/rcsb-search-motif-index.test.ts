@@ -78,7 +78,11 @@ function merged(a: Residues, b: Residues): Residues {
 /** The set with three residues' atoms made NaN, +Infinity and -Infinity (one residue each, every atom). */
 function unreadable(r: Residues): Residues {
   const xyz = Float32Array.from(r.xyz);
-  for (const [i, value] of [[5, Number.NaN], [40, Number.POSITIVE_INFINITY], [41, Number.NEGATIVE_INFINITY]] as const) {
+  for (const [i, value] of [
+    [5, Number.NaN],
+    [40, Number.POSITIVE_INFINITY],
+    [41, Number.NEGATIVE_INFINITY],
+  ] as const) {
     for (let a = r.atomStart[i] as number; a < (r.atomStart[i + 1] as number); a++) xyz.fill(value, 3 * a, 3 * a + 3);
   }
   return { ...r, xyz };

@@ -145,7 +145,14 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
       logical_operator: 'or',
       nodes: [
         { ...nmr, node_id: 1 },
-        { type: 'group', logical_operator: 'and', nodes: [{ ...finest, node_id: 2 }, { ...xray, node_id: 3 }] },
+        {
+          type: 'group',
+          logical_operator: 'and',
+          nodes: [
+            { ...finest, node_id: 2 },
+            { ...xray, node_id: 3 },
+          ],
+        },
       ],
     };
     const r = await post({ query: q, return_type: 'entry', request_options: { results_verbosity: 'verbose', return_all_hits: true } });
@@ -154,7 +161,10 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
     expect(r.total_count).toBe(want.length);
     for (const hit of r.result_set as Json[]) {
       const e = entries.find((x) => x.id === hit.identifier) as Entry;
-      expect(hit.services[0].nodes.map((n: Json) => n.node_id), e.id).toEqual(nodes(e));
+      expect(
+        hit.services[0].nodes.map((n: Json) => n.node_id),
+        e.id,
+      ).toEqual(nodes(e));
     }
   });
 
@@ -167,7 +177,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
       const e = entries.find((x) => x.id === h.identifier) as Entry;
       expect(h.score).toBeCloseTo((1 + Math.log(e.kinases)) / (1 + Math.log(2)), 5);
     }
-    const narrow = await post({ query: { type: 'terminal', service: 'full_text', parameters: { value: 'protease kinase' } }, return_type: 'entry', request_options: { return_all_hits: true, results_verbosity: 'compact' } });
+    const narrow = await post({
+      query: { type: 'terminal', service: 'full_text', parameters: { value: 'protease kinase' } },
+      return_type: 'entry',
+      request_options: { return_all_hits: true, results_verbosity: 'compact' },
+    });
     expect(narrow.result_set).toEqual(ids(entries.filter((e) => e.title.endsWith('PROTEASE KINASE')).sort(byId)));
     // In a group, the full-text terminal's scores are first divided by its own best.
     const relevance = (e: Entry) => (e.kinases ? (1 + Math.log(e.kinases)) / (1 + Math.log(2)) : 0) + Number(e.method === 'SOLUTION NMR');
@@ -260,21 +274,34 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
       assembly: nmrIds.map((id) => `${id}-1`),
     };
     for (const [rt, list] of Object.entries(want)) {
-      expect((await paged(and, 3, {}, rt)).map((h) => h.identifier), rt).toEqual(list);
+      expect(
+        (await paged(and, 3, {}, rt)).map((h) => h.identifier),
+        rt,
+      ).toEqual(list);
       // The database's plan: objects are looked up per hit, never read whole by kind for each hit
       // (SQLite, which keeps no statistics of these tables, did so: minutes on an archive), and
       // PostgreSQL has the statistics of attribute and value together that keep its estimates near.
       if (store.db.dialect === 'sqlite') {
         const plan = await sqlitePlan({ query: and, return_type: rt, request_options: { paginate: { start: 0, rows: 3 } } });
-        expect(plan.filter((d) => /sobj_id\S* \(kind=\?\)$/.test(d)), `${rt}: ${plan.join('; ')}`).toEqual([]);
+        expect(
+          plan.filter((d) => /sobj_id\S* \(kind=\?\)$/.test(d)),
+          `${rt}: ${plan.join('; ')}`,
+        ).toEqual([]);
         // Entities: the entity condition's index rows carry their entry, tested there (one read of
         // the index, no object looked up). Chains: each hit's object is found by its identifier,
         // its entry then tested. Read as a key, the entry list was read whole for each hit (20 s
         // on an archive).
         const lookups = plan.filter((d) => / SEARCH o /.test(d));
-        if (rt === 'polymer_entity') expect(plan.filter((d) => /sobj|entry_id=\?/.test(d)), `${rt}: ${plan.join('; ')}`).toEqual([]);
+        if (rt === 'polymer_entity')
+          expect(
+            plan.filter((d) => /sobj|entry_id=\?/.test(d)),
+            `${rt}: ${plan.join('; ')}`,
+          ).toEqual([]);
         if (rt === 'polymer_instance') expect(lookups.length, `${rt}: ${plan.join('; ')}`).toBeGreaterThan(0);
-        expect(lookups.filter((d) => !/\(kind=\? AND id=\?\)$/.test(d)), `${rt}: ${plan.join('; ')}`).toEqual([]);
+        expect(
+          lookups.filter((d) => !/\(kind=\? AND id=\?\)$/.test(d)),
+          `${rt}: ${plan.join('; ')}`,
+        ).toEqual([]);
       }
     }
     // Entity hits sorted by an entry value: each hit's own value is read, not every value of it.
@@ -283,9 +310,15 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
     expect(((await post(sorted)).result_set as Json[]).map((h) => h.identifier)).toEqual(byResolution.slice(0, 5));
     if (store.db.dialect === 'sqlite') {
       const plan = await sqlitePlan(sorted);
-      expect(plan.filter((d) => /sattr_num\S* \(attr=\? AND num>\?\)$/.test(d)), plan.join('; ')).toEqual([]);
+      expect(
+        plan.filter((d) => /sattr_num\S* \(attr=\? AND num>\?\)$/.test(d)),
+        plan.join('; '),
+      ).toEqual([]);
       // Each hit's values are found by its object (not by reading all of the attribute's values).
-      expect(plan.filter((d) => /^first: SEARCH a USING .*sattr_obj\S* \(obj=\? AND attr=\?\)$/.test(d)), plan.join('; ')).toHaveLength(1);
+      expect(
+        plan.filter((d) => /^first: SEARCH a USING .*sattr_obj\S* \(obj=\? AND attr=\?\)$/.test(d)),
+        plan.join('; '),
+      ).toHaveLength(1);
     }
     // A ranked part with an entry condition: each entry here has one assembly and one polymer
     // chain, which rank as their entries do.
@@ -296,7 +329,10 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
     expect(await paged(ranked, 4, {}, 'polymer_instance')).toEqual(byEntry.map((h) => ({ ...h, identifier: `${h.identifier as string}.A` })));
     if (store.db.dialect === 'sqlite') {
       const plan = await sqlitePlan({ query: ranked, return_type: 'assembly', request_options: { paginate: { start: 0, rows: 4 } } });
-      expect(plan.filter((d) => /sobj_id\S* \(kind=\?\)$/.test(d)), plan.join('; ')).toEqual([]);
+      expect(
+        plan.filter((d) => /sobj_id\S* \(kind=\?\)$/.test(d)),
+        plan.join('; '),
+      ).toEqual([]);
     }
     // Two entity conditions asked for chains: each chain of the first part's hits is tested for
     // membership in the second's (read as a key of the chain look-up, the member list was read
@@ -305,7 +341,10 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
     expect((await paged(twoEntity, 3, {}, 'polymer_instance')).map((h) => h.identifier)).toEqual(ids([...entries].sort(byId)).map((id) => `${id}.A`));
     if (store.db.dialect === 'sqlite') {
       const plan = await sqlitePlan({ query: twoEntity, return_type: 'polymer_instance', request_options: { paginate: { start: 0, rows: 3 } } });
-      expect(plan.filter((d) => /\(entity=\? AND kind=\? AND id=\?\)$/.test(d)), plan.join('; ')).toEqual([]);
+      expect(
+        plan.filter((d) => /\(entity=\? AND kind=\? AND id=\?\)$/.test(d)),
+        plan.join('; '),
+      ).toEqual([]);
     }
     if (store.db.dialect === 'postgres') {
       // The statement asked first counts every hit beside the page: PostgreSQL plans its hits
@@ -368,7 +407,10 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
     expect(band.population).toBe(low.length);
     const perYear = ((band.facets as Json[])[0]?.buckets as Json[]).reduce((n: number, b: Json) => n + (b.population as number), 0);
     expect(perYear).toBe(low.length);
-    expect(byRes.plans.filter((d) => d.includes('sattr_num')), byRes.plans.join('; ')).toEqual([]);
+    expect(
+      byRes.plans.filter((d) => d.includes('sattr_num')),
+      byRes.plans.join('; '),
+    ).toEqual([]);
 
     // A filter facet tests each hit against the filter's hits: read as a key of the hits' own
     // look-ups, SQLite walked the whole filter list for each hit (an organism filter over 20,000
@@ -381,7 +423,10 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API pages an
       request_options: { paginate: { start: 0, rows: 0 }, facets: [{ filter: rna, facets: [{ name: 'method', aggregation_type: 'terms', attribute: 'exptl.method' }] }] },
     });
     expect(((filtered.answer.facets as Json[])[0] as Json).buckets).toEqual([{ label: 'SOLUTION NMR', population: both.total_count }]);
-    expect(filtered.plans.filter((d) => /\(entry_id=\? AND kind=\? AND id=\?\)$/.test(d)), filtered.plans.join('; ')).toEqual([]);
+    expect(
+      filtered.plans.filter((d) => /\(entry_id=\? AND kind=\? AND id=\?\)$/.test(d)),
+      filtered.plans.join('; '),
+    ).toEqual([]);
 
     if (store.db.dialect === 'postgres') {
       // PostgreSQL reads each hit's kind and number from the index of values by object alone.

@@ -61,7 +61,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))('Attributes this mirror d
 
   it('answers 400 for an unserved attribute inside an and-group too', async () => {
     const r = await post({
-      query: { type: 'group', logical_operator: 'and', nodes: [terminal('text', 'exptl.method', 'exact_match', 'X-RAY DIFFRACTION'), terminal('text', 'rcsb_struct_symmetry.kind', 'exact_match', 'Global Symmetry')] },
+      query: {
+        type: 'group',
+        logical_operator: 'and',
+        nodes: [terminal('text', 'exptl.method', 'exact_match', 'X-RAY DIFFRACTION'), terminal('text', 'rcsb_struct_symmetry.kind', 'exact_match', 'Global Symmetry')],
+      },
       return_type: 'entry',
     });
     expect(r.status).toBe(400);
@@ -75,20 +79,27 @@ describe.each(STORES.map((s) => [s.name, s] as const))('Attributes this mirror d
   it.each([
     ['schema', 'text', 'entry'],
     ['chemical/schema', 'text_chem', 'mol_definition'],
-  ])('lists in metadata/%s only attributes that a search answers without 400', async (path, service, return_type) => {
-    const r = await t.app.inject({ method: 'GET', url: `${METADATA}/${path}` });
-    expect(r.statusCode).toBe(200);
-    const listed = leaves(r.json() as Json);
-    expect(listed.length).toBeGreaterThan(20);
-    expect(listed.filter((p) => unservedReason(p) !== undefined)).toEqual([]);
-    for (const name of ['rcsb_struct_symmetry', 'drugbank_info', 'rcsb_polymer_instance_annotation', 'rcsb_polymer_entity_group_membership']) {
-      expect(listed.some((p) => p.startsWith(`${name}.`)), name).toBe(false);
-    }
-    const refused: string[] = [];
-    for (const attribute of listed) {
-      const q = await post({ query: terminal(service, attribute, 'exists'), return_type, request_options: { return_counts: true } });
-      if (q.status !== 200) refused.push(`${attribute}: ${q.status} ${q.raw}`);
-    }
-    expect(refused).toEqual([]);
-  }, 120_000);
+  ])(
+    'lists in metadata/%s only attributes that a search answers without 400',
+    async (path, service, return_type) => {
+      const r = await t.app.inject({ method: 'GET', url: `${METADATA}/${path}` });
+      expect(r.statusCode).toBe(200);
+      const listed = leaves(r.json() as Json);
+      expect(listed.length).toBeGreaterThan(20);
+      expect(listed.filter((p) => unservedReason(p) !== undefined)).toEqual([]);
+      for (const name of ['rcsb_struct_symmetry', 'drugbank_info', 'rcsb_polymer_instance_annotation', 'rcsb_polymer_entity_group_membership']) {
+        expect(
+          listed.some((p) => p.startsWith(`${name}.`)),
+          name,
+        ).toBe(false);
+      }
+      const refused: string[] = [];
+      for (const attribute of listed) {
+        const q = await post({ query: terminal(service, attribute, 'exists'), return_type, request_options: { return_counts: true } });
+        if (q.status !== 200) refused.push(`${attribute}: ${q.status} ${q.raw}`);
+      }
+      expect(refused).toEqual([]);
+    },
+    120_000,
+  );
 });

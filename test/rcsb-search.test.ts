@@ -97,8 +97,17 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     it('finds phrases in tables an earlier version built, which hold single words only', async () => {
       const gen = (await t.generations.served('rcsb-data')).find((l) => l.dataset === 'archive')?.id as number;
       const stok = tableSet(ARCHIVE_PREFIX, gen).name('stok');
-      const indexes = store.db.dialect === 'sqlite' ? await store.db.query<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql LIKE '%rest%'", [stok]) : [];
-      const pgIndexes = store.db.dialect === 'sqlite' ? [] : await store.db.query<{ name: string; sql: string }>("SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexdef LIKE '%rest%'", [stok]);
+      const indexes =
+        store.db.dialect === 'sqlite'
+          ? await store.db.query<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql LIKE '%rest%'", [stok])
+          : [];
+      const pgIndexes =
+        store.db.dialect === 'sqlite'
+          ? []
+          : await store.db.query<{ name: string; sql: string }>(
+              "SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexdef LIKE '%rest%'",
+              [stok],
+            );
       for (const ix of [...indexes, ...pgIndexes]) await store.db.exec(`DROP INDEX "${ix.name}"`);
       await store.db.exec(`ALTER TABLE "${stok}" RENAME COLUMN rest TO rest_kept`);
       forgetTableShapes();
@@ -195,7 +204,14 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
       const year = text('citation.year', 'equals', 1982);
       const journal = text('citation.journal_abbrev', 'exact_match', 'J.Mol.Biol.');
       expect(await ids({ type: 'group', logical_operator: 'and', nodes: [year, journal] })).toEqual([]);
-      const apart = { type: 'group', logical_operator: 'and', nodes: [{ type: 'group', logical_operator: 'and', nodes: [year] }, { type: 'group', logical_operator: 'and', nodes: [journal] }] };
+      const apart = {
+        type: 'group',
+        logical_operator: 'and',
+        nodes: [
+          { type: 'group', logical_operator: 'and', nodes: [year] },
+          { type: 'group', logical_operator: 'and', nodes: [journal] },
+        ],
+      };
       expect(await ids(apart)).toEqual(['4HHB', '9HB1', '9HB2']);
       const same = text('citation.year', 'equals', 1984);
       expect(await ids({ type: 'group', logical_operator: 'and', nodes: [same, journal] })).toEqual(['4HHB', '9HB1', '9HB2']);
@@ -230,7 +246,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
         expect(r.body.message).toMatch(/in conditions hold \d+ values .*at most 10000/);
       }
       // Filters of facets count too.
-      const faceted = (n: number) => ({ query: methods(6_000, 'x-ray diffraction'), return_type: 'entry', request_options: { facets: [{ filter: methods(n, 'x-ray diffraction'), facets: [{ name: 'f', aggregation_type: 'terms', attribute: 'exptl.method' }] }] } });
+      const faceted = (n: number) => ({
+        query: methods(6_000, 'x-ray diffraction'),
+        return_type: 'entry',
+        request_options: { facets: [{ filter: methods(n, 'x-ray diffraction'), facets: [{ name: 'f', aggregation_type: 'terms', attribute: 'exptl.method' }] }] },
+      });
       expect((await post(faceted(100))).status).toBe(200);
       const r = await post(faceted(6_000));
       expect(r.status, r.raw).toBe(400);
@@ -261,7 +281,12 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     });
 
     it('paginates, with minimal items by default and the query id echoed', async () => {
-      const r = await post({ query: every, return_type: 'entry', request_options: { paginate: { start: 1, rows: 1 }, sort: [{ sort_by: 'rcsb_entry_info.resolution_combined', direction: 'asc' }] }, request_info: { query_id: 'abc123' } });
+      const r = await post({
+        query: every,
+        return_type: 'entry',
+        request_options: { paginate: { start: 1, rows: 1 }, sort: [{ sort_by: 'rcsb_entry_info.resolution_combined', direction: 'asc' }] },
+        request_info: { query_id: 'abc123' },
+      });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ query_id: 'abc123', result_type: 'entry', total_count: 3, result_set: [{ identifier: '9HB1', score: 1 }] });
       const d = await post({ query: every, return_type: 'entry' });
@@ -312,7 +337,10 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
             { name: 'bands', aggregation_type: 'range', attribute: 'rcsb_entry_info.resolution_combined', ranges: [{ to: 2 }, { from: 2, to: 3.5 }, { from: 3.5 }] },
             { name: 'eras', aggregation_type: 'date_range', attribute: 'rcsb_accession_info.initial_release_date', ranges: [{ to: '2000-01-01' }, { from: '2000-01-01' }] },
             { name: 'n', aggregation_type: 'cardinality', attribute: 'exptl.method' },
-            { filter: text('rcsb_entry_info.resolution_combined', 'less', 3), facets: [{ name: 'good', aggregation_type: 'terms', attribute: 'exptl.method', facets: [{ name: 'inner', aggregation_type: 'cardinality', attribute: 'struct.title' }] }] },
+            {
+              filter: text('rcsb_entry_info.resolution_combined', 'less', 3),
+              facets: [{ name: 'good', aggregation_type: 'terms', attribute: 'exptl.method', facets: [{ name: 'inner', aggregation_type: 'cardinality', attribute: 'struct.title' }] }],
+            },
           ],
         },
       });
@@ -339,7 +367,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     });
 
     it('groups polymer entities by identical sequence and entries by nothing they share', async () => {
-      const r = await post({ query: every, return_type: 'polymer_entity', request_options: { group_by: { aggregation_method: 'sequence_identity', similarity_cutoff: 100 }, group_by_return_type: 'groups' } });
+      const r = await post({
+        query: every,
+        return_type: 'polymer_entity',
+        request_options: { group_by: { aggregation_method: 'sequence_identity', similarity_cutoff: 100 }, group_by_return_type: 'groups' },
+      });
       expect(r.status, r.raw).toBe(200);
       expect(r.body.group_by_count).toBe(2);
       expect(r.body.group_set.map((g: Json) => g.count)).toEqual([3, 3]);
@@ -497,11 +529,20 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     const shape = (value: Json, extra: Json = {}) => ({ type: 'terminal', service: 'structure', parameters: { value, ...extra } });
 
     it.skipIf(missing('TMalign') !== '')('ranks chains by TM-score from an alignment, the query itself first, with tmscore in verbose mode', { timeout: 180_000 }, async () => {
-      const r = await post({ query: shape({ entry_id: '4HHB', asym_id: 'A' }, { ptmscore_cutoff: 0.5 }), return_type: 'polymer_instance', request_options: { results_verbosity: 'verbose', return_all_hits: true } });
+      const r = await post({
+        query: shape({ entry_id: '4HHB', asym_id: 'A' }, { ptmscore_cutoff: 0.5 }),
+        return_type: 'polymer_instance',
+        request_options: { results_verbosity: 'verbose', return_all_hits: true },
+      });
       expect(r.status, r.raw).toBe(200);
       const hits = r.body.result_set as Json[];
       // Alpha chains are identical (TM-score 1); beta chains share the globin fold (~0.9).
-      expect(hits.slice(0, 6).map((h) => h.identifier).sort()).toEqual(['4HHB.A', '4HHB.C', '9HB1.A', '9HB1.C', '9HB2.A', '9HB2.C']);
+      expect(
+        hits
+          .slice(0, 6)
+          .map((h) => h.identifier)
+          .sort(),
+      ).toEqual(['4HHB.A', '4HHB.C', '9HB1.A', '9HB1.C', '9HB2.A', '9HB2.C']);
       expect(hits[0]?.services[0].nodes[0].match_context[0].tmscore).toBeCloseTo(1, 3);
       const beta = hits.find((h) => h.identifier === '4HHB.B');
       expect(beta?.services[0].nodes[0].match_context[0].tmscore).toBeGreaterThan(0.5);
@@ -511,7 +552,10 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     });
 
     it('refuses unknown chains and file formats the schema does not list with a 400', async () => {
-      for (const value of [{ entry_id: '4HHB', asym_id: 'Z' }, { url: 'http://localhost/x.cif', format: 'mmcif' }]) {
+      for (const value of [
+        { entry_id: '4HHB', asym_id: 'Z' },
+        { url: 'http://localhost/x.cif', format: 'mmcif' },
+      ]) {
         const r = await post({ query: shape(value), return_type: 'entry' });
         expect(r.status).toBe(400);
         expect(r.body.status).toBe(400);
@@ -537,7 +581,14 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
       expect(r.body.result_set.map((h: Json) => h.identifier).sort()).toEqual(['4HHB', '9HB1', '9HB2']);
       const own = r.body.result_set.find((h: Json) => h.identifier === '4HHB').services[0].nodes[0].match_context as Json[];
       const self = own.find((c) => c.residue_ids[0].label_asym_id === 'A');
-      expect(self).toMatchObject({ score: 0, residue_types: ['HIS', 'HIS'], residue_ids: [{ label_asym_id: 'A', label_seq_id: 58 }, { label_asym_id: 'A', label_seq_id: 87 }] });
+      expect(self).toMatchObject({
+        score: 0,
+        residue_types: ['HIS', 'HIS'],
+        residue_ids: [
+          { label_asym_id: 'A', label_seq_id: 58 },
+          { label_asym_id: 'A', label_seq_id: 87 },
+        ],
+      });
       expect(self?.transformation).toHaveLength(16);
       // Chain C is the other alpha chain.
       expect(own.some((c) => c.residue_ids[0].label_asym_id === 'C')).toBe(true);
@@ -552,8 +603,14 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
 
     it('refuses unknown residues and residues too far apart with a 400', async () => {
       for (const residues of [
-        [['A', 58], ['A', 999]],
-        [['A', 1], ['A', 141]],
+        [
+          ['A', 58],
+          ['A', 999],
+        ],
+        [
+          ['A', 1],
+          ['A', 141],
+        ],
       ] as [string, number][][]) {
         const r = await post({ query: motif(residues), return_type: 'entry' });
         expect(r.status).toBe(400);
@@ -567,7 +624,11 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
     const ALPHA = 'VLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHFDLSHGSAQVKGHGKKVADALTNAVAHVDDMPNALSALSDLHAHKLRVDPVNFKLLSHCLLVTLAAHLPAEFTPAVHASLDKFLASVSTVLTSKYR';
 
     it.skipIf(missing('mmseqs') !== '')('finds the chains of a protein sequence with the alignment in verbose mode', { timeout: 180_000 }, async () => {
-      const r = await post({ query: seq(ALPHA.slice(0, 60), { evalue_cutoff: 0.1, identity_cutoff: 0.9 }), return_type: 'polymer_entity', request_options: { results_verbosity: 'verbose', return_all_hits: true } });
+      const r = await post({
+        query: seq(ALPHA.slice(0, 60), { evalue_cutoff: 0.1, identity_cutoff: 0.9 }),
+        return_type: 'polymer_entity',
+        request_options: { results_verbosity: 'verbose', return_all_hits: true },
+      });
       expect(r.status, r.raw).toBe(200);
       expect(r.body.result_set.map((h: Json) => h.identifier)).toEqual(['4HHB_1', '9HB1_1', '9HB2_1']);
       const ctx = r.body.result_set[0].services[0].nodes[0].match_context[0];

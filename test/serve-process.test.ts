@@ -60,7 +60,8 @@ async function until<T>(what: string, f: () => T | undefined | Promise<T | undef
   }
 }
 
-const urlOf = (s: Serve) => until('the server to listen', () => /serving on (http:\/\/[\d.:]+)/.exec(s.err())?.[1] ?? (s.child.exitCode !== null ? Promise.reject(new Error(s.err())) : undefined), 120_000);
+const urlOf = (s: Serve) =>
+  until('the server to listen', () => /serving on (http:\/\/[\d.:]+)/.exec(s.err())?.[1] ?? (s.child.exitCode !== null ? Promise.reject(new Error(s.err())) : undefined), 120_000);
 
 /** Sends SIGTERM and measures until the process has ended (killing it past `waitMs`). */
 async function terminate(s: Serve, waitMs = 20_000): Promise<{ ms: number; code: number | null; signal: NodeJS.Signals | null }> {
@@ -148,7 +149,11 @@ describe('serve among other programs', () => {
   it('listens at once on a first start: live, not ready, services 503 until their demo data is in; then the banner', async () => {
     const dir = tempDir();
     const s = serve(['--port', '0', '--data-dir', dir]);
-    const url = await until('the early listening line', () => /listening on (http:\/\/[\d.:]+); loading the demo data of/.exec(s.err())?.[1] ?? (s.child.exitCode !== null ? Promise.reject(new Error(s.err())) : undefined), 60_000);
+    const url = await until(
+      'the early listening line',
+      () => /listening on (http:\/\/[\d.:]+); loading the demo data of/.exec(s.err())?.[1] ?? (s.child.exitCode !== null ? Promise.reject(new Error(s.err())) : undefined),
+      60_000,
+    );
     // Before the banner: the process answers, says what is loading, and refuses what is not ready.
     expect(s.err()).not.toMatch(/serving on/);
     expect((await fetch(`${url}/health`)).status).toBe(200);

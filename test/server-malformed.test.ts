@@ -64,7 +64,13 @@ describe('requests the HTTP parser refuses', () => {
   });
 
   it('refuses dot segments and backslashes, raw or percent-encoded, before routing, in the service’s own body', async () => {
-    for (const path of ['/clinicaltrials/../exec/api/health', '/clinicaltrials/%2e%2e/status', '/clinicaltrials/.%2E/health', '/clinicaltrials/api/v2/..\\studies', '/clinicaltrials/./api/v2/studies']) {
+    for (const path of [
+      '/clinicaltrials/../exec/api/health',
+      '/clinicaltrials/%2e%2e/status',
+      '/clinicaltrials/.%2E/health',
+      '/clinicaltrials/api/v2/..\\studies',
+      '/clinicaltrials/./api/v2/studies',
+    ]) {
       const r = await raw(base, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
       expect(r.status, path).toBe(400);
       expect(r.headers['x-request-id'], path).toBeTruthy();

@@ -61,9 +61,7 @@ for (const target of STORES) {
       expect((await t.app.inject(`/alphafold/files/AF-${VERS}-F1-model_v4.cif`)).statusCode).toBe(200);
       expect((await t.app.inject(`/alphafold/files/AF-${VERS}-F1-model_v5.cif`)).statusCode).toBe(200);
       expect((await prediction('Q9ZZZ5')).status).toBe(200);
-      expect(describeLoad(`alphafold/${AF_DATASET.name}`, r)[0]).toBe(
-        `updated alphafold/${AF_DATASET.name}: models 2 added, 0 replaced, 0 deleted; now ${r.items} models (generation ${r.gen})`,
-      );
+      expect(describeLoad(`alphafold/${AF_DATASET.name}`, r)[0]).toBe(`updated alphafold/${AF_DATASET.name}: models 2 added, 0 replaced, 0 deleted; now ${r.items} models (generation ${r.gen})`);
     });
 
     it('replaces a model loaded again with the same version', async () => {

@@ -56,9 +56,7 @@ for (const target of STORES) {
     });
 
     it('keeps what is served when an update stops part-way', async () => {
-      await expect(
-        loadPreprints(s, t.generations, folderOf({ 'details.json': laterPage() }), { update: true, ...stopAfterFirstBatch() }),
-      ).rejects.toThrow(LoadAborted);
+      await expect(loadPreprints(s, t.generations, folderOf({ 'details.json': laterPage() }), { update: true, ...stopAfterFirstBatch() })).rejects.toThrow(LoadAborted);
       expect(await versions()).toEqual([['1', 'Demo: Long-read assembly of a model plant genome']]);
     });
   });

@@ -95,9 +95,7 @@ for (const target of STORES) {
       const a = await loadStudies(s, t.generations, DEMO, { source: 'demo:clinicaltrials/studies' });
       const b = await loadStudies(s, t.generations, jsonl(tempDir(), 'one.jsonl', [changedPallas()]));
       const day = new Date().toISOString().slice(0, 10);
-      expect(describeLoad('clinicaltrials/studies', b)).toEqual([
-        `replaced clinicaltrials/studies: 18 studies loaded ${day} from demo, release 2023-10-06 (generation ${a.gen})`,
-      ]);
+      expect(describeLoad('clinicaltrials/studies', b)).toEqual([`replaced clinicaltrials/studies: 18 studies loaded ${day} from demo, release 2023-10-06 (generation ${a.gen})`]);
       expect(await total()).toBe(1);
     });
   });

@@ -9,7 +9,10 @@ import { CLINVAR_DEMO, E, GENE_DEMO, get, loadClinvar, loadDemo, loadGenes, ncbi
 import { STORES, type OpenedStore } from './helpers/stores.js';
 import { folderOf, stopAfterFirstBatch } from './helpers/updates.js';
 
-const lineOf = (file: string, start: string) => readFileSync(file, 'utf8').split('\n').find((l) => l.startsWith(start)) as string;
+const lineOf = (file: string, start: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(start)) as string;
 
 /** The next day's files: A1BG renamed, a new gene, TP53's GO rows, and gene_history withdrawing NAT1. */
 function nextDay(): string {

@@ -126,9 +126,7 @@ for (const target of STORES) {
       expect((await json(`${V2}/unpublished-studies/GCST99000101`)).body).toMatchObject({ cohort: 'NEWCOHORT' });
       expect(((await json(`${V2}/unpublished-studies`)).body.page as { totalElements: number }).totalElements).toBe(3);
       const under = async (sf: string) =>
-        (((await json(`${V2}/studies?efo_id=${sf}&show_child_trait=true&size=50`)).body._embedded as Record<string, Json[]> | undefined)?.studies ?? []).map(
-          (x) => x.disease_trait,
-        );
+        (((await json(`${V2}/studies?efo_id=${sf}&show_child_trait=true&size=50`)).body._embedded as Record<string, Json[]> | undefined)?.studies ?? []).map((x) => x.disease_trait);
       expect(new Set(await under('EFO_0000319'))).toEqual(new Set(['Coronary heart disease (SNP X SNP interaction)']));
       expect(await under('EFO_0004324')).toContain('Hypertension');
       // A body of work no unpublished study names any more would go; this one still has two.

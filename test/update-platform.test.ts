@@ -43,7 +43,16 @@ for (const target of STORES) {
       const s = await target.open();
       try {
         await s.db.exec('CREATE TABLE dense (ord INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)');
-        await s.db.insertMany('dense', ['ord', 'v'], [[1, 'a'], [3, 'b'], [4, 'c'], [9, 'd']]);
+        await s.db.insertMany(
+          'dense',
+          ['ord', 'v'],
+          [
+            [1, 'a'],
+            [3, 'b'],
+            [4, 'c'],
+            [9, 'd'],
+          ],
+        );
         await renumber(s.db, 'dense', 'ord');
         expect(await s.db.query('SELECT ord, v FROM dense ORDER BY ord')).toEqual([
           { ord: 1, v: 'a' },

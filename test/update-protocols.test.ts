@@ -52,9 +52,7 @@ for (const target of STORES) {
       expect(await ids('&key=xylophone')).toEqual([2]);
       const two = await api(t.app, '/protocols/api/v3/protocols/2', token);
       expect((two.body.protocol as { title: string }).title).toBe('Xylophone calibration');
-      expect(describeLoad('protocols/protocols', r)[0]).toBe(
-        `updated protocols/protocols: protocols 1 added, 1 replaced, 0 deleted; now 4 protocols (generation ${r.gen})`,
-      );
+      expect(describeLoad('protocols/protocols', r)[0]).toBe(`updated protocols/protocols: protocols 1 added, 1 replaced, 0 deleted; now 4 protocols (generation ${r.gen})`);
     });
 
     it('keeps what is served when an update stops part-way', async () => {

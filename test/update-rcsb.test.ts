@@ -28,21 +28,18 @@ function retitled(): Buffer {
 /** Files this process holds open that are residue spools of a load (test files run in processes of their own). */
 function openSpools(): string[] {
   const fds = readdirSync('/proc/self/fd');
-  return fds.map((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`);
-    } catch {
-      return '';
-    }
-  }).filter((l) => l.includes('.spool-residues'));
+  return fds
+    .map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    })
+    .filter((l) => l.includes('.spool-residues'));
 }
 
-const OBSOLETE_DAT = [
-  ' LIST OF OBSOLETE COORDINATE ENTRIES AND SUCCESSORS',
-  'OBSLTE    31-JUL-94 116L     216L',
-  'OBSLTE    12-MAR-25 0NM1',
-  '',
-].join('\n');
+const OBSOLETE_DAT = [' LIST OF OBSOLETE COORDINATE ENTRIES AND SUCCESSORS', 'OBSLTE    31-JUL-94 116L     216L', 'OBSLTE    12-MAR-25 0NM1', ''].join('\n');
 
 describe('PDB ids in the obsolete lists', () => {
   it('are the stored ids: classic upper-cased, extended ones of classic entries shortened', () => {
@@ -96,7 +93,9 @@ for (const target of STORES) {
         `updated rcsb-data/archive: entries 0 added, 1 replaced, 1 deleted; now ${r.items} entries (generation ${r.gen})`,
         '  1 listed as deleted were not loaded',
         expect.stringMatching(/^ {2}started from 5 entries loaded .* from test \(generation \d+\)$/),
-        expect.stringMatching(/^ {2}took [\d.]+ s: records read and written in [\d.]+ s, then [\d.]+ s of search tables [\d.]+ s, (sequence index \(MMseqs2\) [\d.]+ s, )?search table indexes [\d.]+ s, structure indexes [\d.]+ s \(some steps run side by side\)$/),
+        expect.stringMatching(
+          /^ {2}took [\d.]+ s: records read and written in [\d.]+ s, then [\d.]+ s of search tables [\d.]+ s, (sequence index \(MMseqs2\) [\d.]+ s, )?search table indexes [\d.]+ s, structure indexes [\d.]+ s \(some steps run side by side\)$/,
+        ),
       ]);
       // The same figures in the status report (`biomirror status`), from the generation's details.
       const report = await statusReport({ generations: t.generations, storeDescription: 'test', db: s.db }, [rcsbData], 'http://localhost', true);
@@ -138,7 +137,10 @@ for (const target of STORES) {
     });
 
     it('replaces a chemical component the dictionary republishes, and its search entries', async () => {
-      const block = gunzipSync(readFileSync(join(DEMO_DIR, 'components.cif.gz'))).toString('utf8').split(/^(?=data_)/m).find((b) => b.startsWith('data_ALA')) as string;
+      const block = gunzipSync(readFileSync(join(DEMO_DIR, 'components.cif.gz')))
+        .toString('utf8')
+        .split(/^(?=data_)/m)
+        .find((b) => b.startsWith('data_ALA')) as string;
       const renamed = block.replace(/^_chem_comp\.name\s+ALANINE$/m, "_chem_comp.name 'ALANINE RENAMED'");
       expect(renamed).not.toBe(block);
       const r = await runLoad(s.db, t.generations, COMPONENTS as never, folderOf({ 'components.cif': renamed }), { update: true });

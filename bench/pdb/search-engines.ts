@@ -22,7 +22,11 @@ type Any = any;
 const dist = (p: string): Promise<Any> => import(join(ROOT, 'dist', p));
 const Q = '/rcsb/search/rcsbsearch/v2/query';
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const overhead = (service: number[], engine: number[]) => ({ serviceMeanMs: round(mean(service)), engineMeanMs: round(mean(engine)), overheadPercent: round(((mean(service) - mean(engine)) / mean(engine)) * 100) });
+const overhead = (service: number[], engine: number[]) => ({
+  serviceMeanMs: round(mean(service)),
+  engineMeanMs: round(mean(engine)),
+  overheadPercent: round(((mean(service) - mean(engine)) / mean(engine)) * 100),
+});
 
 /** The service and the engine timed in turns, so that both see the same load of a shared machine. */
 async function timePairs(n: number, service: (i: number) => Promise<unknown>, engine: (i: number) => Promise<unknown>): Promise<[number[], number[]]> {
@@ -51,7 +55,9 @@ function pdbText(coords: Float32Array): string {
   const lines: string[] = [];
   const f = (v: number) => v.toFixed(3).padStart(8);
   for (let i = 0; i < coords.length / 3; i++) {
-    lines.push(`ATOM  ${String(i + 1).padStart(5)}  CA  ALA A${String((i % 9999) + 1).padStart(4)}    ${f(coords[3 * i] as number)}${f(coords[3 * i + 1] as number)}${f(coords[3 * i + 2] as number)}  1.00  0.00           C`);
+    lines.push(
+      `ATOM  ${String(i + 1).padStart(5)}  CA  ALA A${String((i % 9999) + 1).padStart(4)}    ${f(coords[3 * i] as number)}${f(coords[3 * i + 1] as number)}${f(coords[3 * i + 2] as number)}  1.00  0.00           C`,
+    );
   }
   return `${lines.join('\n')}\nEND\n`;
 }
@@ -106,7 +112,10 @@ export async function coordinateEngines(o: CoordinateOptions): Promise<Record<st
     const queries = [0, 10, 20, 30].map((k) => chainIds[k]).filter((x): x is string => x !== undefined);
     const body = (id: string) => {
       const [entry, asym] = id.split('.');
-      return { query: { type: 'terminal', service: 'structure', parameters: { value: { entry_id: entry, asym_id: asym }, ptmscore_cutoff: 0.5, number_of_candidates: 100 } }, return_type: 'polymer_instance' };
+      return {
+        query: { type: 'terminal', service: 'structure', parameters: { value: { entry_id: entry, asym_id: asym }, ptmscore_cutoff: 0.5, number_of_candidates: 100 } },
+        return_type: 'polymer_instance',
+      };
     };
     log(`[${o.dialect}] structure (TM-align)`);
     await post(base, body(queries[0] as string));
@@ -152,7 +161,11 @@ export async function coordinateEngines(o: CoordinateOptions): Promise<Record<st
         }
       }
     }
-    const motifBody = (k: number) => ({ query: { type: 'terminal', service: 'strucmotif', parameters: motifs[k % motifs.length] }, return_type: 'entry', request_options: { paginate: { start: 0, rows: 10 } } });
+    const motifBody = (k: number) => ({
+      query: { type: 'terminal', service: 'strucmotif', parameters: motifs[k % motifs.length] },
+      return_type: 'entry',
+      request_options: { paginate: { start: 0, rows: 10 } },
+    });
     log(`[${o.dialect}] strucmotif (${motifs.length} motifs)`);
     const matcher = (k: number) => strucmotifTerminal({ type: 'terminal', service: 'strucmotif', node_id: 0, parameters: motifs[k % motifs.length] }, 'entry', scope);
     await post(base, motifBody(0));

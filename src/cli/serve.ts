@@ -129,9 +129,7 @@ async function printBanner(server: RunningServer, config: Config, workers: numbe
   const enabled = enabledServices(config, SERVICES);
   const own = new Map(server.apps.filter((a) => a.service).map((a) => [a.service as string, a.url]));
   // Each real service's address beside biomirror's on the shared port and, with --port-per-service, on the service's own port.
-  const lines = enabled.flatMap((s) =>
-    Object.entries(s.baseUrls).map(([k, v]) => `  ${standsFor(s, k)} = ${main.url}${s.mount}${v}${own.has(s.id) ? `  (own port: ${own.get(s.id)}${v})` : ''}`),
-  );
+  const lines = enabled.flatMap((s) => Object.entries(s.baseUrls).map(([k, v]) => `  ${standsFor(s, k)} = ${main.url}${s.mount}${v}${own.has(s.id) ? `  (own port: ${own.get(s.id)}${v})` : ''}`));
   const procs = workers > 1 ? ` with ${workers} worker processes` : '';
   process.stderr.write(`biomirror is serving on ${main.url} (${server.runtime.storeDescription})${procs}\n${lines.join('\n')}\n`);
   const pt = config.pullThrough;

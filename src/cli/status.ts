@@ -31,7 +31,10 @@ export async function statusCommand(flags: CommonFlags & { json?: boolean | unde
       const module = SERVICES.find((m) => m.id === s.id);
       for (const [k, v] of Object.entries(s.baseUrls)) process.stdout.write(`  ${module ? standsFor(module, k) : k} = ${v}\n`);
       const kept = s.pullThrough;
-      if (kept.count) process.stdout.write(`  kept from the upstream (pull-through): ${kept.count.toLocaleString('en-US')} answers, ${kept.bytes.toLocaleString('en-US')} bytes, fetched ${kept.oldest ?? '?'} to ${kept.newest ?? '?'}\n`);
+      if (kept.count)
+        process.stdout.write(
+          `  kept from the upstream (pull-through): ${kept.count.toLocaleString('en-US')} answers, ${kept.bytes.toLocaleString('en-US')} bytes, fetched ${kept.oldest ?? '?'} to ${kept.newest ?? '?'}\n`,
+        );
       for (const d of s.datasets) {
         if (d.generation === null) {
           process.stdout.write(`  ${d.dataset}: not loaded\n`);

@@ -40,7 +40,9 @@ export function registerTools(server: McpServer, base: McpContext): void {
           const source = await sourceOf(ctx, t.service);
           // Some services answer an empty list when nothing is loaded: say so, not "no matches".
           if (page.items.length === 0 && source.datasets.length === 0 && t.needsData !== false) {
-            throw new ToolError(`the service ${t.service} has no data loaded on this server, so this answer would be empty: load it with \`biomirror fetch ${t.service}\` or \`biomirror demo ${t.service}\``);
+            throw new ToolError(
+              `the service ${t.service} has no data loaded on this server, so this answer would be empty: load it with \`biomirror fetch ${t.service}\` or \`biomirror demo ${t.service}\``,
+            );
           }
           const answer: Answer = fit({ total: null, next_cursor: null, ...page, truncated: false, source }, resume);
           return { content: [{ type: 'text' as const, text: JSON.stringify(answer) }], structuredContent: answer };
@@ -63,7 +65,8 @@ function registerResources(server: McpServer, ctx: McpContext): void {
     'pdb-entry',
     new ResourceTemplate('pdb://entry/{id}', { list: undefined }),
     { title: 'PDB entry', description: 'An RCSB PDB entry as the Data API serves it', mimeType: 'application/json' },
-    async (uri, { id }, extra) => json(uri, await getJson(as(extra), `/rcsb/data/rest/v1/core/entry/${encodeURIComponent(String(id).toUpperCase())}`, { record: `entry ${String(id)}`, dataset: 'rcsb-data/archive' })),
+    async (uri, { id }, extra) =>
+      json(uri, await getJson(as(extra), `/rcsb/data/rest/v1/core/entry/${encodeURIComponent(String(id).toUpperCase())}`, { record: `entry ${String(id)}`, dataset: 'rcsb-data/archive' })),
   );
   server.registerResource(
     'pdb-file',
@@ -79,13 +82,15 @@ function registerResources(server: McpServer, ctx: McpContext): void {
     'pubchem-compound',
     new ResourceTemplate('pubchem://compound/{cid}', { list: undefined }),
     { title: 'PubChem compound', description: 'A PubChem compound record (PUG REST JSON)', mimeType: 'application/json' },
-    async (uri, { cid }, extra) => json(uri, await getJson(as(extra), `/pubchem/rest/pug/compound/cid/${encodeURIComponent(String(cid))}/JSON`, { record: `CID ${String(cid)}`, dataset: 'pubchem/compounds' })),
+    async (uri, { cid }, extra) =>
+      json(uri, await getJson(as(extra), `/pubchem/rest/pug/compound/cid/${encodeURIComponent(String(cid))}/JSON`, { record: `CID ${String(cid)}`, dataset: 'pubchem/compounds' })),
   );
   server.registerResource(
     'clinicaltrials-study',
     new ResourceTemplate('clinicaltrials://study/{nct}', { list: undefined }),
     { title: 'ClinicalTrials.gov study', description: 'A study as the ClinicalTrials.gov API v2 serves it', mimeType: 'application/json' },
-    async (uri, { nct }, extra) => json(uri, await getJson(as(extra), `/clinicaltrials/api/v2/studies/${encodeURIComponent(String(nct))}`, { record: `study ${String(nct)}`, dataset: 'clinicaltrials/studies' })),
+    async (uri, { nct }, extra) =>
+      json(uri, await getJson(as(extra), `/clinicaltrials/api/v2/studies/${encodeURIComponent(String(nct))}`, { record: `study ${String(nct)}`, dataset: 'clinicaltrials/studies' })),
   );
 }
 
@@ -131,7 +136,7 @@ async function registerPrompts(server: McpServer, ctx: McpContext): Promise<void
 export async function createMcpServer(ctx: McpContext): Promise<McpServer> {
   const server = new McpServer(
     { name: 'biomirror', version: MCP_VERSION },
-    { instructions: 'Biomedical reference data served from a local, release-pinned mirror. Every answer names its records\' ids and its source release; page with next_cursor.' },
+    { instructions: "Biomedical reference data served from a local, release-pinned mirror. Every answer names its records' ids and its source release; page with next_cursor." },
   );
   registerTools(server, ctx);
   registerResources(server, ctx);

@@ -35,8 +35,8 @@ export interface AppDeps {
   readiness?: Readiness;
 }
 
-
-const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f5f8b"/><text x="8" y="12.5" font-family="sans-serif" font-size="12" font-weight="bold" fill="#fff" text-anchor="middle">b</text></svg>';
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f5f8b"/><text x="8" y="12.5" font-family="sans-serif" font-size="12" font-weight="bold" fill="#fff" text-anchor="middle">b</text></svg>';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -222,9 +222,7 @@ function createFastify(deps: AppDeps, serviceAt: ServiceAt): FastifyInstance {
     frameworkErrors: (err, req, reply) => {
       const path = req.url.split('?')[0] ?? '';
       const service = serviceAt(path);
-      const e = service
-        ? service.errors.badRequest(`Malformed request: ${err.message}`, 400, path)
-        : new ServiceError(400, { error: 'bad request', message: err.message });
+      const e = service ? service.errors.badRequest(`Malformed request: ${err.message}`, 400, path) : new ServiceError(400, { error: 'bad request', message: err.message });
       // The onRequest hook does not run for these: the request id is set here.
       (reply as unknown as FastifyReply).header('x-request-id', req.id);
       return sendServiceError(reply as unknown as FastifyReply, e);

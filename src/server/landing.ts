@@ -23,9 +23,12 @@ function ownUrl(config: Config, s: ServiceModule, host: string, path: string): s
 
 function examples(origin: string): string {
   const blocks: [string, string][] = [
-    ['curl', `curl '${origin}/clinicaltrials/api/v2/studies?query.cond=melanoma&pageSize=5'\ncurl '${origin}/eutils/esearch.fcgi?db=gene&term=BRCA1%5Bgene%5D+AND+human%5Borgn%5D&retmode=json'\ncurl '${origin}/pubchem/rest/pug/compound/name/aspirin/property/MolecularFormula,MolecularWeight/JSON'\ncurl '${origin}/rcsb/data/rest/v1/core/entry/4HHB'`],
     [
-      'Biopython (Bio.Entrez builds NCBI\'s URLs; only their base changes)',
+      'curl',
+      `curl '${origin}/clinicaltrials/api/v2/studies?query.cond=melanoma&pageSize=5'\ncurl '${origin}/eutils/esearch.fcgi?db=gene&term=BRCA1%5Bgene%5D+AND+human%5Borgn%5D&retmode=json'\ncurl '${origin}/pubchem/rest/pug/compound/name/aspirin/property/MolecularFormula,MolecularWeight/JSON'\ncurl '${origin}/rcsb/data/rest/v1/core/entry/4HHB'`,
+    ],
+    [
+      "Biopython (Bio.Entrez builds NCBI's URLs; only their base changes)",
       `from Bio import Entrez\nNCBI = 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils/'\nbuild = Entrez._build_request\nEntrez._build_request = lambda cgi, *a, **k: build(cgi.replace(NCBI, '${origin}/eutils/'), *a, **k)\nEntrez.email = 'you@example.org'\nprint(Entrez.read(Entrez.esearch(db='gene', term='BRCA1[gene] AND human[orgn]'))['IdList'])`,
     ],
     ['pubchempy', `import pubchempy\npubchempy.API_BASE = '${origin}/pubchem/rest/pug'\nprint(pubchempy.get_compounds('aspirin', 'name')[0].isomeric_smiles)`],
@@ -47,7 +50,11 @@ export function landingPage(report: Report, services: readonly ServiceModule[], 
       const data = (r?.datasets ?? [])
         .map((d) =>
           'generation' in d && d.generation !== null
-            ? `<div><b>${esc(d.dataset)}</b>: ${esc(Number(d.records).toLocaleString('en-US'))} records${'release' in d && d.release ? `, release ${esc(d.release)}` : ''}, loaded ${esc(String('loadedAt' in d ? d.loadedAt : '').slice(0, 19).replace('T', ' '))}</div>`
+            ? `<div><b>${esc(d.dataset)}</b>: ${esc(Number(d.records).toLocaleString('en-US'))} records${'release' in d && d.release ? `, release ${esc(d.release)}` : ''}, loaded ${esc(
+                String('loadedAt' in d ? d.loadedAt : '')
+                  .slice(0, 19)
+                  .replace('T', ' '),
+              )}</div>`
             : `<div><b>${esc(d.dataset)}</b>: not loaded</div>`,
         )
         .join('');

@@ -122,9 +122,7 @@ export function openApiDocument(service: ServiceModule, routes: readonly RouteRe
     item[method] = {
       summary: `${r.method} ${path}`,
       ...(ref ? { tags: [OTHER] } : {}),
-      ...(params.length
-        ? { parameters: params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })) }
-        : {}),
+      ...(params.length ? { parameters: params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })) } : {}),
       responses: { default: { description: "The upstream service's answer" } },
     };
   }
@@ -138,7 +136,14 @@ export function openApiDocument(service: ServiceModule, routes: readonly RouteRe
         : `The paths biomirror serves for ${service.title}, generated from its routes. Query parameters, bodies and responses are those of the real service, whose own documentation describes them.`,
     },
     servers: [{ url: serverUrl }],
-    ...(ref ? { tags: [...Object.entries(ref.tags ?? {}).map(([name, description]) => ({ name, description })), ...(others ? [{ name: OTHER, description: 'Listed from the routes, without a description' }] : [])] } : {}),
+    ...(ref
+      ? {
+          tags: [
+            ...Object.entries(ref.tags ?? {}).map(([name, description]) => ({ name, description })),
+            ...(others ? [{ name: OTHER, description: 'Listed from the routes, without a description' }] : []),
+          ],
+        }
+      : {}),
     paths,
   };
 }

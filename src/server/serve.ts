@@ -43,12 +43,7 @@ export function createLogger(level: string): Logger {
 }
 
 /** Opens the database, applies every service's migrations and connects the rate-limit store. */
-export async function openRuntime(
-  config: Config,
-  services: readonly ServiceModule[],
-  log: Logger,
-  store: Partial<StoreOptions> = {},
-): Promise<Runtime> {
+export async function openRuntime(config: Config, services: readonly ServiceModule[], log: Logger, store: Partial<StoreOptions> = {}): Promise<Runtime> {
   const storeOpts: StoreOptions = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...store };
   const db = await openStore(storeOpts);
   try {

@@ -3,12 +3,7 @@ import type { ServiceModule } from '../services/types.js';
 import type { AppDeps } from './app.js';
 
 /** The provenance of what is served: per service, its base URLs and each dataset's current load. */
-export async function statusReport(
-  deps: Pick<AppDeps, 'generations' | 'storeDescription' | 'db' | 'readiness'>,
-  services: readonly ServiceModule[],
-  origin: string,
-  prefixed: boolean,
-) {
+export async function statusReport(deps: Pick<AppDeps, 'generations' | 'storeDescription' | 'db' | 'readiness'>, services: readonly ServiceModule[], origin: string, prefixed: boolean) {
   const out = [];
   const kept = new Map((await (await KeptStore.open(deps.db)).summary()).map((k) => [k.service, k]));
   for (const s of services) {

@@ -33,16 +33,40 @@ export function archiveId(i: number): string {
 
 /** Amino-acid frequencies of UniProtKB (approximate, percent), for composition-weighted random sequences. */
 const AA_FREQ: Array<[string, number]> = [
-  ['LEU', 9.9], ['ALA', 8.3], ['GLY', 7.1], ['VAL', 6.9], ['GLU', 6.8], ['SER', 6.6], ['ILE', 5.9], ['LYS', 5.8], ['ARG', 5.5],
-  ['ASP', 5.5], ['THR', 5.3], ['PRO', 4.7], ['ASN', 4.1], ['GLN', 3.9], ['PHE', 3.9], ['TYR', 2.9], ['MET', 2.4], ['HIS', 2.3],
-  ['CYS', 1.4], ['TRP', 1.1],
+  ['LEU', 9.9],
+  ['ALA', 8.3],
+  ['GLY', 7.1],
+  ['VAL', 6.9],
+  ['GLU', 6.8],
+  ['SER', 6.6],
+  ['ILE', 5.9],
+  ['LYS', 5.8],
+  ['ARG', 5.5],
+  ['ASP', 5.5],
+  ['THR', 5.3],
+  ['PRO', 4.7],
+  ['ASN', 4.1],
+  ['GLN', 3.9],
+  ['PHE', 3.9],
+  ['TYR', 2.9],
+  ['MET', 2.4],
+  ['HIS', 2.3],
+  ['CYS', 1.4],
+  ['TRP', 1.1],
 ];
 const AA_TOTAL = AA_FREQ.reduce((s, [, f]) => s + f, 0);
 
 const ORGANISMS: Array<[string, number]> = [
-  ['Homo sapiens', 9606], ['Mus musculus', 10090], ['Escherichia coli K-12', 83333], ['Saccharomyces cerevisiae S288C', 559292],
-  ['Arabidopsis thaliana', 3702], ['Drosophila melanogaster', 7227], ['Thermus thermophilus HB8', 300852], ['Bos taurus', 9913],
-  ['Rattus norvegicus', 10116], ['Mycobacterium tuberculosis H37Rv', 83332],
+  ['Homo sapiens', 9606],
+  ['Mus musculus', 10090],
+  ['Escherichia coli K-12', 83333],
+  ['Saccharomyces cerevisiae S288C', 559292],
+  ['Arabidopsis thaliana', 3702],
+  ['Drosophila melanogaster', 7227],
+  ['Thermus thermophilus HB8', 300852],
+  ['Bos taurus', 9913],
+  ['Rattus norvegicus', 10116],
+  ['Mycobacterium tuberculosis H37Rv', 83332],
 ];
 const KEYWORDS = ['HYDROLASE', 'TRANSFERASE', 'OXIDOREDUCTASE', 'SIGNALING PROTEIN', 'TRANSPORT PROTEIN', 'DNA BINDING PROTEIN', 'IMMUNE SYSTEM', 'STRUCTURAL PROTEIN', 'LYASE', 'ISOMERASE'];
 
@@ -108,7 +132,11 @@ export function generateEntry(seed: number, i: number): GeneratedEntry {
       if (copies === 1) len = Math.max(30, Math.min(800, Math.round(perEntity / 7.9)));
       const seq = randomSequence(r, len);
       entities.push({
-        kind: 'polymer', id: entityId, description: `Generated protein ${id}-${entityId}`, polyType: 'polypeptide(L)', seq,
+        kind: 'polymer',
+        id: entityId,
+        description: `Generated protein ${id}-${entityId}`,
+        polyType: 'polypeptide(L)',
+        seq,
         src: { kind: 'gen', organism: org[0], taxid: org[1], host: { organism: 'Escherichia coli BL21(DE3)', taxid: 469008 } },
         uniprot: { accession: `Z9${B36[10 + (i % 26)]}${B36[Math.floor(i / 26) % 36]}${B36[(i * 7 + e) % 36]}${e % 10}`, name: `GEN${e + 1}_${id}`, begin: 1 },
       });
@@ -126,12 +154,22 @@ export function generateEntry(seed: number, i: number): GeneratedEntry {
       const mid = centre(b.res);
       const placed = b.res.map((res) => ({ compId: res.compId, atoms: res.atoms.map((a) => ({ ...a, xyz: apply(rot, [a.xyz[0] - mid[0], a.xyz[1] - mid[1], a.xyz[2] - mid[2]]) })) }));
       for (const res of placed) for (const a of res.atoms) grid.add(a.xyz);
-      const auth = twoChar ? `${B36[10 + Math.floor(chainNo / 36) % 26]}${B36[chainNo % 36]}` : labelAsymId(chainNo);
+      const auth = twoChar ? `${B36[10 + (Math.floor(chainNo / 36) % 26)]}${B36[chainNo % 36]}` : labelAsymId(chainNo);
       const bBase = 15 + 40 * r();
       instances.push(instance(labelAsymId(chainNo), b.entityId, auth, [placed], { polymer: true, b: () => bBase }));
       if (b.protein) {
         const n = placed.length;
-        sifts.push({ pdb: id.toLowerCase(), chain: auth, uniprot: (entities[Number(b.entityId) - 1] as { uniprot: { accession: string } }).uniprot.accession, resBeg: 1, resEnd: n, pdbBeg: '1', pdbEnd: String(n), spBeg: 1, spEnd: n });
+        sifts.push({
+          pdb: id.toLowerCase(),
+          chain: auth,
+          uniprot: (entities[Number(b.entityId) - 1] as { uniprot: { accession: string } }).uniprot.accession,
+          resBeg: 1,
+          resEnd: n,
+          pdbBeg: '1',
+          pdbEnd: String(n),
+          spBeg: 1,
+          spEnd: n,
+        });
       }
       chainNo++;
     }
@@ -141,7 +179,12 @@ export function generateEntry(seed: number, i: number): GeneratedEntry {
     const waters = placeWaters(polarAtoms(polymerAtoms), Math.round(atomCount(instances) * 0.08), r, grid);
     if (waters.length) {
       entities.push({ kind: 'water', id: String(entities.length + 1), compId: 'HOH', description: 'water' });
-      instances.push(instance(labelAsymId(chainNo), String(entities.length), instances[0]!.authAsymId, [waters.map((xyz) => ({ compId: 'HOH', atoms: [{ name: 'O', element: 'O', xyz }] }))], { firstAuth: 1001, b: () => 35 }));
+      instances.push(
+        instance(labelAsymId(chainNo), String(entities.length), instances[0]!.authAsymId, [waters.map((xyz) => ({ compId: 'HOH', atoms: [{ name: 'O', element: 'O', xyz }] }))], {
+          firstAuth: 1001,
+          b: () => 35,
+        }),
+      );
     }
   }
   if (method === 'SOLUTION NMR') {
@@ -167,18 +210,57 @@ export function generateEntry(seed: number, i: number): GeneratedEntry {
     header: `# GENERATED by biomirror (synthetic/pdb/archive.ts, seed ${seed}): not an experimental structure.`,
     title: `GENERATED ENTRY ${id}: ${kw.toLowerCase()} with ${instances.length} chains (generated, not an experimental structure)`,
     keywords: { pdbx: kw, text: `${kw}, generated` },
-    method, depositDate: deposit, revisions: [{ date: release, major: 1, minor: 0 }],
-    authors: ['Generated, A.'], citation: { title: `Generated entry ${id}`, authors: ['Generated, A.'] },
-    ...(method !== 'SOLUTION NMR' ? {
-      cell: xtal ? { a: 8 * spacing, b: 8 * spacing, c: Math.max(1, Math.ceil(chainNo / 64)) * spacing, alpha: 90, beta: 90, gamma: 90, z: 1 } : { a: 1, b: 1, c: 1, alpha: 90, beta: 90, gamma: 90, z: 1 },
-      spaceGroup: { name: 'P 1', number: 1 },
-    } : {}),
-    ...(xtal ? { xray: { resolution, resLow: 40 + 10 * r(), rWork: 0.15 + 0.08 * r(), rFree: 0.2 + 0.08 * r(), reflections: Math.round(4000 * atomCount(instances) ** 0.5 / resolution), completeness: 95 + 5 * r(), redundancy: 3 + 6 * r(), iOverSigma: 5 + 20 * r() } } : {}),
+    method,
+    depositDate: deposit,
+    revisions: [{ date: release, major: 1, minor: 0 }],
+    authors: ['Generated, A.'],
+    citation: { title: `Generated entry ${id}`, authors: ['Generated, A.'] },
+    ...(method !== 'SOLUTION NMR'
+      ? {
+          cell: xtal
+            ? { a: 8 * spacing, b: 8 * spacing, c: Math.max(1, Math.ceil(chainNo / 64)) * spacing, alpha: 90, beta: 90, gamma: 90, z: 1 }
+            : { a: 1, b: 1, c: 1, alpha: 90, beta: 90, gamma: 90, z: 1 },
+          spaceGroup: { name: 'P 1', number: 1 },
+        }
+      : {}),
+    ...(xtal
+      ? {
+          xray: {
+            resolution,
+            resLow: 40 + 10 * r(),
+            rWork: 0.15 + 0.08 * r(),
+            rFree: 0.2 + 0.08 * r(),
+            reflections: Math.round((4000 * atomCount(instances) ** 0.5) / resolution),
+            completeness: 95 + 5 * r(),
+            redundancy: 3 + 6 * r(),
+            iOverSigma: 5 + 20 * r(),
+          },
+        }
+      : {}),
     ...(method === 'ELECTRON MICROSCOPY' ? { em: { resolution, particles: 50_000 + Math.floor(r() * 500_000) } } : {}),
-    ...(method === 'SOLUTION NMR' ? { nmr: { calculated: 100, submitted: 10, criteria: 'structures with the lowest energy', representative: 1, refinementMethod: 'simulated annealing', software: [{ name: 'CYANA', classification: 'structure calculation' }] } } : {}),
+    ...(method === 'SOLUTION NMR'
+      ? {
+          nmr: {
+            calculated: 100,
+            submitted: 10,
+            criteria: 'structures with the lowest energy',
+            representative: 1,
+            refinementMethod: 'simulated annealing',
+            software: [{ name: 'CYANA', classification: 'structure calculation' }],
+          },
+        }
+      : {}),
     entities,
     instances,
-    assemblies: [{ id: '1', details: 'author_defined_assembly', oligomericDetails: instances.length === 1 ? 'monomeric' : `${instances.filter((x) => entities[Number(x.entityId) - 1]!.kind === 'polymer').length}-meric`, count: instances.filter((x) => entities[Number(x.entityId) - 1]!.kind === 'polymer').length, gens: [{ oper: '1', asyms: instances.map((x) => x.asymId) }] }],
+    assemblies: [
+      {
+        id: '1',
+        details: 'author_defined_assembly',
+        oligomericDetails: instances.length === 1 ? 'monomeric' : `${instances.filter((x) => entities[Number(x.entityId) - 1]!.kind === 'polymer').length}-meric`,
+        count: instances.filter((x) => entities[Number(x.entityId) - 1]!.kind === 'polymer').length,
+        gens: [{ oper: '1', asyms: instances.map((x) => x.asymId) }],
+      },
+    ],
     operators: [IDENTITY],
     conns: [],
   };
@@ -242,7 +324,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const res = await writeArchive(values.out, Number(values.count ?? 1000), Number(values.seed ?? 1));
   const sorted = [...res.atoms].sort((a, b) => a - b);
   const q = (f: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * f))];
-  const tally = (xs: Array<string | number>) => [...xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map<string | number, number>())].sort().map(([k, v]) => `${k}: ${v}`).join(', ');
+  const tally = (xs: Array<string | number>) =>
+    [...xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map<string | number, number>())]
+      .sort()
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
   console.log(`${res.ids.length} entries in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${(res.bytes / 1e6).toFixed(1)} MB gzipped`);
   console.log(`atoms per entry: median ${q(0.5)}, 10% ${q(0.1)}, 90% ${q(0.9)}, max ${sorted.at(-1)}`);
   console.log(`methods: ${tally(res.methods)}`);

@@ -20,7 +20,12 @@ export type BuiltResidue = { compId: string; atoms: BuiltAtom[] };
 /** Secondary-structure plan, one letter per residue: H helix, E strand, C coil. */
 export type SsPlan = string;
 
-const BASINS: Array<[number, number]> = [[-65, -40], [-120, 130], [-70, 145], [-90, 0]];
+const BASINS: Array<[number, number]> = [
+  [-65, -40],
+  [-120, 130],
+  [-70, 145],
+  [-90, 0],
+];
 
 function torsions(ss: string, comp: string, r: () => number): [number, number] {
   if (ss === 'H') return [-57 + 4 * gauss(r), -47 + 4 * gauss(r)];
@@ -47,8 +52,7 @@ export function buildProtein(seq: string[], ss: SsPlan, r: () => number, opts: P
   const n = seq.length;
   // tags: 2*i for residue i's backbone, 2*i+1 for its side chain; other chains keep tag -1
   const own = new SpatialGrid(4.5);
-  const clashes = (p: Vec, i: number, d = 3.0) =>
-    grid.countWithin(p, d) + own.countWithin(p, d, (t) => t < 2 * (i - 1) || t === 2 * (i - 1) + 1);
+  const clashes = (p: Vec, i: number, d = 3.0) => grid.countWithin(p, d) + own.countWithin(p, d, (t) => t < 2 * (i - 1) || t === 2 * (i - 1) + 1);
   const out: BuiltResidue[] = [];
   let N: Vec = origin;
   let CA: Vec = [origin[0] + 1.458, origin[1], origin[2]];
@@ -65,9 +69,7 @@ export function buildProtein(seq: string[], ss: SsPlan, r: () => number, opts: P
     let best: { phi: number; psi: number; score: number; c: Vec; n1: Vec; ca1: Vec; o: Vec } | undefined;
     // when the planned helix or strand runs into the chain, loop torsions get their chance too
     for (let t = 0; t < tries || (!fixedT && best!.score >= 100 && t < tries + 30); t++) {
-      const [phi, ps] = fixedT
-        ? [fixedT[0] + (opts.jitter ?? 0) * gauss(r), fixedT[1] + (opts.jitter ?? 0) * gauss(r)]
-        : torsions(t < tries ? kind : 'C', comp, r);
+      const [phi, ps] = fixedT ? [fixedT[0] + (opts.jitter ?? 0) * gauss(r), fixedT[1] + (opts.jitter ?? 0) * gauss(r)] : torsions(t < tries ? kind : 'C', comp, r);
       const c = place(prevC, N, CA, 1.525, 111.0, phi);
       const n1 = place(N, CA, c, 1.329, 116.2, ps);
       const ca1 = place(CA, c, n1, 1.458, 121.7, 180);
@@ -132,7 +134,18 @@ function sideChain(comp: string, tpl: ReturnType<typeof template>, N: Vec, CA: V
       const beyondCb = side.filter((a) => a.name !== 'CB');
       const rot1 = spin(beyondCb, CA, cb.xyz, chi1);
       const g = rot1.find((a) => a.name === gamma?.name);
-      const rot2 = g && chi2 ? [...rot1.filter((a) => a.name === g.name || !isBeyond(a.name, g.name)), ...spin(rot1.filter((a) => isBeyond(a.name, g.name)), cb.xyz, g.xyz, chi2)] : rot1;
+      const rot2 =
+        g && chi2
+          ? [
+              ...rot1.filter((a) => a.name === g.name || !isBeyond(a.name, g.name)),
+              ...spin(
+                rot1.filter((a) => isBeyond(a.name, g.name)),
+                cb.xyz,
+                g.xyz,
+                chi2,
+              ),
+            ]
+          : rot1;
       const cand = [cb, ...rot2];
       const score = cand.reduce((s, a) => s + clashes(a.xyz), 0);
       if (score < bestScore) {
@@ -227,7 +240,7 @@ export function buildGlycan(asn: BuiltResidue, units: GlycanUnit[], r: () => num
         const o5 = place(anchor[1], anchor[2], c1, 1.42, 108, t2 + 8 * gauss(r));
         const fit = superpose3([tpl.get('O1')!.xyz, tpl.get('C1')!.xyz, tpl.get('O5')!.xyz], [anchor[2], c1, o5]);
         const atoms = [...tpl].filter(([n]) => n !== 'O1').map(([name, x]) => ({ name, element: x.element, xyz: apply(fit, x.xyz) }));
-        const score = atoms.reduce((s, x) => s + grid.countWithin(x.xyz, 3.0), 0) - (grid.countWithin(c1, 1.6));
+        const score = atoms.reduce((s, x) => s + grid.countWithin(x.xyz, 3.0), 0) - grid.countWithin(c1, 1.6);
         if (score < bestScore) {
           bestScore = score;
           best = atoms;

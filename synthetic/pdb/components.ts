@@ -12,7 +12,13 @@ type RDKitModule = MainModule;
 
 /** Atomic weights as the CCD's formula weights use them (IUPAC 2001 values). */
 export const ATOMIC_WEIGHT: Record<string, number> = {
-  H: 1.00794, C: 12.0107, N: 14.0067, O: 15.9994, P: 30.973762, S: 32.065, Fe: 55.845,
+  H: 1.00794,
+  C: 12.0107,
+  N: 14.0067,
+  O: 15.9994,
+  P: 30.973762,
+  S: 32.065,
+  Fe: 55.845,
 };
 
 export interface BuiltComponent {
@@ -31,14 +37,19 @@ export interface BuiltComponent {
 
 let rdkitPromise: Promise<RDKitModule> | undefined;
 export function rdkit(): Promise<RDKitModule> {
-  rdkitPromise ??= import('@rdkit/rdkit').then((mod) =>
-    (mod as unknown as { default: () => Promise<RDKitModule> }).default(),
-  );
+  rdkitPromise ??= import('@rdkit/rdkit').then((mod) => (mod as unknown as { default: () => Promise<RDKitModule> }).default());
   return rdkitPromise;
 }
 
-interface RdJsonAtom { z?: number; impHs?: number; chg?: number }
-interface RdJsonBond { atoms: [number, number]; bo?: number }
+interface RdJsonAtom {
+  z?: number;
+  impHs?: number;
+  chg?: number;
+}
+interface RdJsonBond {
+  atoms: [number, number];
+  bo?: number;
+}
 interface RdJson {
   molecules: Array<{
     atoms: RdJsonAtom[];
@@ -54,8 +65,7 @@ function explicitMolblock(def: ComponentDef, withDative = true): string {
   const atoms = def.explicitAtoms ?? [];
   const idx = new Map(atoms.map((a, i) => [a[0], i + 1]));
   const bonds = (def.explicitBonds ?? []).filter((b) => withDative || !b[3]);
-  const lines = ['', '  biomirror', '', '  0  0  0     0  0            999 V3000', 'M  V30 BEGIN CTAB',
-    `M  V30 COUNTS ${atoms.length} ${bonds.length} 0 0 0`, 'M  V30 BEGIN ATOM'];
+  const lines = ['', '  biomirror', '', '  0  0  0     0  0            999 V3000', 'M  V30 BEGIN CTAB', `M  V30 COUNTS ${atoms.length} ${bonds.length} 0 0 0`, 'M  V30 BEGIN ATOM'];
   atoms.forEach(([, el, chg], i) => lines.push(`M  V30 ${i + 1} ${el} 0 0 0 0${chg ? ` CHG=${chg}` : ''}`));
   lines.push('M  V30 END ATOM', 'M  V30 BEGIN BOND');
   bonds.forEach(([a, b, order, dative], i) => lines.push(`M  V30 ${i + 1} ${dative ? 9 : order} ${idx.get(a)} ${idx.get(b)}`));
@@ -102,7 +112,11 @@ export async function buildComponent(def: ComponentDef): Promise<BuiltComponent>
       charge += a.chg ?? 0;
       const label = cip.get(i);
       return {
-        name: def.atoms[i]!, element, charge: a.chg ?? 0, aromatic: aromaticAtoms.has(i), hCount,
+        name: def.atoms[i]!,
+        element,
+        charge: a.chg ?? 0,
+        aromatic: aromaticAtoms.has(i),
+        hCount,
         stereo: (label === 'R' || label === 'S' ? label : 'N') as 'R' | 'S' | 'N',
       };
     });
@@ -111,7 +125,8 @@ export async function buildComponent(def: ComponentDef): Promise<BuiltComponent>
       if (got !== want) throw new Error(`${def.id}: atom ${name} is ${got}, expected ${want}`);
     }
     const bonds = m.bonds.map((b, i) => ({
-      a: def.atoms[b.atoms[0]]!, b: def.atoms[b.atoms[1]]!,
+      a: def.atoms[b.atoms[0]]!,
+      b: def.atoms[b.atoms[1]]!,
       order: (b.bo === 2 ? 'DOUB' : b.bo === 3 ? 'TRIP' : 'SING') as 'SING' | 'DOUB' | 'TRIP',
       aromatic: aromaticBonds.has(i),
     }));
@@ -126,12 +141,16 @@ export async function buildComponent(def: ComponentDef): Promise<BuiltComponent>
     }
     if (!inchi) throw new Error(`${def.id}: no InChI`);
     return {
-      def, atoms, bonds, charge, // exact halves (GLN: 146.1445) round down, as the CCD's values do
+      def,
+      atoms,
+      bonds,
+      charge, // exact halves (GLN: 146.1445) round down, as the CCD's values do
       weight: Math.round(weight * 1000 - 1e-6) / 1000,
       formula: hillFormula(counts, charge),
       smiles: mol.get_smiles(JSON.stringify({ doIsomericSmiles: false })),
       smilesCanonical: mol.get_smiles(),
-      inchi, inchiKey: RDKit.get_inchikey_for_inchi(inchi),
+      inchi,
+      inchiKey: RDKit.get_inchikey_for_inchi(inchi),
       toolkitVersion: RDKit.version(),
     };
   } finally {
@@ -142,28 +161,58 @@ export async function buildComponent(def: ComponentDef): Promise<BuiltComponent>
 export function componentBlock(c: BuiltComponent): string {
   const d = c.def;
   const w = new CifBlockWriter(d.id);
-  w.category('chem_comp', [{
-    id: d.id, name: d.name, type: d.type, pdbx_type: d.pdbxType, formula: c.formula,
-    mon_nstd_parent_comp_id: d.parent ?? null, pdbx_synonyms: d.synonyms ?? null,
-    pdbx_formal_charge: c.charge, pdbx_release_status: 'REL', formula_weight: c.weight.toFixed(3),
-    one_letter_code: d.oneLetter ?? null, three_letter_code: d.id,
-    pdbx_model_coordinates_missing_flag: 'Y', pdbx_ideal_coordinates_missing_flag: 'Y',
-    pdbx_processing_site: '?',
-  }]);
+  w.category('chem_comp', [
+    {
+      id: d.id,
+      name: d.name,
+      type: d.type,
+      pdbx_type: d.pdbxType,
+      formula: c.formula,
+      mon_nstd_parent_comp_id: d.parent ?? null,
+      pdbx_synonyms: d.synonyms ?? null,
+      pdbx_formal_charge: c.charge,
+      pdbx_release_status: 'REL',
+      formula_weight: c.weight.toFixed(3),
+      one_letter_code: d.oneLetter ?? null,
+      three_letter_code: d.id,
+      pdbx_model_coordinates_missing_flag: 'Y',
+      pdbx_ideal_coordinates_missing_flag: 'Y',
+      pdbx_processing_site: '?',
+    },
+  ]);
   const leaving = new Set(d.leaving ?? []);
   const order = atomOrder(d);
   const atoms = [...c.atoms].sort((x, y) => order.indexOf(x.name) - order.indexOf(y.name));
-  w.category('chem_comp_atom', atoms.map((a, i): CifRow => ({
-    comp_id: d.id, atom_id: a.name, alt_atom_id: a.name, type_symbol: a.element.toUpperCase(), charge: a.charge,
-    pdbx_align: a.name.length < 4 && a.element.length === 1 ? 1 : 0,
-    pdbx_aromatic_flag: a.aromatic ? 'Y' : 'N', pdbx_leaving_atom_flag: leaving.has(a.name) ? 'Y' : 'N',
-    pdbx_stereo_config: a.stereo, pdbx_component_atom_id: a.name, pdbx_component_comp_id: d.id, pdbx_ordinal: i + 1,
-  })));
+  w.category(
+    'chem_comp_atom',
+    atoms.map((a, i): CifRow => ({
+      comp_id: d.id,
+      atom_id: a.name,
+      alt_atom_id: a.name,
+      type_symbol: a.element.toUpperCase(),
+      charge: a.charge,
+      pdbx_align: a.name.length < 4 && a.element.length === 1 ? 1 : 0,
+      pdbx_aromatic_flag: a.aromatic ? 'Y' : 'N',
+      pdbx_leaving_atom_flag: leaving.has(a.name) ? 'Y' : 'N',
+      pdbx_stereo_config: a.stereo,
+      pdbx_component_atom_id: a.name,
+      pdbx_component_comp_id: d.id,
+      pdbx_ordinal: i + 1,
+    })),
+  );
   if (c.bonds.length) {
-    w.category('chem_comp_bond', c.bonds.map((b, i): CifRow => ({
-      comp_id: d.id, atom_id_1: b.a, atom_id_2: b.b, value_order: b.order,
-      pdbx_aromatic_flag: b.aromatic ? 'Y' : 'N', pdbx_stereo_config: 'N', pdbx_ordinal: i + 1,
-    })));
+    w.category(
+      'chem_comp_bond',
+      c.bonds.map((b, i): CifRow => ({
+        comp_id: d.id,
+        atom_id_1: b.a,
+        atom_id_2: b.b,
+        value_order: b.order,
+        pdbx_aromatic_flag: b.aromatic ? 'Y' : 'N',
+        pdbx_stereo_config: 'N',
+        pdbx_ordinal: i + 1,
+      })),
+    );
   }
   const prog = { program: 'RDKit', program_version: c.toolkitVersion };
   w.category('pdbx_chem_comp_descriptor', [
@@ -174,9 +223,7 @@ export function componentBlock(c: BuiltComponent): string {
   ]);
   // Only names known to be right are given; the real CCD's come from ACD/Name and OpenEye Lexichem.
   if (d.systematicName) {
-    w.category('pdbx_chem_comp_identifier', [
-      { comp_id: d.id, type: 'SYSTEMATIC NAME', program: '?', program_version: '?', identifier: d.systematicName },
-    ]);
+    w.category('pdbx_chem_comp_identifier', [{ comp_id: d.id, type: 'SYSTEMATIC NAME', program: '?', program_version: '?', identifier: d.systematicName }]);
   }
   return w.toString();
 }

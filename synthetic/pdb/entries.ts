@@ -24,9 +24,18 @@ export function labelAsymId(i: number): string {
 }
 
 /** An instance from built residues, one array per model; polymers get seq ids 1..n. */
-export function instance(asymId: string, entityId: string, authAsymId: string, models: BuiltResidue[][], opts: {
-  polymer?: boolean; branched?: boolean; firstAuth?: number; b?: (i: number) => number;
-} = {}): Instance {
+export function instance(
+  asymId: string,
+  entityId: string,
+  authAsymId: string,
+  models: BuiltResidue[][],
+  opts: {
+    polymer?: boolean;
+    branched?: boolean;
+    firstAuth?: number;
+    b?: (i: number) => number;
+  } = {},
+): Instance {
   const first = models[0]!;
   const residues: InstanceResidue[] = first.map((r, i) => ({
     compId: r.compId,
@@ -39,8 +48,18 @@ export function instance(asymId: string, entityId: string, authAsymId: string, m
 }
 
 export const IDENTITY: Operator = {
-  id: '1', type: 'identity operation', name: '1_555', symmetryOperation: 'x,y,z',
-  op: { r: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], t: [0, 0, 0] },
+  id: '1',
+  type: 'identity operation',
+  name: '1_555',
+  symmetryOperation: 'x,y,z',
+  op: {
+    r: [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+    t: [0, 0, 0],
+  },
 };
 
 /** Heavy-atom count of an instance list in model 1. */
@@ -62,7 +81,25 @@ export function ssPlan(length: number, helices: Array<[number, number]>, strands
 }
 
 export const THREE: Record<string, string> = {
-  A: 'ALA', R: 'ARG', N: 'ASN', D: 'ASP', C: 'CYS', Q: 'GLN', E: 'GLU', G: 'GLY', H: 'HIS', I: 'ILE',
-  L: 'LEU', K: 'LYS', M: 'MET', F: 'PHE', P: 'PRO', S: 'SER', T: 'THR', W: 'TRP', Y: 'TYR', V: 'VAL',
+  A: 'ALA',
+  R: 'ARG',
+  N: 'ASN',
+  D: 'ASP',
+  C: 'CYS',
+  Q: 'GLN',
+  E: 'GLU',
+  G: 'GLY',
+  H: 'HIS',
+  I: 'ILE',
+  L: 'LEU',
+  K: 'LYS',
+  M: 'MET',
+  F: 'PHE',
+  P: 'PRO',
+  S: 'SER',
+  T: 'THR',
+  W: 'TRP',
+  Y: 'TYR',
+  V: 'VAL',
 };
 export const toThree = (s: string): string[] => [...s].map((c) => THREE[c]!);

@@ -57,7 +57,9 @@ export function superpose3(a: [Vec, Vec, Vec], b: [Vec, Vec, Vec]): Rigid {
   const fb = frame(b[0], b[1], b[2]);
   // R = Fb^T Fa (frames as rows): column k of Fb^T is row k of Fb.
   const row = (i: 0 | 1 | 2): Vec => {
-    const b0 = fb[0][i], b1 = fb[1][i], b2 = fb[2][i];
+    const b0 = fb[0][i],
+      b1 = fb[1][i],
+      b2 = fb[2][i];
     return [b0 * fa[0][0] + b1 * fa[1][0] + b2 * fa[2][0], b0 * fa[0][1] + b1 * fa[1][1] + b2 * fa[2][1], b0 * fa[0][2] + b1 * fa[1][2] + b2 * fa[2][2]];
   };
   const r: [Vec, Vec, Vec] = [row(0), row(1), row(2)];
@@ -129,7 +131,9 @@ export class SpatialGrid {
           const cell = this.cells.get(SpatialGrid.pack(a, b, c));
           if (!cell) continue;
           for (const q of cell) {
-            const dx = p[0] - q.p[0], dy = p[1] - q.p[1], dz = p[2] - q.p[2];
+            const dx = p[0] - q.p[0],
+              dy = p[1] - q.p[1],
+              dz = p[2] - q.p[2];
             if (dx * dx + dy * dy + dz * dz < d2 && (!accept || accept(q.tag))) n++;
           }
         }

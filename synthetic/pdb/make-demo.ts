@@ -30,14 +30,22 @@ function write(path: string, data: Buffer): void {
 export const DEMO_SIFTS_DATE = '2026/11/25 - 00:00';
 
 /** The components 4HHB's own `_chem_comp` lists. */
-export const HHB_COMPONENTS = ['ALA', 'ARG', 'ASN', 'ASP', 'CYS', 'GLN', 'GLU', 'GLY', 'HIS', 'LEU', 'LYS', 'MET', 'PHE',
-  'PRO', 'SER', 'THR', 'TRP', 'TYR', 'VAL', 'HEM', 'PO4', 'HOH'];
+export const HHB_COMPONENTS = ['ALA', 'ARG', 'ASN', 'ASP', 'CYS', 'GLN', 'GLU', 'GLY', 'HIS', 'LEU', 'LYS', 'MET', 'PHE', 'PRO', 'SER', 'THR', 'TRP', 'TYR', 'VAL', 'HEM', 'PO4', 'HOH'];
 
 export function componentTable(built: BuiltComponent[]): ComponentTable {
-  return new Map(built.map((b) => [b.def.id, {
-    type: b.def.type, name: b.def.name, formula: b.formula, weight: b.weight,
-    ...(b.def.oneLetter ? { oneLetter: b.def.oneLetter } : {}), ...(b.def.synonyms ? { synonyms: b.def.synonyms } : {}),
-  }]));
+  return new Map(
+    built.map((b) => [
+      b.def.id,
+      {
+        type: b.def.type,
+        name: b.def.name,
+        formula: b.formula,
+        weight: b.weight,
+        ...(b.def.oneLetter ? { oneLetter: b.def.oneLetter } : {}),
+        ...(b.def.synonyms ? { synonyms: b.def.synonyms } : {}),
+      },
+    ]),
+  );
 }
 
 export async function makeDemo(out: string, real4hhb?: string): Promise<string[]> {

@@ -9,12 +9,7 @@ import { gauss, type Vec } from './geometry.js';
 const Z: Record<string, number> = { C: 6, N: 7, O: 8, P: 15, S: 16, FE: 26 };
 
 /** The four operators of P 21 21 21 on fractional coordinates. */
-const P212121: Array<(f: Vec) => Vec> = [
-  ([x, y, z]) => [x, y, z],
-  ([x, y, z]) => [-x + 0.5, -y, z + 0.5],
-  ([x, y, z]) => [-x, y + 0.5, -z + 0.5],
-  ([x, y, z]) => [x + 0.5, -y + 0.5, -z],
-];
+const P212121: Array<(f: Vec) => Vec> = [([x, y, z]) => [x, y, z], ([x, y, z]) => [-x + 0.5, -y, z + 0.5], ([x, y, z]) => [-x, y + 0.5, -z + 0.5], ([x, y, z]) => [x + 0.5, -y + 0.5, -z]];
 
 export interface SfInput {
   id: string;

@@ -93,10 +93,42 @@ export const KNOWN_GOOD: Record<string, Seed[]> = {
     { method: 'GET', url: '/alphafold/files/AF-P69905-F1-model_v4.cif' },
   ],
   'rcsb-search': [
-    { method: 'POST', url: '/rcsb/search/rcsbsearch/v2/query', body: JSON.stringify({ query: { type: 'terminal', service: 'text', parameters: { attribute: 'exptl.method', operator: 'exact_match', value: 'X-RAY DIFFRACTION' } }, return_type: 'entry' }), type: 'application/json' },
-    { method: 'POST', url: '/rcsb/search/rcsbsearch/v2/query', body: JSON.stringify({ query: { type: 'group', logical_operator: 'and', nodes: [{ type: 'terminal', service: 'full_text', parameters: { value: 'hemoglobin' } }, { type: 'terminal', service: 'text', parameters: { attribute: 'rcsb_entry_info.resolution_combined', operator: 'less_or_equal', value: 2.5 } }] }, return_type: 'polymer_entity', request_options: { results_verbosity: 'verbose', facets: [{ name: 'Methods', aggregation_type: 'terms', attribute: 'exptl.method' }] } }), type: 'application/json' },
-    { method: 'POST', url: '/rcsb/search/rcsbsearch/v2/query', body: JSON.stringify({ query: { type: 'terminal', service: 'seqmotif', parameters: { value: 'V-L-S-P-x-D-K', pattern_type: 'prosite', sequence_type: 'protein' } }, return_type: 'polymer_entity' }), type: 'application/json' },
-    { method: 'GET', url: `/rcsb/search/rcsbsearch/v2/query?json=${encodeURIComponent(JSON.stringify({ query: { type: 'terminal', service: 'text', parameters: { attribute: 'rcsb_id', operator: 'in', value: ['4HHB'] } }, return_type: 'entry' }))}` },
+    {
+      method: 'POST',
+      url: '/rcsb/search/rcsbsearch/v2/query',
+      body: JSON.stringify({ query: { type: 'terminal', service: 'text', parameters: { attribute: 'exptl.method', operator: 'exact_match', value: 'X-RAY DIFFRACTION' } }, return_type: 'entry' }),
+      type: 'application/json',
+    },
+    {
+      method: 'POST',
+      url: '/rcsb/search/rcsbsearch/v2/query',
+      body: JSON.stringify({
+        query: {
+          type: 'group',
+          logical_operator: 'and',
+          nodes: [
+            { type: 'terminal', service: 'full_text', parameters: { value: 'hemoglobin' } },
+            { type: 'terminal', service: 'text', parameters: { attribute: 'rcsb_entry_info.resolution_combined', operator: 'less_or_equal', value: 2.5 } },
+          ],
+        },
+        return_type: 'polymer_entity',
+        request_options: { results_verbosity: 'verbose', facets: [{ name: 'Methods', aggregation_type: 'terms', attribute: 'exptl.method' }] },
+      }),
+      type: 'application/json',
+    },
+    {
+      method: 'POST',
+      url: '/rcsb/search/rcsbsearch/v2/query',
+      body: JSON.stringify({
+        query: { type: 'terminal', service: 'seqmotif', parameters: { value: 'V-L-S-P-x-D-K', pattern_type: 'prosite', sequence_type: 'protein' } },
+        return_type: 'polymer_entity',
+      }),
+      type: 'application/json',
+    },
+    {
+      method: 'GET',
+      url: `/rcsb/search/rcsbsearch/v2/query?json=${encodeURIComponent(JSON.stringify({ query: { type: 'terminal', service: 'text', parameters: { attribute: 'rcsb_id', operator: 'in', value: ['4HHB'] } }, return_type: 'entry' }))}`,
+    },
     { method: 'GET', url: '/rcsb/search/rcsbsearch/v2/metadata/schema' },
   ],
 };

@@ -24,20 +24,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function makeApp(
-  store: OpenedStore,
-  opts: { config?: Partial<Config>; services?: ServiceModule[]; limitStore?: LimitStore; prefixed?: boolean } = {},
-): Promise<TestApp> {
+export async function makeApp(store: OpenedStore, opts: { config?: Partial<Config>; services?: ServiceModule[]; limitStore?: LimitStore; prefixed?: boolean } = {}): Promise<TestApp> {
   const services = opts.services ?? [clinicaltrials];
   for (const s of services) await migrate(store.db, s.id, s.migrations);
   const generations = new Generations(store.db);
   const limitStore = opts.limitStore ?? new MemoryLimitStore();
   const config: Config = { ...DEFAULT_CONFIG, limits: false, ...opts.config };
-  const app = await buildApp(
-    { config, db: store.db, generations, limitStore, log: silent, storeDescription: store.db.dialect },
-    services,
-    opts.prefixed ?? true,
-  );
+  const app = await buildApp({ config, db: store.db, generations, limitStore, log: silent, storeDescription: store.db.dialect }, services, opts.prefixed ?? true);
   await app.ready();
   return {
     app,

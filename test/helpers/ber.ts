@@ -59,7 +59,7 @@ function readOne(b: Buffer, at: number): { node: Tlv; next: number } {
 /** Every top-level value in the octets. */
 export function readTlvs(b: Buffer): Tlv[] {
   const out: Tlv[] = [];
-  for (let at = 0; at < b.length; ) {
+  for (let at = 0; at < b.length;) {
     const r = readOne(b, at);
     out.push(r.node);
     at = r.next;

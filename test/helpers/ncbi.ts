@@ -87,7 +87,9 @@ Entrez.api_key = 'test-key'
 Entrez.max_tries = 1
 `;
 
-export const BIOPYTHON_SCRIPT = BIOPYTHON_PREAMBLE + String.raw`
+export const BIOPYTHON_SCRIPT =
+  BIOPYTHON_PREAMBLE +
+  String.raw`
 
 # Bio.Entrez as installed: DTDs it does not ship are fetched from where the replies name them
 # (this mirror) into its cache under $HOME, which the test points at an empty folder.

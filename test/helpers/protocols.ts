@@ -159,12 +159,7 @@ export async function tokenPost(app: FastifyInstance, form: Record<string, strin
 }
 
 /** The whole flow: consent as `username` to the client, then the code exchanged for tokens. */
-export async function oauthTokens(
-  app: FastifyInstance,
-  c: { clientId: string; secret: string },
-  username: string,
-  scope?: string,
-): Promise<{ access: string; refresh: string }> {
+export async function oauthTokens(app: FastifyInstance, c: { clientId: string; secret: string }, username: string, scope?: string): Promise<{ access: string; refresh: string }> {
   const back = await consent(app, { clientId: c.clientId, username, ...(scope ? { scope } : {}) });
   const code = back.searchParams.get('code');
   if (!code) throw new Error(`no code: ${back.toString()}`);

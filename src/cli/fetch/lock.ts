@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { FetchError } from './errors.js';
 import { processAlive } from '../../core/process.js';
 
-
 export async function lockDataset(dir: string, what: string): Promise<() => Promise<void>> {
   const path = join(dir, '.fetch.lock');
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -24,11 +24,17 @@ export function realText(x: number): string {
 function text(v: AsnValue, depth: number): string {
   switch (v.t) {
     case 'sequence':
-      return braces(v.members.map((m) => `${m.name} ${text(m.value, depth + 1)}`), depth);
+      return braces(
+        v.members.map((m) => `${m.name} ${text(m.value, depth + 1)}`),
+        depth,
+      );
     case 'choice':
       return `${v.name} ${text(v.value, depth)}`;
     case 'list':
-      return braces(v.items.map((i) => text(i, depth + 1)), depth);
+      return braces(
+        v.items.map((i) => text(i, depth + 1)),
+        depth,
+      );
     case 'integer':
       return v.name ?? String(v.value);
     case 'real':

@@ -55,14 +55,7 @@ export function signRequest(c: Credentials, s: SignInput): Record<string, string
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
-  const canonical = [
-    s.method.toUpperCase(),
-    s.url.pathname || '/',
-    query,
-    names.map((n) => `${n}:${headers[n] as string}\n`).join(''),
-    names.join(';'),
-    s.payloadSha256,
-  ].join('\n');
+  const canonical = [s.method.toUpperCase(), s.url.pathname || '/', query, names.map((n) => `${n}:${headers[n] as string}\n`).join(''), names.join(';'), s.payloadSha256].join('\n');
   const scope = `${day}/${s.region}/${service}/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', date, scope, sha256(canonical)].join('\n');
   const key = hmac(hmac(hmac(hmac(`AWS4${c.secretAccessKey}`, day), s.region), service), 'aws4_request');

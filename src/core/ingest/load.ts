@@ -182,13 +182,7 @@ class RecordWriter<R> {
  * With `update`, the new generation starts as a copy of the served one and the input's records and
  * deletion lists are applied to it (see updates.ts); it is switched to the same way.
  */
-export async function runLoad<R>(
-  db: Db,
-  generations: Generations,
-  ds: Dataset<Sourced<R>>,
-  input: string,
-  opts: LoadOptions = {},
-): Promise<LoadResult> {
+export async function runLoad<R>(db: Db, generations: Generations, ds: Dataset<Sourced<R>>, input: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const progress = opts.progress ?? silentProgress;
   const signal = opts.signal ?? new AbortController().signal;
   const label = `${ds.service}/${ds.name}`;

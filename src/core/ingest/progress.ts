@@ -76,9 +76,7 @@ export class LineProgress implements ProgressSink {
     this.last = t;
     const { rate, eta } = describe(state);
     const pct = state.fraction === undefined ? '' : ` ${Math.floor(state.fraction * 100)}%`;
-    this.write(
-      `${state.label}:${pct} ${fmt(state.records)} records, ${fmt(state.skipped)} skipped, ${fmt(rate)}/s, ETA ${eta === undefined ? 'unknown' : duration(eta)}`,
-    );
+    this.write(`${state.label}:${pct} ${fmt(state.records)} records, ${fmt(state.skipped)} skipped, ${fmt(rate)}/s, ETA ${eta === undefined ? 'unknown' : duration(eta)}`);
   }
 
   done(_state: ProgressState, message: string): void {

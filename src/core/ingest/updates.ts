@@ -194,10 +194,7 @@ export class UpdateRun<R> {
     const cols = this.keyOn(first);
     for (const chunk of chunks(ids)) {
       const where = matching(cols, chunk.length) + (first.key.where ? ` AND (${first.key.where})` : '');
-      const rows = await db.query<Record<string, SqlValue>>(
-        `SELECT ${cols.map((c, i) => `${column(c)} AS k${i}`).join(', ')} FROM ${ident(first.table)} WHERE ${where}`,
-        chunk.flatMap(values),
-      );
+      const rows = await db.query<Record<string, SqlValue>>(`SELECT ${cols.map((c, i) => `${column(c)} AS k${i}`).join(', ')} FROM ${ident(first.table)} WHERE ${where}`, chunk.flatMap(values));
       for (const r of rows) out.add(serial(cols.map((_, i) => r[`k${i}`])));
     }
     return out;

@@ -93,7 +93,7 @@ export async function* zipEntries(path: string): AsyncGenerator<ZipEntry> {
           if (e.compressionMethod === 0) out = Buffer.from(data);
           else if (e.compressionMethod === 8) out = inflateRawSync(data);
           else throw new Error(`compression method ${e.compressionMethod} is not supported`);
-          if (out.length !== e.uncompressedSize || (crc32(out) >>> 0) !== e.crc32 >>> 0) throw new Error('CRC or size mismatch (damaged entry)');
+          if (out.length !== e.uncompressedSize || crc32(out) >>> 0 !== e.crc32 >>> 0) throw new Error('CRC or size mismatch (damaged entry)');
           return out;
         },
       };

@@ -17,11 +17,7 @@ export interface RuleOverride {
 }
 
 /** Applies a configuration to a service's default rules: `off`, or new numbers for named rules. */
-export function configureRules(
-  defaults: readonly LimitRule[],
-  config: 'on' | 'off' | Record<string, RuleOverride> | undefined,
-  globallyOn: boolean,
-): LimitSettings {
+export function configureRules(defaults: readonly LimitRule[], config: 'on' | 'off' | Record<string, RuleOverride> | undefined, globallyOn: boolean): LimitSettings {
   // The master switch is the default; a service's own setting ("on", "off" or its rules) wins.
   if (config === 'off' || (config === undefined && !globallyOn)) return { enabled: false, rules: defaults };
   if (!config || config === 'on') return { enabled: true, rules: defaults };
@@ -98,5 +94,4 @@ export class Limiter {
   }
 }
 
-export const perIp =
-  (name: string, limit: number, windowMs: number): LimitRule => ({ name, limit, windowMs, key: (s) => `ip:${s.ip}` });
+export const perIp = (name: string, limit: number, windowMs: number): LimitRule => ({ name, limit, windowMs, key: (s) => `ip:${s.ip}` });

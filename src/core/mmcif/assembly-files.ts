@@ -16,9 +16,24 @@ export const ASSEMBLY_ENTRY_ID = 'XXXX';
 
 /** Categories of the archive's assembly mmCIF, in its order; the rest of the entry is left out. */
 const KEPT = [
-  'audit_author', 'struct', 'struct_keywords', 'exptl', 'citation', 'citation_author', 'entity_poly', 'entity_poly_seq',
-  'entity', 'pdbx_poly_seq_scheme', 'pdbx_nonpoly_scheme', 'chem_comp', 'struct_asym', 'struct_conf_type', 'struct_conf',
-  'atom_sites', 'atom_type', 'entry',
+  'audit_author',
+  'struct',
+  'struct_keywords',
+  'exptl',
+  'citation',
+  'citation_author',
+  'entity_poly',
+  'entity_poly_seq',
+  'entity',
+  'pdbx_poly_seq_scheme',
+  'pdbx_nonpoly_scheme',
+  'chem_comp',
+  'struct_asym',
+  'struct_conf_type',
+  'struct_conf',
+  'atom_sites',
+  'atom_type',
+  'entry',
 ];
 
 interface Copy {
@@ -53,7 +68,7 @@ const renamed = (copy: Copy, labelAsym: string, id: string) => (copy.keeps.has(l
 
 /** Rows of the first model, the one assemblies are built from. */
 function firstModelRows(a: AtomSite): number[] {
-  return fileModels(a)[0]?.rows as number[] | undefined ?? [];
+  return (fileModels(a)[0]?.rows as number[] | undefined) ?? [];
 }
 
 type Field = CifWriter.Field<number, unknown>;
@@ -101,8 +116,7 @@ export function toAssemblyCif(file: CifFile, assemblyId: string): string {
   const a = atomSite(block);
   const enc = CifWriter.createEncoder({ binary: false });
   enc.startDataBlock(ASSEMBLY_ENTRY_ID);
-  const entryIds = (cat: CifCategory) =>
-    Object.fromEntries(cat.fieldNames.filter((f) => f === 'entry_id' || (cat.name === 'entry' && f === 'id')).map((f) => [f, () => ASSEMBLY_ENTRY_ID]));
+  const entryIds = (cat: CifCategory) => Object.fromEntries(cat.fieldNames.filter((f) => f === 'entry_id' || (cat.name === 'entry' && f === 'id')).map((f) => [f, () => ASSEMBLY_ENTRY_ID]));
   const authOf = new Map<string, string>();
   for (const r of firstModelRows(a)) authOf.set(a.labelAsym.str(r), a.authAsym.str(r));
   for (const name of KEPT) {
@@ -121,7 +135,13 @@ export function toAssemblyCif(file: CifFile, assemblyId: string): string {
         }),
       );
     } else if (Object.keys(ids).length) {
-      enc.writeCategory(expanded(cat, Array.from({ length: cat.rowCount }, (_, r) => [r, copies[0]!] as [number, Copy]), ids));
+      enc.writeCategory(
+        expanded(
+          cat,
+          Array.from({ length: cat.rowCount }, (_, r) => [r, copies[0]!] as [number, Copy]),
+          ids,
+        ),
+      );
     } else enc.writeCategory(copyCategory(cat, false));
   }
   // Which chain of the deposited entry each chain of the assembly came from, and by which operators.

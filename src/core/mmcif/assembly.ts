@@ -91,7 +91,13 @@ export function assemblyParts(block: CifBlock, assemblyId: string, maxCopies = M
   for (let r = 0; r < gen.rowCount; r++) {
     if (aid.str(r) !== assemblyId) continue;
     const groups = parseOperExpression(expr.str(r));
-    const asyms = new Set(list.str(r).split(',').map((s) => s.trim()).filter(Boolean));
+    const asyms = new Set(
+      list
+        .str(r)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
     let combos: string[][] = [[]];
     for (const g of groups) {
       if (combos.length * g.length > maxCopies) throw new CifFormatError(`assembly ${assemblyId} expands to more than ${maxCopies} copies`);

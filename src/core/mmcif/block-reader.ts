@@ -36,10 +36,11 @@ export class Table {
 
   constructor(readonly category: CifCategory | undefined) {
     this.rows = category?.rowCount ?? 0;
-    if (category) for (const f of category.fieldNames) {
-      const field = category.getField(f);
-      if (field) this.fields.set(itemKey(f), field);
-    }
+    if (category)
+      for (const f of category.fieldNames) {
+        const field = category.getField(f);
+        if (field) this.fields.set(itemKey(f), field);
+      }
   }
 
   /** Mol*'s own column, for loops over many rows (atom_site) where a lookup per value costs too much. */
@@ -116,7 +117,10 @@ function convert(v: string, kind: FieldKind): unknown {
     case 'date':
       return isoDate(v);
     case 'list':
-      return v.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+      return v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
     default:
       return v;
   }

@@ -68,7 +68,10 @@ export function seqresRecords(block: CifBlock, out: string[]): void {
   for (const [chain, residues] of chains) {
     if (chain.length > 1) continue; // written only where the format holds the chain (checked by the caller)
     for (let k = 0, n = 1; k < residues.length; k += PER_LINE, n++) {
-      const names = residues.slice(k, k + PER_LINE).map((r) => r.padStart(3)).join(' ');
+      const names = residues
+        .slice(k, k + PER_LINE)
+        .map((r) => r.padStart(3))
+        .join(' ');
       out.push(pad80(`SEQRES ${String(n).padStart(3)} ${chain} ${String(residues.length).padStart(4)}  ${names}`));
     }
   }

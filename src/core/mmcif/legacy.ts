@@ -168,7 +168,11 @@ function matrixRecords(block: CifBlock, out: string[]): void {
   if (s && s.getField('fract_transf_matrix[1][1]')) {
     for (let i = 1; i <= 3; i++) {
       const v = (f: string) => col(s, f).float(0);
-      out.push(pad80(`SCALE${i}    ${fx(v(`fract_transf_matrix[${i}][1]`), 10, 6)}${fx(v(`fract_transf_matrix[${i}][2]`), 10, 6)}${fx(v(`fract_transf_matrix[${i}][3]`), 10, 6)}     ${fx(v(`fract_transf_vector[${i}]`), 10, 5)}`));
+      out.push(
+        pad80(
+          `SCALE${i}    ${fx(v(`fract_transf_matrix[${i}][1]`), 10, 6)}${fx(v(`fract_transf_matrix[${i}][2]`), 10, 6)}${fx(v(`fract_transf_matrix[${i}][3]`), 10, 6)}     ${fx(v(`fract_transf_vector[${i}]`), 10, 5)}`,
+        ),
+      );
     }
   }
 }
@@ -202,7 +206,9 @@ function headerRecords(block: CifBlock, idCode: string, out: string[], atoms?: {
     const group = item(block, 'symmetry', 'space_group_name_H-M');
     const z = col(cell, 'Z_PDB').str(0);
     out.push(
-      pad80(`CRYST1${fx(v('length_a'), 9, 3)}${fx(v('length_b'), 9, 3)}${fx(v('length_c'), 9, 3)}${fx(v('angle_alpha'), 7, 2)}${fx(v('angle_beta'), 7, 2)}${fx(v('angle_gamma'), 7, 2)} ${group.padEnd(11)}${z.padStart(4)}`),
+      pad80(
+        `CRYST1${fx(v('length_a'), 9, 3)}${fx(v('length_b'), 9, 3)}${fx(v('length_c'), 9, 3)}${fx(v('angle_alpha'), 7, 2)}${fx(v('angle_beta'), 7, 2)}${fx(v('angle_gamma'), 7, 2)} ${group.padEnd(11)}${z.padStart(4)}`,
+      ),
     );
   }
   matrixRecords(block, out);

@@ -59,9 +59,7 @@ export class CifPool {
         closed: () => new Error('the conversion pool is closed'),
         full: () => new CifTaskTimeout(`${MAX_QUEUED} conversions are already waiting`),
         timeout: (phase, t) =>
-          new CifTaskTimeout(
-            phase === 'queued' ? `the conversion waited past its time budget of ${t.budgetMs} ms for a thread` : `the conversion ran past its time budget of ${t.budgetMs} ms`,
-          ),
+          new CifTaskTimeout(phase === 'queued' ? `the conversion waited past its time budget of ${t.budgetMs} ms for a thread` : `the conversion ran past its time budget of ${t.budgetMs} ms`),
         lost: (cause, how) =>
           new CifFormatError(how === 'start' ? `the conversion thread did not start: ${cause.message}` : how === 'exit' ? 'the conversion thread stopped' : `the conversion failed: ${cause.message}`),
       },

@@ -32,7 +32,6 @@ export interface Residues {
   assemblies: { id: string; asyms: string[] }[];
 }
 
-
 function assembliesOf(gen: CifCategory | undefined): Residues['assemblies'] {
   const out = new Map<string, Set<string>>();
   const id = col(gen, 'assembly_id');

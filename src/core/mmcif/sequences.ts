@@ -84,7 +84,13 @@ export function polymerSequences(file: CifFile): PolymerSequence[] {
     const id = eid.str(r);
     let chains = (chainsOf.get(id) ?? []).map((label) => ({ label, auth: auth.get(label) ?? label }));
     // Without struct_asym, the author's strand ids are all there is.
-    if (!chains.length) chains = strands.str(r).split(',').map((s) => s.trim()).filter(Boolean).map((s) => ({ label: s, auth: s }));
+    if (!chains.length)
+      chains = strands
+        .str(r)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((s) => ({ label: s, auth: s }));
     out.push({
       entityId: id,
       chains,

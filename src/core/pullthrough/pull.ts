@@ -139,7 +139,14 @@ export class PullThrough {
       key,
       url: `${base}${qs}`,
       method,
-      ...(body ? { body: body.type === 'json' ? { contentType: 'application/json', data: JSON.stringify(body.value) } : { contentType: 'application/x-www-form-urlencoded', data: new URLSearchParams(withoutIdentity(body.params)).toString() } } : {}),
+      ...(body
+        ? {
+            body:
+              body.type === 'json'
+                ? { contentType: 'application/json', data: JSON.stringify(body.value) }
+                : { contentType: 'application/x-www-form-urlencoded', data: new URLSearchParams(withoutIdentity(body.params)).toString() },
+          }
+        : {}),
       headers,
       interval: intervalMs(policy, !chained && !!s.ncbiApiKey && !!policy.identity, s.rates, target.host),
       ...(volatile ? { volatile } : {}),

@@ -60,7 +60,6 @@ interface Pointer {
 
 const now = () => new Date().toISOString();
 
-
 /**
  * Which generation of each dataset is served. Readers cache the pointer briefly; the previous
  * generation stays in the database until the next switch, so a reader that is a moment behind (or
@@ -78,10 +77,7 @@ export class Generations {
     const key = `${service}/${dataset}`;
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit;
-    const row = await this.db.one<{ load_id: number; previous_id: number | null }>(
-      'SELECT load_id, previous_id FROM bm_active WHERE service = ? AND dataset = ?',
-      [service, dataset],
-    );
+    const row = await this.db.one<{ load_id: number; previous_id: number | null }>('SELECT load_id, previous_id FROM bm_active WHERE service = ? AND dataset = ?', [service, dataset]);
     const p: Pointer = {
       active: row ? Number(row.load_id) : undefined,
       previous: row?.previous_id != null ? Number(row.previous_id) : undefined,
@@ -115,8 +111,7 @@ export class Generations {
   async begin(service: string, dataset: string, source: string): Promise<number> {
     const t = now();
     return this.db.transaction(async (tx) => {
-      const sql =
-        'INSERT INTO bm_loads (service, dataset, state, source, started_at, heartbeat_at, host, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id';
+      const sql = 'INSERT INTO bm_loads (service, dataset, state, source, started_at, heartbeat_at, host, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id';
       const row = await tx.one<{ id: number }>(sql, [service, dataset, 'loading', source, t, t, hostname(), process.pid]);
       if (!row) throw new Error('could not record the load');
       return Number(row.id);
@@ -131,18 +126,10 @@ export class Generations {
    * Makes `gen` the served generation in one transaction. Returns the generations that are no longer
    * reachable (the one before the previous), whose tables the caller drops.
    */
-  async activate(
-    service: string,
-    dataset: string,
-    gen: number,
-    result: { records: number; skipped: number; release: string | null; details: Record<string, unknown> },
-  ): Promise<number[]> {
+  async activate(service: string, dataset: string, gen: number, result: { records: number; skipped: number; release: string | null; details: Record<string, unknown> }): Promise<number[]> {
     const t = now();
     const retired = await this.db.transaction(async (tx) => {
-      const cur = await tx.one<{ load_id: number; previous_id: number | null }>(
-        'SELECT load_id, previous_id FROM bm_active WHERE service = ? AND dataset = ?',
-        [service, dataset],
-      );
+      const cur = await tx.one<{ load_id: number; previous_id: number | null }>('SELECT load_id, previous_id FROM bm_active WHERE service = ? AND dataset = ?', [service, dataset]);
       await tx.run(
         `INSERT INTO bm_active (service, dataset, load_id, previous_id, switched_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (service, dataset) DO UPDATE SET load_id = excluded.load_id, previous_id = excluded.previous_id, switched_at = excluded.switched_at`,
@@ -156,10 +143,15 @@ export class Generations {
           out.push(Number(cur.previous_id));
         }
       }
-      await tx.run(
-        "UPDATE bm_loads SET state = 'active', finished_at = ?, heartbeat_at = ?, records = ?, skipped = ?, release = ?, details = ? WHERE id = ?",
-        [t, t, result.records, result.skipped, result.release, JSON.stringify(result.details), gen],
-      );
+      await tx.run("UPDATE bm_loads SET state = 'active', finished_at = ?, heartbeat_at = ?, records = ?, skipped = ?, release = ?, details = ? WHERE id = ?", [
+        t,
+        t,
+        result.records,
+        result.skipped,
+        result.release,
+        JSON.stringify(result.details),
+        gen,
+      ]);
       return out;
     });
     this.cache.delete(`${service}/${dataset}`);
@@ -167,13 +159,7 @@ export class Generations {
   }
 
   async fail(gen: number, error: string, records: number, skipped: number): Promise<void> {
-    await this.db.run("UPDATE bm_loads SET state = 'failed', finished_at = ?, error = ?, records = ?, skipped = ? WHERE id = ?", [
-      now(),
-      error,
-      records,
-      skipped,
-      gen,
-    ]);
+    await this.db.run("UPDATE bm_loads SET state = 'failed', finished_at = ?, error = ?, records = ?, skipped = ? WHERE id = ?", [now(), error, records, skipped, gen]);
   }
 
   /**
@@ -187,25 +173,17 @@ export class Generations {
       [service, dataset],
     );
     const here = hostname();
-    return rows
-      .filter((r) => (r.host === here && r.pid != null ? !processAlive(Number(r.pid)) : r.heartbeat_at < cutoff))
-      .map((r) => Number(r.id));
+    return rows.filter((r) => (r.host === here && r.pid != null ? !processAlive(Number(r.pid)) : r.heartbeat_at < cutoff)).map((r) => Number(r.id));
   }
 
   async list(service?: string): Promise<LoadRecord[]> {
-    const base =
-      'SELECT id, service, dataset, state, source, release, started_at, finished_at, records, skipped, details, error FROM bm_loads';
-    const rows = service
-      ? await this.db.query<LoadRow>(`${base} WHERE service = ? ORDER BY id`, [service])
-      : await this.db.query<LoadRow>(`${base} ORDER BY id`);
+    const base = 'SELECT id, service, dataset, state, source, release, started_at, finished_at, records, skipped, details, error FROM bm_loads';
+    const rows = service ? await this.db.query<LoadRow>(`${base} WHERE service = ? ORDER BY id`, [service]) : await this.db.query<LoadRow>(`${base} ORDER BY id`);
     return rows.map(toRecord);
   }
 
   async get(id: number): Promise<LoadRecord | undefined> {
-    const r = await this.db.one<LoadRow>(
-      'SELECT id, service, dataset, state, source, release, started_at, finished_at, records, skipped, details, error FROM bm_loads WHERE id = ?',
-      [id],
-    );
+    const r = await this.db.one<LoadRow>('SELECT id, service, dataset, state, source, release, started_at, finished_at, records, skipped, details, error FROM bm_loads WHERE id = ?', [id]);
     return r ? toRecord(r) : undefined;
   }
 

@@ -60,10 +60,7 @@ class Batcher {
         const r = await this.db.one<Record<string, unknown>>(`SELECT ${v} AS v FROM ${ident(this.table)} WHERE ${k} = ?`, keys as SqlValue[], { hot: true });
         found = new Map(r ? [[keys[0] as Key, r.v as string]] : []);
       } else {
-        const rows = await this.db.query<Record<string, unknown>>(
-          `SELECT ${k} AS k, ${v} AS v FROM ${ident(this.table)} WHERE ${k} IN (${keys.map(() => '?').join(', ')})`,
-          keys as SqlValue[],
-        );
+        const rows = await this.db.query<Record<string, unknown>>(`SELECT ${k} AS k, ${v} AS v FROM ${ident(this.table)} WHERE ${k} IN (${keys.map(() => '?').join(', ')})`, keys as SqlValue[]);
         // Keys come back as the database types them; numbers may come back as strings (bigint).
         found = new Map(rows.map((r) => [typeof keys[0] === 'number' ? Number(r.k) : String(r.k), r.v as string]));
       }

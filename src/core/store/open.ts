@@ -27,9 +27,7 @@ export function sqlitePath(opts: StoreOptions): string {
 export async function openStore(opts: StoreOptions): Promise<Db> {
   // Read first: a misconfigured bucket fails before a database is opened.
   const s3 = s3StoreFromEnv();
-  const db: Db = opts.databaseUrl
-    ? await PostgresDb.open({ url: opts.databaseUrl, schema: opts.schema })
-    : new SqliteDb(sqlitePath(opts));
+  const db: Db = opts.databaseUrl ? await PostgresDb.open({ url: opts.databaseUrl, schema: opts.schema }) : new SqliteDb(sqlitePath(opts));
   try {
     await migratePlatform(db);
   } catch (err) {

@@ -29,10 +29,7 @@ export async function columnsOf(db: Db, table: string): Promise<string[]> {
   const rows =
     db.dialect === 'sqlite'
       ? await db.query<{ name: string }>('SELECT name FROM pragma_table_info(?) ORDER BY cid', [table])
-      : await db.query<{ name: string }>(
-          'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position',
-          [table],
-        );
+      : await db.query<{ name: string }>('SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position', [table]);
   return rows.map((r) => r.name);
 }
 
@@ -99,8 +96,6 @@ export async function renumber(db: Db, table: string, column: string): Promise<v
   // Through negatives, so that no two rows ever hold the same number in between (unique keys).
   await db.transaction(async (tx) => {
     await tx.run(`UPDATE ${t} SET ${c} = -${c}`);
-    await tx.run(
-      `UPDATE ${t} SET ${c} = r.n FROM (SELECT ${c} AS old, ROW_NUMBER() OVER (ORDER BY ${c} DESC) AS n FROM ${t}) r WHERE ${t}.${c} = r.old`,
-    );
+    await tx.run(`UPDATE ${t} SET ${c} = r.n FROM (SELECT ${c} AS old, ROW_NUMBER() OVER (ORDER BY ${c} DESC) AS n FROM ${t}) r WHERE ${t}.${c} = r.old`);
   });
 }

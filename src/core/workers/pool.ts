@@ -118,11 +118,14 @@ export class WorkerPool {
     return new Promise((resolve, reject) => {
       const task: Task = { id: ++this.seq, msg, opts, refuseAt: Math.min(opts.waitUntil ?? Infinity, opts.deadline ?? Infinity), queued: undefined, resolve: resolve as (r: unknown) => void, reject };
       if (opts.waitUntil !== undefined) {
-        task.queued = setTimeout(() => {
-          const at = this.queue.indexOf(task);
-          if (at >= 0) this.queue.splice(at, 1);
-          if (at >= 0) this.expire(task);
-        }, Math.max(1, opts.waitUntil - Date.now()));
+        task.queued = setTimeout(
+          () => {
+            const at = this.queue.indexOf(task);
+            if (at >= 0) this.queue.splice(at, 1);
+            if (at >= 0) this.expire(task);
+          },
+          Math.max(1, opts.waitUntil - Date.now()),
+        );
       }
       this.queue.push(task);
       this.pump();

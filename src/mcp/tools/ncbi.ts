@@ -60,7 +60,12 @@ export const ncbiTools: ToolSpec[] = [
     description: 'One gene by NCBI Gene id, as NCBI Datasets reports it: symbol, name, location, synonyms, RefSeq and Ensembl ids. Use once you know the Gene id.',
     // Datasets serves the gene records E-utilities loads: their release is eutils'.
     service: 'eutils',
-    input: { gene_id: z.string().regex(/^\d{1,12}$/, 'gene_id must be a numeric NCBI Gene id, e.g. 672').describe('NCBI Gene id, e.g. 672') },
+    input: {
+      gene_id: z
+        .string()
+        .regex(/^\d{1,12}$/, 'gene_id must be a numeric NCBI Gene id, e.g. 672')
+        .describe('NCBI Gene id, e.g. 672'),
+    },
     async run(ctx, a) {
       const id = a.gene_id as string;
       const j = (await getJson(ctx, `/datasets/v2alpha/gene/id/${enc(id)}`, { record: `gene ${id}`, dataset: 'eutils/gene' })) as { reports?: { gene?: unknown }[] };
@@ -77,7 +82,11 @@ export const ncbiTools: ToolSpec[] = [
     service: 'eutils',
     input: {
       gene: z.string().max(50).optional().describe('gene symbol, e.g. BRCA1'),
-      id: z.string().regex(/^\d{1,12}$/, 'id must be a numeric ClinVar variation id').optional().describe('ClinVar variation id'),
+      id: z
+        .string()
+        .regex(/^\d{1,12}$/, 'id must be a numeric ClinVar variation id')
+        .optional()
+        .describe('ClinVar variation id'),
       text: z.string().max(300).optional().describe('HGVS-like or free text'),
       limit: z.number().int().min(1).max(50).default(10),
       cursor: z.string().max(2000).optional(),

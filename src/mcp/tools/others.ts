@@ -13,10 +13,16 @@ export const otherTools: ToolSpec[] = [
     description: 'GWAS Catalog associations by variant (rsId), mapped gene, trait or study accession, sorted by p-value. Use for genetic associations of a variant, gene or trait.',
     service: 'gwas',
     input: {
-      variant: z.string().regex(/^rs\d+$/, 'variant must be an rsId such as rs7903146').optional(),
+      variant: z
+        .string()
+        .regex(/^rs\d+$/, 'variant must be an rsId such as rs7903146')
+        .optional(),
       gene: z.string().max(50).optional().describe('mapped gene symbol, e.g. TCF7L2'),
       trait: z.string().max(200).optional().describe('reported trait text'),
-      study: z.string().regex(/^GCST\d+$/, 'study must be an accession such as GCST000001').optional(),
+      study: z
+        .string()
+        .regex(/^GCST\d+$/, 'study must be an accession such as GCST000001')
+        .optional(),
       limit: z.number().int().min(1).max(50).default(10),
       cursor: z.string().max(2000).optional(),
     },
@@ -34,7 +40,21 @@ export const otherTools: ToolSpec[] = [
         page?: { totalElements?: number };
       };
       const items = (j._embedded?.associations ?? []).map((x) =>
-        pick(x, ['association_id', 'accession_id', 'snp_effect_allele', 'p_value', 'or_value', 'beta', 'ci_lower', 'ci_upper', 'reported_trait', 'efo_traits', 'mapped_genes', 'risk_frequency', 'pubmed_id']),
+        pick(x, [
+          'association_id',
+          'accession_id',
+          'snp_effect_allele',
+          'p_value',
+          'or_value',
+          'beta',
+          'ci_lower',
+          'ci_upper',
+          'reported_trait',
+          'efo_traits',
+          'mapped_genes',
+          'risk_frequency',
+          'pubmed_id',
+        ]),
       );
       const total = j.page?.totalElements ?? null;
       return {
@@ -48,7 +68,8 @@ export const otherTools: ToolSpec[] = [
   {
     name: 'pdb_entry',
     title: 'PDB entry',
-    description: 'An RCSB PDB entry by id: title, method, resolution, polymer entities, assemblies, and links to its files (mmCIF, PDB, BinaryCIF, assembly, FASTA). Use for a structure you know the id of.',
+    description:
+      'An RCSB PDB entry by id: title, method, resolution, polymer entities, assemblies, and links to its files (mmCIF, PDB, BinaryCIF, assembly, FASTA). Use for a structure you know the id of.',
     service: 'rcsb-data',
     input: { entry_id: z.string().regex(/^[0-9][A-Za-z0-9]{3}$/, 'entry_id must be a 4-character PDB id such as 4HHB') },
     async run(ctx, a) {
@@ -80,14 +101,31 @@ export const otherTools: ToolSpec[] = [
   {
     name: 'alphafold_prediction',
     title: 'AlphaFold prediction',
-    description: 'The AlphaFold DB prediction of a UniProt accession: model id, version, mean pLDDT, confidence fractions and links to the model, confidence and PAE files. Use for a predicted structure of a protein.',
+    description:
+      'The AlphaFold DB prediction of a UniProt accession: model id, version, mean pLDDT, confidence fractions and links to the model, confidence and PAE files. Use for a predicted structure of a protein.',
     service: 'alphafold',
     input: { uniprot: z.string().regex(/^[A-Z0-9]{6,10}$/, 'uniprot must be a UniProt accession such as P69905') },
     async run(ctx, a) {
       const acc = a.uniprot as string;
       const j = (await getJson(ctx, `/alphafold/api/prediction/${enc(acc)}`, { record: `prediction ${acc}`, dataset: 'alphafold/predictions' })) as Obj[];
       const items = j.map((p) =>
-        pick(p, ['entryId', 'uniprotAccession', 'uniprotDescription', 'organismScientificName', 'latestVersion', 'globalMetricValue', 'fractionPlddtVeryHigh', 'fractionPlddtConfident', 'fractionPlddtLow', 'fractionPlddtVeryLow', 'uniprotStart', 'uniprotEnd', 'cifUrl', 'paeDocUrl', 'plddtDocUrl']),
+        pick(p, [
+          'entryId',
+          'uniprotAccession',
+          'uniprotDescription',
+          'organismScientificName',
+          'latestVersion',
+          'globalMetricValue',
+          'fractionPlddtVeryHigh',
+          'fractionPlddtConfident',
+          'fractionPlddtLow',
+          'fractionPlddtVeryLow',
+          'uniprotStart',
+          'uniprotEnd',
+          'cifUrl',
+          'paeDocUrl',
+          'plddtDocUrl',
+        ]),
       );
       return { ids: items.map((i) => String(i.entryId)), items };
     },
@@ -98,9 +136,18 @@ export const otherTools: ToolSpec[] = [
     description: 'bioRxiv preprints: by DOI (every version) or posted in a date interval (YYYY-MM-DD). Use to find or cite a preprint.',
     service: 'biorxiv',
     input: {
-      doi: z.string().regex(/^10\.\d{4,9}\/\S+$/, 'doi must look like 10.1101/2024.01.01.123456').optional(),
-      from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'from must be a date YYYY-MM-DD').optional(),
-      to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'to must be a date YYYY-MM-DD').optional(),
+      doi: z
+        .string()
+        .regex(/^10\.\d{4,9}\/\S+$/, 'doi must look like 10.1101/2024.01.01.123456')
+        .optional(),
+      from: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, 'from must be a date YYYY-MM-DD')
+        .optional(),
+      to: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, 'to must be a date YYYY-MM-DD')
+        .optional(),
       cursor: z.string().max(2000).optional(),
     },
     async run(ctx, a) {
@@ -140,7 +187,7 @@ export const otherTools: ToolSpec[] = [
   {
     name: 'skills_list',
     title: 'List execution skills',
-    description: 'The script-execution service\'s skills (Agent Skills): name, description and scripts. Use to find a ready-made script; skills_describe for its instructions.',
+    description: "The script-execution service's skills (Agent Skills): name, description and scripts. Use to find a ready-made script; skills_describe for its instructions.",
     service: 'exec',
     needsData: false,
     input: {},
@@ -153,14 +200,19 @@ export const otherTools: ToolSpec[] = [
   {
     name: 'skills_describe',
     title: 'Describe a skill',
-    description: 'One skill\'s SKILL.md instructions and its scripts. Use before running one of its scripts.',
+    description: "One skill's SKILL.md instructions and its scripts. Use before running one of its scripts.",
     service: 'exec',
     needsData: false,
     input: { skill: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'skill must be a skill name such as ncbi-gene') },
     async run(ctx, a) {
       const name = a.skill as string;
       const s = (await getJson(ctx, `/exec/api/skills/${enc(name)}`, { record: `skill ${name}`, dataset: 'the skills folders' })) as Obj;
-      const item = { name: s.name, description: s.description, scripts: ((s.scripts ?? []) as Obj[]).map((x) => pick(x, ['name', 'file', 'language', 'usage'])), body: String(s.body ?? '').slice(0, 5000) };
+      const item = {
+        name: s.name,
+        description: s.description,
+        scripts: ((s.scripts ?? []) as Obj[]).map((x) => pick(x, ['name', 'file', 'language', 'usage'])),
+        body: String(s.body ?? '').slice(0, 5000),
+      };
       return { ids: [name], items: [item] };
     },
   },

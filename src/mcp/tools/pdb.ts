@@ -15,7 +15,10 @@ const SEARCH = '/rcsb/search/rcsbsearch/v2/query';
 const DATASET = 'rcsb-data/archive';
 const RETURN_TYPES = ['entry', 'polymer_entity', 'non_polymer_entity', 'polymer_instance', 'assembly', 'mol_definition'] as const;
 
-const entryId = z.string().regex(/^[0-9][A-Za-z0-9]{3}$/, 'entry_id must be a 4-character PDB id such as 4HHB').describe('PDB id, e.g. 4HHB');
+const entryId = z
+  .string()
+  .regex(/^[0-9][A-Za-z0-9]{3}$/, 'entry_id must be a 4-character PDB id such as 4HHB')
+  .describe('PDB id, e.g. 4HHB');
 const returnType = (fallback: (typeof RETURN_TYPES)[number]) => z.enum(RETURN_TYPES).default(fallback).describe('what to return: entries, entities, chains, assemblies or chemical components');
 
 /** One page of a Search API query: identifiers with scores, best first. */
@@ -26,7 +29,13 @@ async function searchPage(ctx: McpContext, node: Obj, rt: string, a: Obj): Promi
   const j = (await getJson(ctx, SEARCH, { record: 'the search', dataset: DATASET }, body)) as { result_set?: { identifier: string; score: number }[]; total_count?: number } | undefined;
   const items = (j?.result_set ?? []).map((r) => ({ identifier: r.identifier, score: r.score }));
   const total = j?.total_count ?? 0;
-  return offsetPage(items, items.map((i) => i.identifier), offset, offset + items.length < total, total);
+  return offsetPage(
+    items,
+    items.map((i) => i.identifier),
+    offset,
+    offset + items.length < total,
+    total,
+  );
 }
 
 const names = (xs: unknown) => (Array.isArray(xs) ? (xs as Obj[]).map((x) => x.name ?? x.value).filter((x) => x !== undefined) : undefined);
@@ -38,7 +47,11 @@ function entityItem(kind: string, e: Obj): Obj {
   const poly = (e.entity_poly ?? {}) as Obj;
   const seq = typeof poly.pdbx_seq_one_letter_code_can === 'string' ? poly.pdbx_seq_one_letter_code_can : undefined;
   const refs = (ids.reference_sequence_identifiers ?? []) as Obj[];
-  const organisms = ((e.rcsb_entity_source_organism ?? []) as Obj[]).map((o) => ({ name: o.scientific_name ?? o.ncbi_scientific_name, taxonomy_id: o.ncbi_taxonomy_id, genes: names(o.rcsb_gene_name) }));
+  const organisms = ((e.rcsb_entity_source_organism ?? []) as Obj[]).map((o) => ({
+    name: o.scientific_name ?? o.ncbi_scientific_name,
+    taxonomy_id: o.ncbi_taxonomy_id,
+    genes: names(o.rcsb_gene_name),
+  }));
   return {
     rcsb_id: e.rcsb_id,
     kind,
@@ -67,7 +80,10 @@ export const pdbTools: ToolSpec[] = [
     service: 'rcsb-data',
     input: {
       entry_id: entryId,
-      entity_id: z.string().regex(/^\d{1,4}$/, 'entity_id must be an entity number such as 1').describe('entity number within the entry, e.g. 1'),
+      entity_id: z
+        .string()
+        .regex(/^\d{1,4}$/, 'entity_id must be an entity number such as 1')
+        .describe('entity number within the entry, e.g. 1'),
       kind: z.enum(['polymer', 'nonpolymer', 'branched']).default('polymer').describe('polymer (protein, nucleic acid), nonpolymer (ligand) or branched (glycan)'),
     },
     async run(ctx, a) {
@@ -84,7 +100,14 @@ export const pdbTools: ToolSpec[] = [
     description:
       'One biological assembly of a PDB entry: oligomeric state and count, how it was determined, the chains it is built from, symmetry operators, and its composition (entities, instances, atoms). Use to know the functional form of a structure.',
     service: 'rcsb-data',
-    input: { entry_id: entryId, assembly_id: z.string().regex(/^\d{1,4}$/, 'assembly_id must be an assembly number such as 1').default('1').describe('assembly number, e.g. 1') },
+    input: {
+      entry_id: entryId,
+      assembly_id: z
+        .string()
+        .regex(/^\d{1,4}$/, 'assembly_id must be an assembly number such as 1')
+        .default('1')
+        .describe('assembly number, e.g. 1'),
+    },
     async run(ctx, a) {
       const id = (a.entry_id as string).toUpperCase();
       const asm = a.assembly_id as string;
@@ -117,12 +140,18 @@ export const pdbTools: ToolSpec[] = [
       'Search API attribute query: structures whose attribute (e.g. exptl.method, rcsb_entry_info.resolution_combined, rcsb_entity_source_organism.scientific_name) matches a value with an operator. Use for exact filters (method, resolution, organism, dates); pdb_search for words.',
     service: 'rcsb-data',
     input: {
-      attribute: z.string().regex(/^[A-Za-z0-9_.]{1,200}$/, 'attribute must be an attribute path such as exptl.method').describe('attribute path, e.g. exptl.method'),
-      operator: z
-        .enum(['exact_match', 'contains_words', 'contains_phrase', 'equals', 'greater', 'greater_or_equal', 'less', 'less_or_equal', 'range', 'in', 'exists'])
-        .default('exact_match'),
+      attribute: z
+        .string()
+        .regex(/^[A-Za-z0-9_.]{1,200}$/, 'attribute must be an attribute path such as exptl.method')
+        .describe('attribute path, e.g. exptl.method'),
+      operator: z.enum(['exact_match', 'contains_words', 'contains_phrase', 'equals', 'greater', 'greater_or_equal', 'less', 'less_or_equal', 'range', 'in', 'exists']).default('exact_match'),
       value: z
-        .union([z.string().max(500), z.number(), z.array(z.union([z.string().max(200), z.number()])).max(100), z.object({ from: z.union([z.string().max(50), z.number()]), to: z.union([z.string().max(50), z.number()]) })])
+        .union([
+          z.string().max(500),
+          z.number(),
+          z.array(z.union([z.string().max(200), z.number()])).max(100),
+          z.object({ from: z.union([z.string().max(50), z.number()]), to: z.union([z.string().max(50), z.number()]) }),
+        ])
         .optional()
         .describe('the value; a list for "in", {from, to} for "range"; none for "exists"'),
       return_type: returnType('entry'),
@@ -142,7 +171,10 @@ export const pdbTools: ToolSpec[] = [
       'Search API sequence query (MMseqs2): polymer entities whose sequence resembles a protein, DNA or RNA sequence, under an E-value and identity cut-off, best first. Use to find structures of a protein from its sequence.',
     service: 'rcsb-data',
     input: {
-      sequence: z.string().regex(/^[A-Za-z*\s]{10,10000}$/, 'sequence must be 10 to 10000 one-letter residue codes').describe('one-letter sequence'),
+      sequence: z
+        .string()
+        .regex(/^[A-Za-z*\s]{10,10000}$/, 'sequence must be 10 to 10000 one-letter residue codes')
+        .describe('one-letter sequence'),
       sequence_type: z.enum(['protein', 'dna', 'rna']).default('protein'),
       evalue_cutoff: z.number().min(0).max(1000).default(0.1),
       identity_cutoff: z.number().min(0).max(1).default(0).describe('minimum sequence identity, 0-1'),
@@ -158,12 +190,20 @@ export const pdbTools: ToolSpec[] = [
     name: 'pdb_structure_search',
     title: 'PDB structure (shape) search',
     description:
-      'Search API structure query: assemblies or chains of loaded entries whose 3D shape resembles an entry\'s assembly (or one chain). Use to find structurally similar proteins whatever their sequence.',
+      "Search API structure query: assemblies or chains of loaded entries whose 3D shape resembles an entry's assembly (or one chain). Use to find structurally similar proteins whatever their sequence.",
     service: 'rcsb-data',
     input: {
       entry_id: entryId,
-      assembly_id: z.string().regex(/^\d{1,4}$/, 'assembly_id must be an assembly number such as 1').optional().describe('compare this assembly (default 1 unless a chain is given)'),
-      asym_id: z.string().regex(/^[A-Za-z0-9]{1,4}$/, 'asym_id must be a chain id such as A').optional().describe('compare this chain instead'),
+      assembly_id: z
+        .string()
+        .regex(/^\d{1,4}$/, 'assembly_id must be an assembly number such as 1')
+        .optional()
+        .describe('compare this assembly (default 1 unless a chain is given)'),
+      asym_id: z
+        .string()
+        .regex(/^[A-Za-z0-9]{1,4}$/, 'asym_id must be a chain id such as A')
+        .optional()
+        .describe('compare this chain instead'),
       operator: z.enum(['strict_shape_match', 'relaxed_shape_match']).default('strict_shape_match'),
       return_type: returnType('assembly'),
       ...paging(),
@@ -183,7 +223,17 @@ export const pdbTools: ToolSpec[] = [
     input: {
       descriptor: z.string().min(1).max(2000).describe('SMILES, or an InChI string starting with InChI='),
       match_type: z
-        .enum(['graph-exact', 'graph-strict', 'graph-relaxed', 'graph-relaxed-stereo', 'fingerprint-similarity', 'sub-struct-graph-exact', 'sub-struct-graph-strict', 'sub-struct-graph-relaxed', 'sub-struct-graph-relaxed-stereo'])
+        .enum([
+          'graph-exact',
+          'graph-strict',
+          'graph-relaxed',
+          'graph-relaxed-stereo',
+          'fingerprint-similarity',
+          'sub-struct-graph-exact',
+          'sub-struct-graph-strict',
+          'sub-struct-graph-relaxed',
+          'sub-struct-graph-relaxed-stereo',
+        ])
         .default('graph-relaxed'),
       return_type: returnType('mol_definition'),
       ...paging(),

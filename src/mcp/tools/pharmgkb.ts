@@ -14,7 +14,11 @@ const BASE = '/pgx/v1';
 const DATASET = 'pgx/pharmgkb';
 const clip = (v: unknown, n: number) => (typeof v === 'string' && v.length > n ? `${v.slice(0, n)}…` : v);
 
-const gene = z.string().regex(/^[A-Za-z0-9-]{1,30}$/, 'gene must be a gene symbol such as CYP2D6').optional().describe('gene symbol, e.g. CYP2D6');
+const gene = z
+  .string()
+  .regex(/^[A-Za-z0-9-]{1,30}$/, 'gene must be a gene symbol such as CYP2D6')
+  .optional()
+  .describe('gene symbol, e.g. CYP2D6');
 const drug = z.string().min(1).max(200).optional().describe('drug (chemical) name, e.g. codeine');
 
 /** Reads a whole list and answers one page of it, compacted. */
@@ -59,7 +63,17 @@ export const pharmgkbTools: ToolSpec[] = [
         url,
         'the clinical annotations',
         a,
-        (x) => ({ id: x.id, gene: x.gene, drug: x.drug, variant: x.variant, phenotype: x.phenotype, evidence_level: x.evidenceLevel, annotation: clip(x.annotation, 1200), sources: x.sources, url: x.url }),
+        (x) => ({
+          id: x.id,
+          gene: x.gene,
+          drug: x.drug,
+          variant: x.variant,
+          phenotype: x.phenotype,
+          evidence_level: x.evidenceLevel,
+          annotation: clip(x.annotation, 1200),
+          sources: x.sources,
+          url: x.url,
+        }),
         (x) => String(x.id),
       );
     },
@@ -96,15 +110,13 @@ export const pharmgkbTools: ToolSpec[] = [
     name: 'pharmgkb_drug_labels',
     title: 'PharmGKB drug-label annotations',
     description:
-      'Pharmacogenomic drug-label annotations (FDA, EMA, PMDA, Health Canada) of a drug and/or a gene: the testing level and what the label says. Use for what a regulator\'s label requires or advises about genetic testing.',
+      "Pharmacogenomic drug-label annotations (FDA, EMA, PMDA, Health Canada) of a drug and/or a gene: the testing level and what the label says. Use for what a regulator's label requires or advises about genetic testing.",
     service: 'pgx',
     input: { gene, drug, source: z.enum(['FDA', 'EMA', 'PMDA', 'Health Canada']).optional().describe('only labels of this agency'), ...paging() },
     run(ctx, a) {
       needOne(a, ['gene', 'drug']);
       // The spec's path needs a drug; the real service's /data path also takes a gene.
-      const url = str(a.drug)
-        ? `${BASE}/drugLabel?${query({ drug: a.drug, source: a.source })}`
-        : `${BASE}/data/label?${query({ 'relatedGenes.symbol': a.gene, source: a.source })}`;
+      const url = str(a.drug) ? `${BASE}/drugLabel?${query({ drug: a.drug, source: a.source })}` : `${BASE}/data/label?${query({ 'relatedGenes.symbol': a.gene, source: a.source })}`;
       // With both, the drug's labels that name the gene as a biomarker.
       const sym = str(a.gene)?.toUpperCase();
       const keep = (x: Obj) => !sym || ((x.biomarkers ?? []) as string[]).some((b) => b.toUpperCase() === sym);
@@ -113,7 +125,16 @@ export const pharmgkbTools: ToolSpec[] = [
         url,
         'the drug labels',
         a,
-        (x) => ({ id: x.id, name: x.name, drug: x.drug, source: x.source, testing_level: x.testingLevel, biomarkers: x.biomarkers, sections: Object.fromEntries(Object.entries((x.sections ?? {}) as Obj).map(([k, v]) => [k, clip(v, 600)])), url: x.labelUrl }),
+        (x) => ({
+          id: x.id,
+          name: x.name,
+          drug: x.drug,
+          source: x.source,
+          testing_level: x.testingLevel,
+          biomarkers: x.biomarkers,
+          sections: Object.fromEntries(Object.entries((x.sections ?? {}) as Obj).map(([k, v]) => [k, clip(v, 600)])),
+          url: x.labelUrl,
+        }),
         (x) => String(x.id),
         keep,
       );
@@ -133,7 +154,16 @@ export const pharmgkbTools: ToolSpec[] = [
         `${BASE}/geneDrugPair?${query({ gene: a.gene, drug: a.drug, cpicLevel: a.cpic_level })}`,
         'the gene-drug pairs',
         a,
-        (x) => ({ gene: x.gene, drug: x.drug, sources: x.sources, cpic_level: x.cpicLevel, evidence_level: x.evidenceLevel, clinical_annotations: x.clinicalAnnotationCount, has_guideline: x.hasGuideline, guideline_url: x.guidelineUrl }),
+        (x) => ({
+          gene: x.gene,
+          drug: x.drug,
+          sources: x.sources,
+          cpic_level: x.cpicLevel,
+          evidence_level: x.evidenceLevel,
+          clinical_annotations: x.clinicalAnnotationCount,
+          has_guideline: x.hasGuideline,
+          guideline_url: x.guidelineUrl,
+        }),
         (x) => `${String(x.gene)}/${String(x.drug)}`,
       );
     },

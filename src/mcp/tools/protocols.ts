@@ -95,17 +95,25 @@ export const protocolTools: ToolSpec[] = [
         total = typeof j.total === 'number' ? j.total : null;
         return { rows: ((j.items ?? []) as Obj[]).map(summary), more: total !== null && (page + 1) * size < total };
       });
-      return offsetPage(rows, rows.map((i) => String(i.id)), offset, more, total);
+      return offsetPage(
+        rows,
+        rows.map((i) => String(i.id)),
+        offset,
+        more,
+        total,
+      );
     },
   },
   {
     name: 'protocols_get',
     title: 'Get a protocol',
-    description:
-      'One protocol by id, URI or DOI, with its steps as text and its materials; a private one only with the access token of a user who may see it. Use after protocols_search.',
+    description: 'One protocol by id, URI or DOI, with its steps as text and its materials; a private one only with the access token of a user who may see it. Use after protocols_search.',
     service: 'protocols',
     input: {
-      protocol: z.string().regex(/^[A-Za-z0-9._:/-]{1,300}$/, 'protocol must be a protocol id, URI or DOI').describe('id (e.g. 90001), URI or DOI'),
+      protocol: z
+        .string()
+        .regex(/^[A-Za-z0-9._:/-]{1,300}$/, 'protocol must be a protocol id, URI or DOI')
+        .describe('id (e.g. 90001), URI or DOI'),
       access_token: accessToken,
       cursor: z.string().max(2000).optional().describe('next_cursor of a previous answer: the next steps'),
     },

@@ -39,7 +39,11 @@ export const pubchemTools: ToolSpec[] = [
       smiles: z.string().max(2000).optional().describe('SMILES'),
     },
     async run(ctx, a) {
-      const given = [['name', str(a.name)], ['cid', a.cid === undefined ? undefined : String(a.cid)], ['smiles', str(a.smiles)]].filter(([, v]) => v) as [string, string][];
+      const given = [
+        ['name', str(a.name)],
+        ['cid', a.cid === undefined ? undefined : String(a.cid)],
+        ['smiles', str(a.smiles)],
+      ].filter(([, v]) => v) as [string, string][];
       if (given.length !== 1) throw new ToolError('name, cid or smiles: give exactly one');
       const [kind, value] = given[0] as [string, string];
       const url = kind === 'smiles' ? `${PUG}/compound/smiles/cids/JSON?smiles=${enc(value)}` : `${PUG}/compound/${kind}/${enc(value)}/cids/JSON`;

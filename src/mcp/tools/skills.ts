@@ -15,12 +15,28 @@ const STDERR_BYTES = 1500;
 
 function head(s: string, n: number): { text: string; cut: boolean } {
   const b = Buffer.from(s);
-  return b.length <= n ? { text: s, cut: false } : { text: b.subarray(0, n).toString('utf8').replace(/\uFFFD$/, ''), cut: true };
+  return b.length <= n
+    ? { text: s, cut: false }
+    : {
+        text: b
+          .subarray(0, n)
+          .toString('utf8')
+          .replace(/\uFFFD$/, ''),
+        cut: true,
+      };
 }
 
 function tail(s: string, n: number): { text: string; cut: boolean } {
   const b = Buffer.from(s);
-  return b.length <= n ? { text: s, cut: false } : { text: b.subarray(b.length - n).toString('utf8').replace(/^\uFFFD/, ''), cut: true };
+  return b.length <= n
+    ? { text: s, cut: false }
+    : {
+        text: b
+          .subarray(b.length - n)
+          .toString('utf8')
+          .replace(/^\uFFFD/, ''),
+        cut: true,
+      };
 }
 
 export const skillTools: ToolSpec[] = [
@@ -28,7 +44,7 @@ export const skillTools: ToolSpec[] = [
     name: 'skills_run',
     title: 'Run a skill script',
     description:
-      'Runs one script of a skill (see skills_list, skills_describe) with arguments in the execution service\'s sandbox, whose only way out is this server\'s own services; answers its exit status, stdout (first 5 KB) and stderr (last 1.5 KB). Use when a skill\'s script answers the question in one step.',
+      "Runs one script of a skill (see skills_list, skills_describe) with arguments in the execution service's sandbox, whose only way out is this server's own services; answers its exit status, stdout (first 5 KB) and stderr (last 1.5 KB). Use when a skill's script answers the question in one step.",
     service: 'exec',
     needsData: false,
     // It runs code (not read-only), but only reads the mirror: nothing is changed or deleted, and
@@ -36,7 +52,10 @@ export const skillTools: ToolSpec[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     input: {
       skill: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'skill must be a skill name such as pharmgkb'),
-      script: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'script must be a script name such as gene_drug_pairs').describe('script name (or its file name)'),
+      script: z
+        .string()
+        .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'script must be a script name such as gene_drug_pairs')
+        .describe('script name (or its file name)'),
       args: z.array(z.string().max(8192)).max(64).default([]).describe('command-line arguments, each a string'),
     },
     async run(ctx, a) {

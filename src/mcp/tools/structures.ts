@@ -12,7 +12,7 @@ export const structureTools: ToolSpec[] = [
   {
     name: 'pdb_search',
     title: 'Search the PDB',
-    description: 'Full-text search of RCSB PDB entries (the Search API\'s full_text service), best first. Use to find structures of a protein, ligand or organism by words; then pdb_entry.',
+    description: "Full-text search of RCSB PDB entries (the Search API's full_text service), best first. Use to find structures of a protein, ligand or organism by words; then pdb_entry.",
     service: 'rcsb-data',
     input: {
       text: z.string().min(1).max(500).describe('words to search, e.g. "hemoglobin"'),
@@ -24,8 +24,7 @@ export const structureTools: ToolSpec[] = [
       const limit = a.limit as number;
       const query = { query: { type: 'terminal', service: 'full_text', parameters: { value: a.text } }, return_type: 'entry', request_options: { paginate: { start: offset, rows: limit } } };
       const j = (await getJson(ctx, '/rcsb/search/rcsbsearch/v2/query', { record: 'the search', dataset: 'rcsb-data/archive' }, query)) as
-        | { result_set?: { identifier: string; score: number }[]; total_count?: number }
-        | undefined;
+        { result_set?: { identifier: string; score: number }[]; total_count?: number } | undefined;
       const items = (j?.result_set ?? []).map((r) => ({ entry_id: r.identifier, score: r.score }));
       const total = j?.total_count ?? items.length;
       return { ids: items.map((i) => i.entry_id), items, total, next_cursor: offset + items.length < total ? encodeCursor({ offset: offset + limit }) : null };
@@ -34,7 +33,8 @@ export const structureTools: ToolSpec[] = [
   {
     name: 'alphafold_confidence',
     title: 'AlphaFold confidence and PAE summary',
-    description: 'For a UniProt accession\'s AlphaFold model: per-category pLDDT counts, mean pLDDT, the lowest-confidence stretches, and the PAE matrix\'s size, mean and maximum. Use to judge which parts of a predicted structure to trust.',
+    description:
+      "For a UniProt accession's AlphaFold model: per-category pLDDT counts, mean pLDDT, the lowest-confidence stretches, and the PAE matrix's size, mean and maximum. Use to judge which parts of a predicted structure to trust.",
     service: 'alphafold',
     input: { uniprot: z.string().regex(/^[A-Z0-9]{6,10}$/, 'uniprot must be a UniProt accession such as P69905') },
     async run(ctx, a) {

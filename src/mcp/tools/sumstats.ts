@@ -12,8 +12,20 @@ type Obj = Record<string, unknown>;
 const BASE = '/gwas/summary-statistics/api';
 const DATASET = 'gwas/sumstats';
 const FIELDS = [
-  'variant_id', 'chromosome', 'base_pair_location', 'effect_allele', 'other_allele', 'effect_allele_frequency',
-  'beta', 'standard_error', 'odds_ratio', 'ci_lower', 'ci_upper', 'p_value', 'study_accession', 'trait',
+  'variant_id',
+  'chromosome',
+  'base_pair_location',
+  'effect_allele',
+  'other_allele',
+  'effect_allele_frequency',
+  'beta',
+  'standard_error',
+  'odds_ratio',
+  'ci_lower',
+  'ci_upper',
+  'p_value',
+  'study_accession',
+  'trait',
 ] as const;
 // Pages read per call when filtering by p-value here (the service's largest page is 1000 rows).
 const SCAN_PAGE = 1000;
@@ -85,10 +97,27 @@ export const sumstatsTools: ToolSpec[] = [
       'Every tested variant of the loaded GWAS summary-statistics studies in a genomic region (chromosome, start, end; GRCh38 base pairs), optionally of one study and under a p-value bound: effect allele, beta, standard error, p-value, odds ratio. Use for the association signal around a locus, not only the catalogued hits.',
     service: 'gwas',
     input: {
-      chromosome: z.string().regex(/^(?:[1-9]|1\d|2[0-5]|X|Y|MT)$/i, 'chromosome must be 1-22, X, Y or MT').describe('chromosome, e.g. 1 or X'),
-      start: z.number().int().min(0).max(2 ** 32 - 1).describe('first base pair of the region'),
-      end: z.number().int().min(0).max(2 ** 32 - 1).describe('last base pair of the region'),
-      study: z.string().regex(/^GCST\d+$/, 'study must be an accession such as GCST005038').optional().describe('only this study'),
+      chromosome: z
+        .string()
+        .regex(/^(?:[1-9]|1\d|2[0-5]|X|Y|MT)$/i, 'chromosome must be 1-22, X, Y or MT')
+        .describe('chromosome, e.g. 1 or X'),
+      start: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 32 - 1)
+        .describe('first base pair of the region'),
+      end: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 32 - 1)
+        .describe('last base pair of the region'),
+      study: z
+        .string()
+        .regex(/^GCST\d+$/, 'study must be an accession such as GCST005038')
+        .optional()
+        .describe('only this study'),
       p_upper: z.number().min(0).max(1).optional().describe('only variants with p-value at most this, e.g. 5e-8'),
       ...paging(100, 20),
     },

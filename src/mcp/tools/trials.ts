@@ -27,8 +27,7 @@ export const trialTools: ToolSpec[] = [
   {
     name: 'trials_search',
     title: 'Search clinical trials',
-    description:
-      'Search the ClinicalTrials.gov registry by condition, intervention, free text and overall status. Use to find studies; then trials_get for one study in full.',
+    description: 'Search the ClinicalTrials.gov registry by condition, intervention, free text and overall status. Use to find studies; then trials_get for one study in full.',
     service: 'clinicaltrials',
     input: {
       condition: z.string().max(200).optional().describe('condition or disease, e.g. "melanoma"'),
@@ -65,7 +64,12 @@ export const trialTools: ToolSpec[] = [
     title: 'Get a clinical trial',
     description: 'One ClinicalTrials.gov study by NCT number: summary, status, design, arms, eligibility and outcomes. Use once you know the NCT id.',
     service: 'clinicaltrials',
-    input: { nct_id: z.string().regex(/^NCT\d{8}$/, 'nct_id must look like NCT02513394').describe('NCT number, e.g. NCT02513394') },
+    input: {
+      nct_id: z
+        .string()
+        .regex(/^NCT\d{8}$/, 'nct_id must look like NCT02513394')
+        .describe('NCT number, e.g. NCT02513394'),
+    },
     async run(ctx, a) {
       const nct = a.nct_id as string;
       const s = (await getJson(ctx, `${BASE}/studies/${enc(nct)}`, { record: `study ${nct}`, dataset: DATASET })) as Record<string, unknown>;

@@ -110,14 +110,7 @@ function modelStructure(e: Entry, base: string, length: number): BeaconsStructur
   };
 }
 
-export async function beaconsSummary(
-  ctx: ServiceContext,
-  experimental: ExperimentalStructures,
-  qualifier: string,
-  base: string,
-  origin: string,
-  provider?: string,
-): Promise<Record<string, unknown>> {
+export async function beaconsSummary(ctx: ServiceContext, experimental: ExperimentalStructures, qualifier: string, base: string, origin: string, provider?: string): Promise<Record<string, unknown>> {
   const acc = accessionParam(qualifier);
   // Only the accession asked for: an isoform is an accession of its own in 3D-Beacons.
   const entries = (await entriesOf(ctx, acc)).filter((e) => e.latest.acc === acc);

@@ -110,4 +110,3 @@ export async function modelRecord(entryId: string, version: number, p: Pending):
     },
   };
 }
-

@@ -13,11 +13,7 @@ export function detail(status: number, message: string, headers: Record<string, 
 
 /** FastAPI's (pydantic 2) validation body for one bad path parameter. */
 export function invalidParameter(name: string, input: string, pattern: string, message: string): ServiceError {
-  return new ServiceError(
-    422,
-    { detail: [{ type: 'string_pattern_mismatch', loc: ['path', name], msg: message, input, ctx: { pattern } }] },
-    JSON_TYPE,
-  );
+  return new ServiceError(422, { detail: [{ type: 'string_pattern_mismatch', loc: ['path', name], msg: message, input, ctx: { pattern } }] }, JSON_TYPE);
 }
 
 export const afErrors = {

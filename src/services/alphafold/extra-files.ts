@@ -56,7 +56,12 @@ export function checkedExtra(kind: ExtraKind, bytes: Buffer): Buffer {
   if (text.length === 0) throw new Error('empty file');
   const head = text.subarray(0, 65_536);
   if (head.includes(0)) throw new Error('not a text file');
-  const first = head.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  const first =
+    head
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '') ?? '';
   if (kind === 'msa' && !/^[>#]/.test(first)) throw new Error('not an a3m alignment (the first line is no ">" header)');
   if (kind === 'am' && !first.includes(',')) throw new Error('not a CSV table (no header line with commas)');
   return isGzip(bytes) ? bytes : gzipSync(bytes);

@@ -121,9 +121,7 @@ export function predictionRecord(e: Entry, base: string): Record<string, unknown
   // Whether the protein is in a reference proteome is not in the model file: null unless the metadata says.
   const reference = pick<boolean | null>(meta, 'isReferenceProteome', null);
   const urls = fileUrls(base, r.entry_id, v);
-  const am = namesAlphaMissense(e, taxId)
-    ? { amAnnotationsUrl: urls.amAnnotationsUrl, amAnnotationsHg19Url: urls.amAnnotationsHg19Url, amAnnotationsHg38Url: urls.amAnnotationsHg38Url }
-    : {};
+  const am = namesAlphaMissense(e, taxId) ? { amAnnotationsUrl: urls.amAnnotationsUrl, amAnnotationsHg19Url: urls.amAnnotationsHg19Url, amAnnotationsHg38Url: urls.amAnnotationsHg38Url } : {};
   return {
     toolUsed: 'AlphaFold Monomer v2.0 pipeline',
     providerId: 'GDM',

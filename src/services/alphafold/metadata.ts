@@ -11,7 +11,18 @@ const FLOATS = new Set(['globalMetricValue', 'fractionPlddtVeryHigh', 'fractionP
 const BOOLS = new Set(['isReviewed', 'isReferenceProteome']);
 const INT_ARRAYS = new Set(['allVersions']);
 const STR_ARRAYS = new Set(['geneSynonyms', 'organismCommonNames', 'organismSynonyms', 'proteinFullNames', 'proteinShortNames']);
-const STRS = new Set(['entryId', 'uniprotAccession', 'uniprotId', 'uniprotDescription', 'gene', 'organismScientificName', 'uniprotSequence', 'sequenceChecksum', 'sequenceVersionDate', 'modelCreatedDate']);
+const STRS = new Set([
+  'entryId',
+  'uniprotAccession',
+  'uniprotId',
+  'uniprotDescription',
+  'gene',
+  'organismScientificName',
+  'uniprotSequence',
+  'sequenceChecksum',
+  'sequenceVersionDate',
+  'modelCreatedDate',
+]);
 
 export const META_COLUMNS: ReadonlySet<string> = new Set([...INTS, ...FLOATS, ...BOOLS, ...INT_ARRAYS, ...STR_ARRAYS, ...STRS]);
 
@@ -27,7 +38,11 @@ function listOf(v: unknown): unknown[] {
       // Not JSON: a separated list below.
     }
   }
-  return s.replace(/^\[|\]$/g, '').split(/[;|,]/).map((x) => x.trim().replace(/^"|"$/g, '')).filter((x) => x !== '');
+  return s
+    .replace(/^\[|\]$/g, '')
+    .split(/[;|,]/)
+    .map((x) => x.trim().replace(/^"|"$/g, ''))
+    .filter((x) => x !== '');
 }
 
 /** One metadata row as typed values; throws on a value of the wrong type (the row is skipped). */

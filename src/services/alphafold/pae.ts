@@ -202,11 +202,5 @@ export function servedPae(buf: Buffer): Buffer {
   if (at < 0) throw new PaeFormatError('no predicted_aligned_error array');
   const matrix = buf.subarray(at, arrayEnd(buf, at));
   const max = maxError(buf) ?? 31.75;
-  return Buffer.concat([
-    Buffer.from('[{"distance":'),
-    matrix,
-    Buffer.from(',"predicted_aligned_error":'),
-    matrix,
-    Buffer.from(`,"max_predicted_aligned_error":${max}}]`),
-  ]);
+  return Buffer.concat([Buffer.from('[{"distance":'), matrix, Buffer.from(',"predicted_aligned_error":'), matrix, Buffer.from(`,"max_predicted_aligned_error":${max}}]`)]);
 }

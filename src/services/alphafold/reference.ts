@@ -18,9 +18,7 @@ function beaconsDocument(): Promise<Record<string, unknown>> {
   return beacons;
 }
 
-export const ALPHAFOLD_OFFICIAL: readonly OfficialApi[] = [
-  { name: '3D-Beacons API 2.0.0 (the consortium\'s own document; the summary path served)', load: beaconsDocument, serverPath: '/api' },
-];
+export const ALPHAFOLD_OFFICIAL: readonly OfficialApi[] = [{ name: "3D-Beacons API 2.0.0 (the consortium's own document; the summary path served)", load: beaconsDocument, serverPath: '/api' }];
 
 const accession: ParamDoc = { name: 'accession', in: 'path', description: 'UniProt accession of the entry', example: 'P69905' };
 const fragment: ParamDoc = { name: 'fragment', in: 'path', type: 'integer', description: 'Fragment number (1 for proteins of up to 2,700 residues)', example: 1 };
@@ -62,12 +60,7 @@ export const ALPHAFOLD_REFERENCE: ApiReference = {
       path: `/files/${FILE}-confidence_v{version}.json`,
       tag: 'Files',
       summary: 'Per-residue confidence (pLDDT)',
-      params: [
-        accession,
-        fragment,
-        version,
-        { name: 'categories', in: 'query', description: "Confidence categories as names or as the database's letters (H/M/L/D)", enum: ['names', 'letters'] },
-      ],
+      params: [accession, fragment, version, { name: 'categories', in: 'query', description: "Confidence categories as names or as the database's letters (H/M/L/D)", enum: ['names', 'letters'] }],
       answers: ['application/json'],
     },
     {
@@ -89,11 +82,7 @@ export const ALPHAFOLD_REFERENCE: ApiReference = {
       path: '/files/AF-{accession}-F{fragment}-{annotations}.csv',
       tag: 'Files',
       summary: 'AlphaMissense annotations of a prediction',
-      params: [
-        accession,
-        fragment,
-        { name: 'annotations', in: 'path', description: 'Amino-acid substitutions, or variants on GRCh37 or GRCh38', enum: AM_TABLES, example: 'hg38' },
-      ],
+      params: [accession, fragment, { name: 'annotations', in: 'path', description: 'Amino-acid substitutions, or variants on GRCh37 or GRCh38', enum: AM_TABLES, example: 'hg38' }],
       answers: ['text/csv'],
       needs: 'AlphaMissense files',
     },

@@ -78,8 +78,17 @@ function send(req: FastifyRequest, reply: FastifyReply, d: Delivery): FastifyRep
   if (range) {
     const ifRange = req.headers['if-range'];
     const r = typeof ifRange === 'string' && ifRange !== tag ? undefined : parseRange(range, body.length);
-    if (r === null) return reply.code(416).header('Content-Range', `bytes */${body.length}`).type(JSON_TYPE).send(JSON.stringify({ detail: 'Requested Range Not Satisfiable' }));
-    if (r) return reply.code(206).header('Content-Range', `bytes ${r.start}-${r.end}/${body.length}`).send(body.subarray(r.start, r.end + 1));
+    if (r === null)
+      return reply
+        .code(416)
+        .header('Content-Range', `bytes */${body.length}`)
+        .type(JSON_TYPE)
+        .send(JSON.stringify({ detail: 'Requested Range Not Satisfiable' }));
+    if (r)
+      return reply
+        .code(206)
+        .header('Content-Range', `bytes ${r.start}-${r.end}/${body.length}`)
+        .send(body.subarray(r.start, r.end + 1));
   }
   return reply.send(body);
 }

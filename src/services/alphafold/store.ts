@@ -74,7 +74,10 @@ export async function writeRecords(tx: Db, t: TableSet, batch: readonly Sourced<
     const out = new Set<string>();
     for (let i = 0; i < keys.length; i += 400) {
       const chunk = keys.slice(i, i + 400);
-      const rows = await tx.query<{ e: string; k: unknown }>(`SELECT entry_id AS e, ${col} AS k FROM ${table} WHERE entry_id IN (${chunk.map(() => '?').join(',')})`, chunk.map((k) => k.split('\t')[0] as string));
+      const rows = await tx.query<{ e: string; k: unknown }>(
+        `SELECT entry_id AS e, ${col} AS k FROM ${table} WHERE entry_id IN (${chunk.map(() => '?').join(',')})`,
+        chunk.map((k) => k.split('\t')[0] as string),
+      );
       for (const r of rows) out.add(`${r.e}\t${String(r.k)}`);
     }
     return out;

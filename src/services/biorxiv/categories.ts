@@ -35,7 +35,10 @@ export const CATEGORIES = [
 
 /** `Cell_Biology`, `cell-biology`, `cell%20biology` (decoded) -> `cell biology`. */
 export function categoryKey(value: string): string {
-  return value.trim().toLowerCase().replace(/[\s_+-]+/g, ' ');
+  return value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_+-]+/g, ' ');
 }
 
 const VALID = new Set(CATEGORIES.map(categoryKey));

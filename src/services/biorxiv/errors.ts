@@ -24,8 +24,7 @@ export const bxErrors = {
 } as const;
 
 export const bxCatalogue: ErrorCatalogue = {
-  routeNotFound: (method, path) =>
-    envelope(404, `no such endpoint: ${method} ${path}; the API serves /details/biorxiv/... and /pubs/biorxiv/..., full text is under /content/`),
+  routeNotFound: (method, path) => envelope(404, `no such endpoint: ${method} ${path}; the API serves /details/biorxiv/... and /pubs/biorxiv/..., full text is under /content/`),
   rateLimited: (seconds) => envelope(429, `too many requests; retry after ${seconds} s`),
   badRequest: (message) => envelope(404, `the request could not be read: ${message}`),
   internal: (requestId) => envelope(500, `internal error (request ${requestId})`),

@@ -41,7 +41,10 @@ type Numbered = Queries['papers'];
  * from the newest record loaded (a mirror's data ends at its load, so today would usually find
  * nothing); N days are that day and the N-1 before it.
  */
-const RESOLVE: Record<Interval['kind'], (ctx: ServiceContext, n: Numbered, scope: string[], i: Interval, anchor: () => Promise<string | undefined>) => Promise<{ span: Span | undefined; label: string }>> = {
+const RESOLVE: Record<
+  Interval['kind'],
+  (ctx: ServiceContext, n: Numbered, scope: string[], i: Interval, anchor: () => Promise<string | undefined>) => Promise<{ span: Span | undefined; label: string }>
+> = {
   range: async (ctx, n, scope, i) => {
     const { from, to } = i as Extract<Interval, { kind: 'range' }>;
     return { span: await spanByDate(ctx.db, n, scope, from, to), label: `${from}:${to}` };

@@ -108,7 +108,11 @@ async function* jsonRecords(f: InputFile, bytes: ByteProgress, only: boolean): A
     for await (const c of openInput(f.path, bytes)) chunks.push(c as Buffer);
     let value: unknown;
     try {
-      value = JSON.parse(Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, ''));
+      value = JSON.parse(
+        Buffer.concat(chunks)
+          .toString('utf8')
+          .replace(/^\uFEFF/, ''),
+      );
     } catch (err) {
       if (only) throw new FormatError(`${f.path}: invalid JSON (${(err as Error).message}); expected ${EXPECTED}`);
       yield { value: undefined, position: `file (invalid JSON: ${(err as Error).message})` };

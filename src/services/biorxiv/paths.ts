@@ -21,9 +21,7 @@ export type Endpoint = 'details' | 'pubs';
 
 export type Interval = { kind: 'range'; from: string; to: string } | { kind: 'newest'; count: number } | { kind: 'days'; days: number };
 
-export type Request =
-  | { op: 'list'; interval: Interval; category: string | undefined; cursor: number; format: Format }
-  | { op: 'doi'; doi: string; format: Format };
+export type Request = { op: 'list'; interval: Interval; category: string | undefined; cursor: number; format: Format } | { op: 'doi'; doi: string; format: Format };
 
 const MAX_DAYS = 100_000;
 const FORMATS = new Set(['json', 'xml']);
@@ -144,8 +142,7 @@ const FORMS: Form[] = [
     read(r, endpoint, q) {
       const s = r.next() as string;
       // The spec gives pubs' interval as "days back"; for details the upstream reads N as the N newest posts.
-      const interval: Interval =
-        endpoint === 'pubs' ? { kind: 'days', days: positive(r, s, 'number of days', MAX_DAYS) } : { kind: 'newest', count: positive(r, s, 'number of records', 1e9) };
+      const interval: Interval = endpoint === 'pubs' ? { kind: 'days', days: positive(r, s, 'number of days', MAX_DAYS) } : { kind: 'newest', count: positive(r, s, 'number of records', 1e9) };
       return listTail(r, endpoint, interval, q);
     },
   },

@@ -25,20 +25,7 @@ export interface Pub {
 }
 
 // The field order of a real `details` record; `funder` (newer records) sits before `published`.
-const PAPER_FIELDS = [
-  'doi',
-  'title',
-  'authors',
-  'author_corresponding',
-  'author_corresponding_institution',
-  'date',
-  'version',
-  'type',
-  'license',
-  'category',
-  'jatsxml',
-  'abstract',
-] as const;
+const PAPER_FIELDS = ['doi', 'title', 'authors', 'author_corresponding', 'author_corresponding_institution', 'date', 'version', 'type', 'license', 'category', 'jatsxml', 'abstract'] as const;
 
 export const PUB_FIELDS = [
   'preprint_doi',

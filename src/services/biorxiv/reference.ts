@@ -30,10 +30,7 @@ function lists(endpoint: 'details' | 'pubs', what: string): OperationDoc[] {
       path: `/${endpoint}/{server}/{interval}/{cursor}/{format}`,
       tag,
       summary: `${what}: the most recent`,
-      description:
-        endpoint === 'details'
-          ? '`{N}` is the N most recent postings; `{N}d` those of the last N days.'
-          : '`{N}` or `{N}d`: those of the last N days.',
+      description: endpoint === 'details' ? '`{N}` is the N most recent postings; `{N}d` those of the last N days.' : '`{N}` or `{N}d`: those of the last N days.',
       params: [server, { name: 'interval', in: 'path', description: '`N` or `Nd`', example: endpoint === 'details' ? '5' : '10000d' }, cursor, format, ...category],
       answers: ANSWERS,
     },
@@ -52,7 +49,7 @@ const version: ParamDoc = { name: 'version', in: 'path', type: 'integer', descri
 export const BIORXIV_REFERENCE: ApiReference = {
   description:
     'The bioRxiv API (api.biorxiv.org): preprint details and their published articles, by date interval, recency or DOI, in pages of 100; and the full text at the site addresses (www.biorxiv.org/content/...). The demo holds preprints posted in 2024 under the test prefix 10.5555.',
-  tags: { Details: 'Preprint metadata', 'Published articles': 'Preprints with their journal publication', 'Full text': 'The site\'s full-text files' },
+  tags: { Details: 'Preprint metadata', 'Published articles': 'Preprints with their journal publication', 'Full text': "The site's full-text files" },
   operations: [
     ...lists('details', 'Preprints'),
     ...lists('pubs', 'Published preprints'),

@@ -105,9 +105,7 @@ export async function writeBatch(tx: Db, t: TableSet, batch: readonly Sourced<It
   if (papers.length) {
     const dois = [...new Set(papers.map(([, p]) => p.doiKey))];
     const seen = new Set(
-      (await tx.query<{ doi: string; version: number }>(`SELECT doi, version FROM ${n.papers} WHERE doi IN (${placeholders(dois.length)})`, dois)).map(
-        (r) => `${r.doi} ${Number(r.version)}`,
-      ),
+      (await tx.query<{ doi: string; version: number }>(`SELECT doi, version FROM ${n.papers} WHERE doi IN (${placeholders(dois.length)})`, dois)).map((r) => `${r.doi} ${Number(r.version)}`),
     );
     let rid = await nextRid(tx, n.papers);
     const rows: SqlValue[][] = [];
@@ -125,9 +123,7 @@ export async function writeBatch(tx: Db, t: TableSet, batch: readonly Sourced<It
 
   if (pubs.length) {
     const dois = [...new Set(pubs.map(([, p]) => p.preprintDoiKey))];
-    const seen = new Set(
-      (await tx.query<{ d: string }>(`SELECT preprint_doi AS d FROM ${n.pubs} WHERE preprint_doi IN (${placeholders(dois.length)})`, dois)).map((r) => r.d),
-    );
+    const seen = new Set((await tx.query<{ d: string }>(`SELECT preprint_doi AS d FROM ${n.pubs} WHERE preprint_doi IN (${placeholders(dois.length)})`, dois)).map((r) => r.d));
     let rid = await nextRid(tx, n.pubs);
     const rows: SqlValue[][] = [];
     for (const [i, p] of pubs) {
@@ -182,8 +178,6 @@ export async function finishTables(db: Db, t: TableSet): Promise<void> {
 
 export async function countRecords(db: Db, t: TableSet): Promise<number> {
   const n = tablesOf(t);
-  const r = await db.one<{ c: number }>(
-    `SELECT (SELECT COUNT(*) FROM ${n.papers}) + (SELECT COUNT(*) FROM ${n.pubs}) + (SELECT COUNT(*) FROM ${n.files}) AS c`,
-  );
+  const r = await db.one<{ c: number }>(`SELECT (SELECT COUNT(*) FROM ${n.papers}) + (SELECT COUNT(*) FROM ${n.pubs}) + (SELECT COUNT(*) FROM ${n.files}) AS c`);
   return Number(r?.c ?? 0);
 }

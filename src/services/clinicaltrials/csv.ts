@@ -55,8 +55,7 @@ function documents(x: Sections, nctId: string): string {
   return docs
     .map((d) => {
       const label =
-        s(d.label) ||
-        joined([d.hasProtocol === true ? 'Study Protocol' : '', d.hasSap === true ? 'Statistical Analysis Plan' : '', d.hasIcf === true ? 'Informed Consent Form' : ''], ' and ');
+        s(d.label) || joined([d.hasProtocol === true ? 'Study Protocol' : '', d.hasSap === true ? 'Statistical Analysis Plan' : '', d.hasIcf === true ? 'Informed Consent Form' : ''], ' and ');
       const url = s(d.filename) ? `https://storage.googleapis.com/ctgov2-large-docs/${nctId.slice(-2)}/${nctId}/${s(d.filename)}` : '';
       return joined([label, url], ', ');
     })

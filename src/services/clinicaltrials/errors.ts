@@ -31,8 +31,7 @@ export const ctErrors = {
 
 export const ctCatalogue: ErrorCatalogue = {
   routeNotFound: (method, path) => err(404, `No such endpoint: ${method} ${path}`),
-  rateLimited: (seconds) =>
-    err(429, `Too many requests: the limit is about 50 requests per minute per IP address; retry after ${seconds} s`),
+  rateLimited: (seconds) => err(429, `Too many requests: the limit is about 50 requests per minute per IP address; retry after ${seconds} s`),
   badRequest: (message, status) => err(status, message),
   internal: (requestId) => err(500, `Internal server error (request ${requestId})`),
 };

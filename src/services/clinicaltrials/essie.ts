@@ -21,15 +21,7 @@ export type Node =
 
 export class EssieError extends Error {}
 
-type Token =
-  | { k: 'lp' }
-  | { k: 'rp' }
-  | { k: 'and' }
-  | { k: 'or' }
-  | { k: 'not' }
-  | { k: 'phrase'; v: string }
-  | { k: 'word'; v: string }
-  | { k: 'op'; name: string; arg: string };
+type Token = { k: 'lp' } | { k: 'rp' } | { k: 'and' } | { k: 'or' } | { k: 'not' } | { k: 'phrase'; v: string } | { k: 'word'; v: string } | { k: 'op'; name: string; arg: string };
 
 function lex(input: string): Token[] {
   const out: Token[] = [];

@@ -109,26 +109,13 @@ export function areaTexts(study: Study): Record<Exclude<Area, 'all'>, string> {
   const join = (xs: (string | null | undefined)[]) => xs.filter((x): x is string => !!x).join(' \n ');
   return {
     cond: join([...strs(conds.conditions), ...strs(conds.keywords), ...names(cb.meshes, 'term'), ...names(cb.ancestors, 'term')]),
-    intr: join([
-      ...interventions.flatMap((i) => [str(i.name), ...strs(i.otherNames)]),
-      ...names(ib.meshes, 'term'),
-      ...names(ib.ancestors, 'term'),
-    ]),
+    intr: join([...interventions.flatMap((i) => [str(i.name), ...strs(i.otherNames)]), ...names(ib.meshes, 'term'), ...names(ib.ancestors, 'term')]),
     locn: join(arr(contacts.locations).flatMap((l) => ['facility', 'city', 'state', 'zip', 'country'].map((k) => str(obj(l)[k])))),
     spons: join([str(obj(sponsors.leadSponsor).name), ...names(sponsors.collaborators, 'name')]),
     lead: join([str(obj(sponsors.leadSponsor).name)]),
     titles: join([str(id.briefTitle), str(id.officialTitle), str(id.acronym)]),
-    outc: join(
-      ['primaryOutcomes', 'secondaryOutcomes', 'otherOutcomes'].flatMap((k) =>
-        arr(outcomes[k]).flatMap((o) => [str(obj(o).measure), str(obj(o).description)]),
-      ),
-    ),
-    ids: join([
-      str(id.nctId),
-      ...strs(id.nctIdAliases),
-      str(obj(id.orgStudyIdInfo).id),
-      ...names(id.secondaryIdInfos, 'id'),
-    ]),
+    outc: join(['primaryOutcomes', 'secondaryOutcomes', 'otherOutcomes'].flatMap((k) => arr(outcomes[k]).flatMap((o) => [str(obj(o).measure), str(obj(o).description)]))),
+    ids: join([str(id.nctId), ...strs(id.nctIdAliases), str(obj(id.orgStudyIdInfo).id), ...names(id.secondaryIdInfos, 'id')]),
     other: join([
       str(desc.briefSummary),
       str(desc.detailedDescription),

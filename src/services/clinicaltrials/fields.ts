@@ -6,7 +6,14 @@
  */
 type Spec = [key: string, piece: string, children?: Spec[]];
 
-const date = (key: string, base: string): Spec => [key, `${base}Struct`, [['date', base], ['type', `${base}Type`]]];
+const date = (key: string, base: string): Spec => [
+  key,
+  `${base}Struct`,
+  [
+    ['date', base],
+    ['type', `${base}Type`],
+  ],
+];
 const outcome = (key: string, base: string): Spec => [
   key,
   base,
@@ -20,8 +27,22 @@ const browse = (key: string, p: string): Spec => [
   key,
   `${p}BrowseModule`,
   [
-    ['meshes', `${p}Mesh`, [['id', `${p}MeshId`], ['term', `${p}MeshTerm`]]],
-    ['ancestors', `${p}Ancestor`, [['id', `${p}AncestorId`], ['term', `${p}AncestorTerm`]]],
+    [
+      'meshes',
+      `${p}Mesh`,
+      [
+        ['id', `${p}MeshId`],
+        ['term', `${p}MeshTerm`],
+      ],
+    ],
+    [
+      'ancestors',
+      `${p}Ancestor`,
+      [
+        ['id', `${p}AncestorId`],
+        ['term', `${p}AncestorTerm`],
+      ],
+    ],
     [
       'browseLeaves',
       `${p}BrowseLeaf`,
@@ -32,7 +53,14 @@ const browse = (key: string, p: string): Spec => [
         ['relevance', `${p}BrowseLeafRelevance`],
       ],
     ],
-    ['browseBranches', `${p}BrowseBranch`, [['abbrev', `${p}BrowseBranchAbbrev`], ['name', `${p}BrowseBranchName`]]],
+    [
+      'browseBranches',
+      `${p}BrowseBranch`,
+      [
+        ['abbrev', `${p}BrowseBranchAbbrev`],
+        ['name', `${p}BrowseBranchName`],
+      ],
+    ],
   ],
 ];
 const contact = (key: string, p: string): Spec => [
@@ -58,7 +86,15 @@ const TREE: Spec[] = [
         [
           ['nctId', 'NCTId'],
           ['nctIdAliases', 'NCTIdAlias'],
-          ['orgStudyIdInfo', 'OrgStudyIdInfo', [['id', 'OrgStudyId'], ['type', 'OrgStudyIdType'], ['link', 'OrgStudyIdLink']]],
+          [
+            'orgStudyIdInfo',
+            'OrgStudyIdInfo',
+            [
+              ['id', 'OrgStudyId'],
+              ['type', 'OrgStudyIdType'],
+              ['link', 'OrgStudyIdLink'],
+            ],
+          ],
           [
             'secondaryIdInfos',
             'SecondaryIdInfo',
@@ -72,7 +108,14 @@ const TREE: Spec[] = [
           ['briefTitle', 'BriefTitle'],
           ['officialTitle', 'OfficialTitle'],
           ['acronym', 'Acronym'],
-          ['organization', 'Organization', [['fullName', 'OrgFullName'], ['class', 'OrgClass']]],
+          [
+            'organization',
+            'Organization',
+            [
+              ['fullName', 'OrgFullName'],
+              ['class', 'OrgClass'],
+            ],
+          ],
         ],
       ],
       [
@@ -126,8 +169,22 @@ const TREE: Spec[] = [
               ['oldOrganization', 'ResponsiblePartyOldOrganization'],
             ],
           ],
-          ['leadSponsor', 'LeadSponsor', [['name', 'LeadSponsorName'], ['class', 'LeadSponsorClass']]],
-          ['collaborators', 'Collaborator', [['name', 'CollaboratorName'], ['class', 'CollaboratorClass']]],
+          [
+            'leadSponsor',
+            'LeadSponsor',
+            [
+              ['name', 'LeadSponsorName'],
+              ['class', 'LeadSponsorClass'],
+            ],
+          ],
+          [
+            'collaborators',
+            'Collaborator',
+            [
+              ['name', 'CollaboratorName'],
+              ['class', 'CollaboratorClass'],
+            ],
+          ],
         ],
       ],
       [
@@ -143,8 +200,22 @@ const TREE: Spec[] = [
           ['fdaaa801Violation', 'FDAAA801Violation'],
         ],
       ],
-      ['descriptionModule', 'DescriptionModule', [['briefSummary', 'BriefSummary'], ['detailedDescription', 'DetailedDescription']]],
-      ['conditionsModule', 'ConditionsModule', [['conditions', 'Condition'], ['keywords', 'Keyword']]],
+      [
+        'descriptionModule',
+        'DescriptionModule',
+        [
+          ['briefSummary', 'BriefSummary'],
+          ['detailedDescription', 'DetailedDescription'],
+        ],
+      ],
+      [
+        'conditionsModule',
+        'ConditionsModule',
+        [
+          ['conditions', 'Condition'],
+          ['keywords', 'Keyword'],
+        ],
+      ],
       [
         'designModule',
         'DesignModule',
@@ -184,8 +255,22 @@ const TREE: Spec[] = [
               ],
             ],
           ],
-          ['bioSpec', 'BioSpec', [['retention', 'BioSpecRetention'], ['description', 'BioSpecDescription']]],
-          ['enrollmentInfo', 'EnrollmentInfo', [['count', 'EnrollmentCount'], ['type', 'EnrollmentType']]],
+          [
+            'bioSpec',
+            'BioSpec',
+            [
+              ['retention', 'BioSpecRetention'],
+              ['description', 'BioSpecDescription'],
+            ],
+          ],
+          [
+            'enrollmentInfo',
+            'EnrollmentInfo',
+            [
+              ['count', 'EnrollmentCount'],
+              ['type', 'EnrollmentType'],
+            ],
+          ],
         ],
       ],
       [
@@ -215,11 +300,7 @@ const TREE: Spec[] = [
           ],
         ],
       ],
-      [
-        'outcomesModule',
-        'OutcomesModule',
-        [outcome('primaryOutcomes', 'PrimaryOutcome'), outcome('secondaryOutcomes', 'SecondaryOutcome'), outcome('otherOutcomes', 'OtherOutcome')],
-      ],
+      ['outcomesModule', 'OutcomesModule', [outcome('primaryOutcomes', 'PrimaryOutcome'), outcome('secondaryOutcomes', 'SecondaryOutcome'), outcome('otherOutcomes', 'OtherOutcome')]],
       [
         'eligibilityModule',
         'EligibilityModule',
@@ -241,7 +322,15 @@ const TREE: Spec[] = [
         'ContactsLocationsModule',
         [
           contact('centralContacts', 'CentralContact'),
-          ['overallOfficials', 'OverallOfficial', [['name', 'OverallOfficialName'], ['affiliation', 'OverallOfficialAffiliation'], ['role', 'OverallOfficialRole']]],
+          [
+            'overallOfficials',
+            'OverallOfficial',
+            [
+              ['name', 'OverallOfficialName'],
+              ['affiliation', 'OverallOfficialAffiliation'],
+              ['role', 'OverallOfficialRole'],
+            ],
+          ],
           [
             'locations',
             'Location',
@@ -269,11 +358,34 @@ const TREE: Spec[] = [
               ['pmid', 'ReferencePMID'],
               ['type', 'ReferenceType'],
               ['citation', 'ReferenceCitation'],
-              ['retractions', 'Retraction', [['pmid', 'RetractionPMID'], ['source', 'RetractionSource']]],
+              [
+                'retractions',
+                'Retraction',
+                [
+                  ['pmid', 'RetractionPMID'],
+                  ['source', 'RetractionSource'],
+                ],
+              ],
             ],
           ],
-          ['seeAlsoLinks', 'SeeAlsoLink', [['label', 'SeeAlsoLinkLabel'], ['url', 'SeeAlsoLinkURL']]],
-          ['availIpds', 'AvailIPD', [['id', 'AvailIPDId'], ['type', 'AvailIPDType'], ['url', 'AvailIPDURL'], ['comment', 'AvailIPDComment']]],
+          [
+            'seeAlsoLinks',
+            'SeeAlsoLink',
+            [
+              ['label', 'SeeAlsoLinkLabel'],
+              ['url', 'SeeAlsoLinkURL'],
+            ],
+          ],
+          [
+            'availIpds',
+            'AvailIPD',
+            [
+              ['id', 'AvailIPDId'],
+              ['type', 'AvailIPDType'],
+              ['url', 'AvailIPDURL'],
+              ['comment', 'AvailIPDComment'],
+            ],
+          ],
         ],
       ],
       [

@@ -97,10 +97,7 @@ export async function searchStudies(ctx: ServiceContext, input: SearchInput): Pr
   const more = rows.length > input.pageSize;
   const page = more ? rows.slice(0, input.pageSize) : rows;
   const last = page[page.length - 1];
-  const next =
-    more && last
-      ? encodeToken({ g: t.gen, d: digest, a: Array.from({ length: plan.keyCount }, (_, i) => (last[`k${i}`] ?? null) as SqlValue), t: total })
-      : undefined;
+  const next = more && last ? encodeToken({ g: t.gen, d: digest, a: Array.from({ length: plan.keyCount }, (_, i) => (last[`k${i}`] ?? null) as SqlValue), t: total }) : undefined;
   return { docs: page.map((r) => r.doc as string), totalCount: total, nextPageToken: next, firstPage: token === undefined };
 }
 

@@ -18,7 +18,7 @@ export const clinicaltrials: ServiceModule = {
   mount: '/clinicaltrials',
   baseUrls: { trials_base_url: '/api/v2' },
   publicUrls: { trials_base_url: 'https://clinicaltrials.gov/api/v2' },
-  officialApis: [{ name: 'ClinicalTrials.gov REST API (the registry\'s own document)', load: async () => parseYaml(await registryDocument()) as Record<string, unknown>, serverPath: '/api/v2' }],
+  officialApis: [{ name: "ClinicalTrials.gov REST API (the registry's own document)", load: async () => parseYaml(await registryDocument()) as Record<string, unknown>, serverPath: '/api/v2' }],
   defaultPort: 8081,
   // The spec: "about 50 requests per minute per IP address".
   limits: [perIp('per-ip', 50, 60_000)],

@@ -40,9 +40,7 @@ export async function* readStudies(input: string, ctx: ReadContext): AsyncGenera
   const files = await listInputs(input);
   const readable = files.filter((f) => kindOf(f.path));
   if (readable.length === 0) {
-    throw new FormatError(
-      files.length === 1 ? `${input}: not ${EXPECTED}` : `${input}: no study files found; expected ${EXPECTED}`,
-    );
+    throw new FormatError(files.length === 1 ? `${input}: not ${EXPECTED}` : `${input}: no study files found; expected ${EXPECTED}`);
   }
   const bytes = new ByteProgress(
     readable.reduce((a, f) => a + f.size, 0),

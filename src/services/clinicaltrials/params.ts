@@ -170,9 +170,7 @@ export function parseSearch(q: Query): SearchInput {
     if (n && n.t !== 'true') queries.push(n);
   }
   const query: Node = queries.length === 0 ? { t: 'true' } : queries.length === 1 ? (queries[0] as Node) : { t: 'and', c: queries };
-  const advParts = ['filter.advanced', 'postFilter.advanced']
-    .map((name) => expression(q, name, { kind: 'text', area: 'all' }))
-    .filter((n): n is Node => n !== undefined && n.t !== 'true');
+  const advParts = ['filter.advanced', 'postFilter.advanced'].map((name) => expression(q, name, { kind: 'text', area: 'all' })).filter((n): n is Node => n !== undefined && n.t !== 'true');
   const advanced = advParts.length === 0 ? undefined : advParts.length === 1 ? advParts[0] : { t: 'and' as const, c: advParts };
 
   const statuses = enumList(q, ['filter.overallStatus', 'postFilter.overallStatus'], STATUSES);
@@ -202,4 +200,3 @@ export function parseNctId(raw: string): string {
   if (!id) throw ctErrors.invalidNctId(raw);
   return id;
 }
-

@@ -275,9 +275,7 @@ export class SearchCompiler {
   pgRelevance(n: Node): Sql | undefined {
     const leaves = this.positiveLeaves(n);
     if (!leaves.length) return undefined;
-    const ranks = leaves.map(
-      (l) => `COALESCE((SELECT ts_rank(a.v, to_tsquery('simple', ?)) FROM ${this.areaTable(l.area)} a WHERE a.id = s.id), 0)`,
-    );
+    const ranks = leaves.map((l) => `COALESCE((SELECT ts_rank(a.v, to_tsquery('simple', ?)) FROM ${this.areaTable(l.area)} a WHERE a.id = s.id), 0)`);
     return { sql: `(-(${ranks.join(' + ')}))`, params: leaves.map((l) => this.tsLeaf(l)) };
   }
 
@@ -372,9 +370,7 @@ export function planSearch(c: SearchCompiler, input: PlanInput): Plan {
         });
       }
       // Counting needs no ranking, and no join at all when nothing else filters.
-      const count = where.length
-        ? { from: { sql: `${text} JOIN ${studies} s ON s.id = ${text}.rowid`, params: [] }, where: [match, ...where] }
-        : { from: { sql: text, params: [] }, where: [match] };
+      const count = where.length ? { from: { sql: `${text} JOIN ${studies} s ON s.id = ${text}.rowid`, params: [] }, where: [match, ...where] } : { from: { sql: text, params: [] }, where: [match] };
       return finish(c, from, where, count, { sql: 'r.rel', params: [] }, input.sort, hasText);
     }
     where.unshift(c.predicate(input.query));
@@ -418,15 +414,7 @@ function andAll(parts: Sql[]): Sql {
   return { sql: parts.map((p) => p.sql).join(' AND '), params: parts.flatMap((p) => p.params) };
 }
 
-function finish(
-  c: SearchCompiler,
-  from: Sql,
-  where: Sql[],
-  count: { from: Sql; where: Sql[] },
-  rel: Sql | undefined,
-  sort: readonly SortKey[],
-  hasText: boolean,
-): Plan {
+function finish(c: SearchCompiler, from: Sql, where: Sql[], count: { from: Sql; where: Sql[] }, rel: Sql | undefined, sort: readonly SortKey[], hasText: boolean): Plan {
   const keys: OrderKey[] = [];
   const sortKeys: readonly SortKey[] = sort.length ? sort : hasText ? [{ field: '@relevance', dir: 'desc' }] : [];
   for (const k of sortKeys) {
@@ -504,9 +492,7 @@ interface Ranked {
 function topRanked(r: Ranked): Plan {
   const d = r.dir === 'desc' ? 'ASC' : 'DESC';
   const cmp = r.dir === 'desc' ? '>' : '<';
-  const within = r.filter
-    ? { sql: ` AND ${r.filterId} IN (SELECT s.id FROM ${r.studies} s WHERE ${r.filter.sql})`, params: r.filter.params }
-    : { sql: '', params: [] };
+  const within = r.filter ? { sql: ` AND ${r.filterId} IN (SELECT s.id FROM ${r.studies} s WHERE ${r.filter.sql})`, params: r.filter.params } : { sql: '', params: [] };
   return {
     keyCount: 2,
     page(after, limit) {

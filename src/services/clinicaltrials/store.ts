@@ -142,9 +142,7 @@ export async function createTables(db: Db, t: TableSet): Promise<void> {
   if (db.dialect === 'sqlite') {
     // Contentless: the text lives in the studies' documents; the index alone answers MATCH and bm25.
     // contentless_delete: an update removes a study's words by its rowid.
-    await db.exec(
-      `CREATE VIRTUAL TABLE ${ident(n.text)} USING fts5(${AREAS.join(', ')}, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`,
-    );
+    await db.exec(`CREATE VIRTUAL TABLE ${ident(n.text)} USING fts5(${AREAS.join(', ')}, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`);
   } else {
     for (const table of Object.values(n.areaText)) {
       await db.exec(`CREATE TABLE ${ident(table)} (id INTEGER PRIMARY KEY, v tsvector NOT NULL)`);
@@ -194,9 +192,7 @@ export async function writeBatch(tx: Db, t: TableSet, batch: readonly Sourced<St
   const n = tablesOf(t);
   const ids = batch.map((b) => studyId(b.value.cols.nctId));
   const placeholders = ids.map(() => '?').join(', ');
-  const existing = new Set(
-    (await tx.query<{ id: number }>(`SELECT id FROM ${ident(n.studies)} WHERE id IN (${placeholders})`, ids)).map((r) => Number(r.id)),
-  );
+  const existing = new Set((await tx.query<{ id: number }>(`SELECT id FROM ${ident(n.studies)} WHERE id IN (${placeholders})`, ids)).map((r) => Number(r.id)));
 
   const dupes: number[] = [];
   const studies: SqlValue[][] = [];
@@ -253,20 +249,12 @@ async function writePgText(tx: Db, n: ReturnType<typeof tablesOf>, texts: { id: 
       return `(?::integer, ${AREAS.map(() => '?').join(', ')})`;
     });
     const all = AREAS.map((a) => `setweight(to_tsvector('simple', v.${a}), '${PG_WEIGHT[a]}')`).join(' || ');
-    await tx.run(
-      `INSERT INTO ${ident(n.text)} (id, v) SELECT v.id, ${all} FROM (VALUES ${rows.join(', ')}) AS v (id, ${AREAS.join(', ')})`,
-      params,
-    );
+    await tx.run(`INSERT INTO ${ident(n.text)} (id, v) SELECT v.id, ${all} FROM (VALUES ${rows.join(', ')}) AS v (id, ${AREAS.join(', ')})`, params);
     for (const [i, area] of AREAS.entries()) {
       const present = chunk.filter((x) => (x.words[i] as string).length > 0);
       if (!present.length) continue;
       const p: SqlValue[] = present.flatMap((x) => [x.id, x.words[i] as string]);
-      await tx.run(
-        `INSERT INTO ${ident(n.areaText[area])} (id, v) SELECT v.id, to_tsvector('simple', v.t) FROM (VALUES ${present
-          .map(() => '(?::integer, ?)')
-          .join(', ')}) AS v (id, t)`,
-        p,
-      );
+      await tx.run(`INSERT INTO ${ident(n.areaText[area])} (id, v) SELECT v.id, to_tsvector('simple', v.t) FROM (VALUES ${present.map(() => '(?::integer, ?)').join(', ')}) AS v (id, t)`, p);
     }
   }
 }

@@ -22,8 +22,7 @@ export const datasetsErrors = {
 
 export const datasetsCatalogue: ErrorCatalogue = {
   routeNotFound: (method, path) => rpcError(404, `No such endpoint: ${method} ${path}`),
-  rateLimited: (seconds) =>
-    rpcError(429, `Too many requests: the limit is 5 requests per second, 10 with an api-key header; retry after ${seconds} s`),
+  rateLimited: (seconds) => rpcError(429, `Too many requests: the limit is 5 requests per second, 10 with an api-key header; retry after ${seconds} s`),
   badRequest: (message, status) => rpcError(status, message),
   internal: (requestId) => rpcError(500, `Internal server error (request ${requestId}); retry with backoff`),
 };

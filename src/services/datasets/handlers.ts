@@ -55,7 +55,13 @@ async function matches(ctx: ServiceContext, q: GeneQuery): Promise<{ found: Matc
   const missing: string[] = [];
   for (const symbol of q.symbols) {
     const ids = await s.page(
-      { k: 'and', c: [{ k: 'atom', fields: [G.PREF], terms: [normalize(symbol)], prefix: false }, { k: 'atom', fields: [G.TID], terms: taxon.taxIds.map(String), prefix: false }] },
+      {
+        k: 'and',
+        c: [
+          { k: 'atom', fields: [G.PREF], terms: [normalize(symbol)], prefix: false },
+          { k: 'atom', fields: [G.TID], terms: taxon.taxIds.map(String), prefix: false },
+        ],
+      },
       0,
       MAX_IDS,
     );
@@ -84,7 +90,13 @@ export async function geneReports(ctx: ServiceContext, q: GeneQuery, page: PageI
   if (page.content !== 'COUNTS_ONLY') {
     const slice = found.slice(offset, offset + page.pageSize);
     const t = await geneTableSet(ctx);
-    const views = t ? await loadGenes(ctx.db, t, slice.map((m) => m.geneId)) : new Map();
+    const views = t
+      ? await loadGenes(
+          ctx.db,
+          t,
+          slice.map((m) => m.geneId),
+        )
+      : new Map();
     const entries = slice.flatMap((m) => {
       const v = views.get(m.geneId);
       if (!v) return [];

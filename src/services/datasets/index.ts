@@ -25,8 +25,8 @@ export const datasets: ServiceModule = {
   publicUrls: { datasets_url: 'https://api.ncbi.nlm.nih.gov/datasets/v2alpha' },
   // NCBI's own documents (today's v2, and v2alpha as the interface describes it).
   officialApis: [
-    { name: 'NCBI Datasets API v2 (NCBI\'s own document; gene paths served)', load: () => datasetsDocument('v2'), serverPath: '/v2' },
-    { name: 'NCBI Datasets API v2alpha (NCBI\'s own document; gene paths served)', load: () => datasetsDocument('v2alpha'), serverPath: '/v2alpha' },
+    { name: "NCBI Datasets API v2 (NCBI's own document; gene paths served)", load: () => datasetsDocument('v2'), serverPath: '/v2' },
+    { name: "NCBI Datasets API v2alpha (NCBI's own document; gene paths served)", load: () => datasetsDocument('v2alpha'), serverPath: '/v2alpha' },
   ],
   defaultPort: 8083,
   limits: LIMITS,

@@ -30,7 +30,10 @@ function pageOf(get: (name: string) => unknown): PageInput {
 }
 
 function splitPath(v: string): string[] {
-  return v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function bodyQuery(body: unknown): { q: GeneQuery; get: (name: string) => unknown } {
@@ -60,13 +63,21 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void 
     for (const tail of reports) {
       app.get<{ Params: { gene_ids: string } }>(`${base}/gene/id/:gene_ids${tail}`, async (req) => {
         const q = req.query as Query;
-        return geneReports(ctx, { kind: 'ids', ids: checkIds(splitPath(req.params.gene_ids)) }, pageOf((n) => first(q, n)));
+        return geneReports(
+          ctx,
+          { kind: 'ids', ids: checkIds(splitPath(req.params.gene_ids)) },
+          pageOf((n) => first(q, n)),
+        );
       });
       app.get<{ Params: { symbols: string; taxon: string } }>(`${base}/gene/symbol/:symbols/taxon/:taxon${tail}`, async (req) => {
         const q = req.query as Query;
         const symbols = splitPath(req.params.symbols);
         if (!symbols.length) throw datasetsErrors.invalidParameter('symbols', req.params.symbols, 'one or more gene symbols, comma-separated');
-        return geneReports(ctx, { kind: 'symbols', symbols, taxon: req.params.taxon }, pageOf((n) => first(q, n)));
+        return geneReports(
+          ctx,
+          { kind: 'symbols', symbols, taxon: req.params.taxon },
+          pageOf((n) => first(q, n)),
+        );
       });
     }
     const posts = base.endsWith('/v2') ? [`${base}/gene/id`, `${base}/gene`, `${base}/gene/dataset_report`] : [`${base}/gene/id`, `${base}/gene`];

@@ -46,9 +46,6 @@ export function dtdAddresses(): 'local' | 'public' {
 export function localDoctype(body: string, base: string): string {
   const head = body.slice(0, 1024);
   if (!head.includes('<!DOCTYPE')) return body;
-  const rewritten = head
-    .replace(EUTILS_DTD, `${base}/eutils/dtd`)
-    .replace(NCBI_DTD, `${base}/data_specs/dtd`)
-    .replace(ENTREZ_DTD, `${base}/entrez/query/DTD`);
+  const rewritten = head.replace(EUTILS_DTD, `${base}/eutils/dtd`).replace(NCBI_DTD, `${base}/data_specs/dtd`).replace(ENTREZ_DTD, `${base}/entrez/query/DTD`);
   return rewritten === head ? body : rewritten + body.slice(1024);
 }

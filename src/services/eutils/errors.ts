@@ -24,7 +24,8 @@ function json(status: number, body: object, headers: Record<string, string> = {}
 }
 
 export const eutilsCatalogue: ErrorCatalogue = {
-  routeNotFound: (method, path) => json(404, { error: `No such E-utility: ${method} ${path}; the utilities are esearch.fcgi, esummary.fcgi, efetch.fcgi, elink.fcgi, einfo.fcgi, epost.fcgi, espell.fcgi and egquery.fcgi` }),
+  routeNotFound: (method, path) =>
+    json(404, { error: `No such E-utility: ${method} ${path}; the utilities are esearch.fcgi, esummary.fcgi, efetch.fcgi, elink.fcgi, einfo.fcgi, epost.fcgi, espell.fcgi and egquery.fcgi` }),
   methodNotAllowed: (method, path) => json(405, { error: `${method} is not supported on ${path}; use GET or POST` }),
   // The real body: {"error":"API rate limit exceeded","api-key":...,"count":...,"limit":...}; the
   // "api-key" member names what was counted, the key or, without one, the client's address.

@@ -64,10 +64,7 @@ export async function remember(db: Db, webenv: string | undefined, entry: Histor
 /** A kept search, or undefined when the WebEnv or key is unknown or expired. */
 export async function recall(db: Db, webenv: string, queryKey: number): Promise<HistoryEntry | undefined> {
   const now = Date.now();
-  const r = await db.one<{ db: string; term: string; used_at: number }>(
-    'SELECT db, term, used_at FROM eutils_history WHERE webenv = ? AND query_key = ?',
-    [webenv, queryKey],
-  );
+  const r = await db.one<{ db: string; term: string; used_at: number }>('SELECT db, term, used_at FROM eutils_history WHERE webenv = ? AND query_key = ?', [webenv, queryKey]);
   if (!r || Number(r.used_at) < now - TTL_MS) return undefined;
   await db.run('UPDATE eutils_history SET used_at = ? WHERE webenv = ?', [now, webenv]);
   return { db: r.db as DbName, term: r.term };

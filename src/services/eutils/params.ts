@@ -54,6 +54,11 @@ export class Params {
 export function idGroups(p: Params): string[][] {
   return p
     .all('id')
-    .map((v) => v.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean))
+    .map((v) =>
+      v
+        .split(/[,\s]+/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .filter((g) => g.length > 0);
 }

@@ -91,7 +91,7 @@ export const EUTILS_REFERENCE: ApiReference = {
     ),
     tool(
       'einfo',
-      'The databases served, or one database\'s fields, links and counts',
+      "The databases served, or one database's fields, links and counts",
       'Without `db`, the list of databases; with it, its statistics, search fields and link names.',
       [{ ...db, required: false }, { name: 'version', in: 'query', description: 'Field list version', enum: ['2.0'] }, retmode(['xml', 'json'], 'json')],
       [XML_TYPE, JSON_TYPE],
@@ -103,7 +103,19 @@ export const EUTILS_REFERENCE: ApiReference = {
       [db, id, { name: 'WebEnv', in: 'query', description: 'Add to this session instead of a new one' }],
       [XML_TYPE],
     ),
-    tool('espell', 'Spelling suggestions for a query', 'The query with each term replaced by the closest indexed one.', [db, { name: 'term', in: 'query', description: 'Query to check', example: 'brca1' }], [XML_TYPE]),
-    tool('egquery', 'How many records a query matches in each database', 'The global query, over the databases served.', [{ name: 'term', in: 'query', description: 'Entrez query', required: true, example: 'BRCA1' }], [XML_TYPE]),
+    tool(
+      'espell',
+      'Spelling suggestions for a query',
+      'The query with each term replaced by the closest indexed one.',
+      [db, { name: 'term', in: 'query', description: 'Query to check', example: 'brca1' }],
+      [XML_TYPE],
+    ),
+    tool(
+      'egquery',
+      'How many records a query matches in each database',
+      'The global query, over the databases served.',
+      [{ name: 'term', in: 'query', description: 'Entrez query', required: true, example: 'BRCA1' }],
+      [XML_TYPE],
+    ),
   ],
 };

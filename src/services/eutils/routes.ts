@@ -53,7 +53,12 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void 
   }
   const dtd = async (req: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply) => {
     const text = dtdFile(req.params.file);
-    if (text === undefined) return reply.code(404).headers(CORS).type('text/plain; charset=UTF-8').send(`No DTD ${req.params.file} here; this mirror publishes ${dtdNames().join(', ')}`);
+    if (text === undefined)
+      return reply
+        .code(404)
+        .headers(CORS)
+        .type('text/plain; charset=UTF-8')
+        .send(`No DTD ${req.params.file} here; this mirror publishes ${dtdNames().join(', ')}`);
     return reply.headers(CORS).type('application/xml-dtd; charset=UTF-8').send(text);
   };
   // NCBI's paths: /eutils/dtd/<date>/<file> (and without the date), /data_specs/dtd/<file> for the

@@ -6,11 +6,7 @@
  */
 import { escapeAttr, escapeXml } from '../ncbi/text.js';
 
-export type SNode =
-  | { k: 'text'; name: string }
-  | { k: 'num'; name: string }
-  | { k: 'obj'; name: string; children: readonly SNode[] }
-  | { k: 'list'; name: string; item: SNode };
+export type SNode = { k: 'text'; name: string } | { k: 'num'; name: string } | { k: 'obj'; name: string; children: readonly SNode[] } | { k: 'list'; name: string; item: SNode };
 
 export type SValue = string | number | undefined | SValue[] | { [name: string]: SValue };
 

@@ -33,7 +33,6 @@ export function docsumDoctype(db: keyof typeof DOCSUM_DTD): string {
   return `<!DOCTYPE eSummaryResult PUBLIC "-//NLM//DTD esummary ${db} ${d.date}//EN" "${EUTILS_DTD}/${d.date}/${d.file}">`;
 }
 
-
 /** `<name>text</name>`, escaped. */
 export function el(name: string, text: string | number): string {
   return `<${name}>${escapeXml(String(text))}</${name}>`;

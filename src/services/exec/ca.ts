@@ -39,11 +39,7 @@ export function makeCa(): CaPem {
   ];
   cert.setSubject(name);
   cert.setIssuer(name);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: true, critical: true },
-    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-    { name: 'subjectKeyIdentifier' },
-  ]);
+  cert.setExtensions([{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true }, { name: 'subjectKeyIdentifier' }]);
   cert.sign(forgeKey, forge.md.sha256.create());
   return { cert: forge.pki.certificateToPem(cert), key: pem };
 }

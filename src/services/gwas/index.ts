@@ -38,7 +38,7 @@ export function createGwasService(options: Partial<GwasOptions> = {}): ServiceMo
     publicUrls: { gwas_url: 'https://www.ebi.ac.uk/gwas/rest/api', sumstats_url: 'https://www.ebi.ac.uk/gwas/summary-statistics/api' },
     defaultPort: 8086,
     // The catalog's own v2 document; its paths start at /v2 below the catalog's base.
-    officialApis: [{ name: 'GWAS Catalog REST API v2 (the catalog\'s own document)', load: async () => parseYaml(await v2Document()) as Record<string, unknown>, serverPath: CATALOG_PATH }],
+    officialApis: [{ name: "GWAS Catalog REST API v2 (the catalog's own document)", load: async () => parseYaml(await v2Document()) as Record<string, unknown>, serverPath: CATALOG_PATH }],
     // The spec documents no limit, only a recommended delay between requests.
     limits: [],
     migrations: [],

@@ -94,7 +94,10 @@ export async function* tsvRows(stream: Readable): AsyncGenerator<TsvRow> {
   for await (const { line, no } of lines(stream)) {
     if (header === undefined) {
       if (!line.trim() || line.startsWith('#')) continue;
-      header = line.replace(/^\uFEFF/, '').split('\t').map((h) => unquote(h.trim()));
+      header = line
+        .replace(/^\uFEFF/, '')
+        .split('\t')
+        .map((h) => unquote(h.trim()));
       index = new Map(header.map((h, i) => [h.toUpperCase(), i]));
       continue;
     }
@@ -117,7 +120,10 @@ export async function tsvHeader(source: TsvSource): Promise<string[]> {
   try {
     for await (const { line } of lines(stream)) {
       if (!line.trim() || line.startsWith('#')) continue;
-      return line.replace(/^\uFEFF/, '').split('\t').map((h) => unquote(h.trim()));
+      return line
+        .replace(/^\uFEFF/, '')
+        .split('\t')
+        .map((h) => unquote(h.trim()));
     }
     return [];
   } catch (err) {

@@ -27,7 +27,12 @@ export function cell(value: string | undefined): string {
 /** A "|"-separated bulk-file cell as a list, empty items dropped. */
 export function cellList(value: string | undefined, sep: string | RegExp = '|'): string[] {
   const v = cell(value);
-  return v ? v.split(sep).map((s) => s.trim()).filter((s) => s.length > 0 && s !== '-') : [];
+  return v
+    ? v
+        .split(sep)
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0 && s !== '-')
+    : [];
 }
 
 /** Text content: quotes stay as they are (E-utilities write `"Homo sapiens"[Organism]`). */

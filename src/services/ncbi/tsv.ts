@@ -19,7 +19,10 @@ export interface TsvFile {
 /** Columns of a header line ("#tax_id\tGeneID..."), or undefined when the line is not one. */
 export function headerColumns(line: string): string[] | undefined {
   if (!line.startsWith('#')) return undefined;
-  return line.slice(1).split('\t').map((c) => c.trim());
+  return line
+    .slice(1)
+    .split('\t')
+    .map((c) => c.trim());
 }
 
 /** Streams a TSV whose first line is its header; fails when a required column is missing. */
@@ -38,6 +41,12 @@ export async function* tsvRows(path: string, required: readonly string[], bytes?
     if (line.length === 0) continue;
     const cells = line.split('\t');
     const map = index;
-    yield { no, get: (column) => { const i = map.get(column); return i === undefined ? undefined : cells[i]; } };
+    yield {
+      no,
+      get: (column) => {
+        const i = map.get(column);
+        return i === undefined ? undefined : cells[i];
+      },
+    };
   }
 }

@@ -50,8 +50,7 @@ export const pgxErrors = {
 
 export const pgxCatalogue: ErrorCatalogue = {
   routeNotFound: (method, path) => notFound(`No such endpoint: ${method} ${path}`),
-  rateLimited: (seconds) =>
-    err(429, 'Too Many Requests', `Rate limit exceeded: at most 2 requests per second (one every 500 ms); retry after ${seconds} s`),
+  rateLimited: (seconds) => err(429, 'Too Many Requests', `Rate limit exceeded: at most 2 requests per second (one every 500 ms); retry after ${seconds} s`),
   badRequest: (message, status) => err(status, status === 400 ? 'Bad Request' : 'Request Error', message),
   internal: (requestId) => err(500, 'Internal Server Error', `Internal server error (request ${requestId})`),
 };

@@ -25,7 +25,7 @@ const relatedDrug = q('relatedChemicals.name', 'Related chemical name (or `relat
 export const PGX_REFERENCE: ApiReference = {
   description:
     'The pharmacogenomics API (PharmGKB / ClinPGx v1): genes, chemicals, gene-drug pairs, guidelines, alleles, variants, clinical annotations, drug labels and pathways. Enumerated values are matched without regard to case. The demo holds CYP2D6, CYP2C9, CYP2C19, VKORC1, TPMT and their drugs (codeine, warfarin, clopidogrel, ...).',
-  tags: { Resources: 'The interface\'s paths: objects and arrays', 'Data (PharmGKB paths)': 'The real service\'s /v1/data paths, in its envelope' },
+  tags: { Resources: "The interface's paths: objects and arrays", 'Data (PharmGKB paths)': "The real service's /v1/data paths, in its envelope" },
   operations: [
     op('/gene/{gene_symbol}', 'A gene by symbol or PharmGKB accession', [id('gene_symbol', 'Gene symbol or accession', 'CYP2D6')]),
     op('/gene', 'Search genes by symbol or name', [q('q', 'Part of a symbol, name or alias', { example: 'CYP2C' })]),

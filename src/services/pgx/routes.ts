@@ -40,17 +40,27 @@ const SPEC: Operation[] = [
 
 /** The real service's object classes, one per resource path. */
 const DATA: (Operation & { objCls: string; what: string })[] = [
-  { path: '/v1/data/gene', objCls: 'Gene', what: 'genes', run: async (c, _p, q) => {
-    const s = data.gene(q).q;
-    return s === undefined ? h.searchGenes(c, {}) : [await h.getGene(c, s)];
-  } },
+  {
+    path: '/v1/data/gene',
+    objCls: 'Gene',
+    what: 'genes',
+    run: async (c, _p, q) => {
+      const s = data.gene(q).q;
+      return s === undefined ? h.searchGenes(c, {}) : [await h.getGene(c, s)];
+    },
+  },
   { path: '/v1/data/gene/:id', objCls: 'Gene', what: 'gene', run: (c, p) => h.getGene(c, path(p, 'id')) },
   { path: '/v1/data/chemical', objCls: 'Chemical', what: 'chemicals', run: (c, _p, q) => h.searchChemicals(c, data.chemical(q)) },
   { path: '/v1/data/chemical/:id', objCls: 'Chemical', what: 'chemical', run: (c, p) => h.getChemical(c, path(p, 'id')) },
-  { path: '/v1/data/variant', objCls: 'Variant', what: 'variants', run: async (c, _p, q) => {
-    const rsid = data.variant(q).rsid;
-    return rsid === undefined ? h.variants(c, {}) : [await h.getVariant(c, rsid)];
-  } },
+  {
+    path: '/v1/data/variant',
+    objCls: 'Variant',
+    what: 'variants',
+    run: async (c, _p, q) => {
+      const rsid = data.variant(q).rsid;
+      return rsid === undefined ? h.variants(c, {}) : [await h.getVariant(c, rsid)];
+    },
+  },
   { path: '/v1/data/variant/:id', objCls: 'Variant', what: 'variant', run: (c, p) => h.getVariant(c, path(p, 'id')) },
   { path: '/v1/data/clinicalAnnotation', objCls: 'Clinical Annotation', what: 'clinical annotations', run: (c, _p, q) => h.annotations(c, data.annotations(q)) },
   { path: '/v1/data/clinicalAnnotation/:id', objCls: 'Clinical Annotation', what: 'clinical annotation', run: (c, p) => h.getAnnotation(c, path(p, 'id')) },

@@ -58,16 +58,14 @@ export function writeOne<T>(db: Db, sql: string, params: readonly SqlValue[]): P
   return db.transaction((tx) => tx.one<T>(sql, params));
 }
 
-export async function createUser(
-  db: Db,
-  u: { username: string; password: string; name?: string; affiliation?: string | null },
-): Promise<User> {
+export async function createUser(db: Db, u: { username: string; password: string; name?: string; affiliation?: string | null }): Promise<User> {
   if (!USERNAME.test(u.username)) throw new AccountError(`invalid username "${u.username}": letters, digits, . _ - (up to 63), starting with a letter or digit`);
   if (u.password.length < 8) throw new AccountError('the password must have at least 8 characters');
   for (const v of [u.name, u.affiliation]) if (v && /\p{Cc}/u.test(v)) throw new AccountError('names may not hold control characters');
   const hash = await hashPassword(u.password);
   // A write with RETURNING runs in a transaction: outside one, SQLite reads on a read-only connection.
-  const row = await writeOne<{ id: number }>(db, 
+  const row = await writeOne<{ id: number }>(
+    db,
     `INSERT INTO proto_users (username, name, affiliation, password_hash, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (username) DO NOTHING RETURNING id`,
     [u.username, u.name ?? u.username, u.affiliation ?? null, hash, Date.now()],
@@ -89,9 +87,7 @@ export async function userById(db: Db, id: number): Promise<User | undefined> {
 
 /** The user whose password this is, or undefined; as slow for an unknown name as for a wrong password. */
 export async function checkLogin(db: Db, username: string, password: string): Promise<User | undefined> {
-  const r = USERNAME.test(username)
-    ? await db.one<UserRow>('SELECT id, username, name, affiliation, password_hash FROM proto_users WHERE username = ?', [username])
-    : undefined;
+  const r = USERNAME.test(username) ? await db.one<UserRow>('SELECT id, username, name, affiliation, password_hash FROM proto_users WHERE username = ?', [username]) : undefined;
   const ok = await verifyPassword(password, r?.password_hash);
   return ok && r ? toUser(r) : undefined;
 }
@@ -127,10 +123,7 @@ export function redirectAllowed(client: Client, given: string): boolean {
   return client.redirectUris.includes(given);
 }
 
-export async function createClient(
-  db: Db,
-  c: { name: string; owner: string; redirectUris: string[]; clientId?: string; secret?: string },
-): Promise<{ client: Client; secret: string }> {
+export async function createClient(db: Db, c: { name: string; owner: string; redirectUris: string[]; clientId?: string; secret?: string }): Promise<{ client: Client; secret: string }> {
   const owner = await findUser(db, c.owner);
   if (!owner) throw new AccountError(`no user "${c.owner}": create it first with add-user`);
   if (!c.name.trim() || /\p{Cc}/u.test(c.name)) throw new AccountError('the application needs a name, without control characters');
@@ -161,11 +154,7 @@ export function storable(s: string): boolean {
 
 export async function findClient(db: Db, clientId: string): Promise<Client | undefined> {
   if (!storable(clientId)) return undefined;
-  const r = await db.one<ClientRow>(
-    'SELECT id, client_id, name, owner_id, redirect_uris, secret_hash FROM proto_clients WHERE client_id = ?',
-    [clientId],
-    { hot: true },
-  );
+  const r = await db.one<ClientRow>('SELECT id, client_id, name, owner_id, redirect_uris, secret_hash FROM proto_clients WHERE client_id = ?', [clientId], { hot: true });
   return r && toClient(r);
 }
 

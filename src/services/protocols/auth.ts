@@ -60,10 +60,7 @@ export function accessOf(db: Db, t: TokenRecord, now = Date.now()): Access {
     warning: warningFor(t.expiresAt, now),
     owners() {
       // An OAuth token sees its own user's private content while that user's authorization stands.
-      owners ??=
-        t.kind === 'client'
-          ? Promise.resolve(new Set([t.username]))
-          : authorizationActive(db, t.userId, t.clientPk).then((ok) => new Set(ok ? [t.username] : []));
+      owners ??= t.kind === 'client' ? Promise.resolve(new Set([t.username])) : authorizationActive(db, t.userId, t.clientPk).then((ok) => new Set(ok ? [t.username] : []));
       return owners;
     },
   };

@@ -37,11 +37,7 @@ export async function ensureDemoAccounts(db: Db, redirects: readonly string[] = 
   }
   let client = await findClient(db, DEMO.clientId);
   if (client) {
-    await db.run('UPDATE proto_clients SET secret_hash = ?, redirect_uris = ? WHERE id = ?', [
-      sha256(DEMO.clientSecret),
-      JSON.stringify(uris),
-      client.id,
-    ]);
+    await db.run('UPDATE proto_clients SET secret_hash = ?, redirect_uris = ? WHERE id = ?', [sha256(DEMO.clientSecret), JSON.stringify(uris), client.id]);
   } else {
     client = (
       await createClient(db, {

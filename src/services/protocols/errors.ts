@@ -66,13 +66,7 @@ export const protoErrors = {
 } as const;
 
 /** RFC 6749 section 5.2 error codes of the token endpoint, each with a code of this service. */
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'invalid_scope';
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
 
 const OAUTH_CODES: Record<OAuthErrorCode, number> = {
   invalid_request: CODES.parameter,
@@ -88,22 +82,12 @@ export function oauthError(error: OAuthErrorCode, description: string): ServiceE
   const status = error === 'invalid_client' ? 401 : 400;
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
   if (error === 'invalid_client') headers['WWW-Authenticate'] = 'Basic realm="protocols"';
-  return new ServiceError(
-    status,
-    { error, error_description: description, status_code: OAUTH_CODES[error], error_message: description },
-    JSON_TYPE,
-    headers,
-  );
+  return new ServiceError(status, { error, error_description: description, status_code: OAUTH_CODES[error], error_message: description }, JSON_TYPE, headers);
 }
 
 export const protoCatalogue: ErrorCatalogue = {
   routeNotFound: (method, path) => err(404, CODES.notFound, `No such endpoint: ${method} ${path.slice(0, 300)}`),
-  rateLimited: (seconds) =>
-    err(
-      429,
-      CODES.rateLimited,
-      `Too many requests: the limit is 100 requests per minute per user (PDF: 5 per minute signed in, 3 without a token); retry after ${seconds} s`,
-    ),
+  rateLimited: (seconds) => err(429, CODES.rateLimited, `Too many requests: the limit is 100 requests per minute per user (PDF: 5 per minute signed in, 3 without a token); retry after ${seconds} s`),
   badRequest: (message, status) => err(status, CODES.parameter, message),
   internal: (requestId) => err(500, CODES.internal, `Internal server error (request ${requestId})`),
 };

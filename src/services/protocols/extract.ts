@@ -80,9 +80,7 @@ export function columnsOf(doc: Doc): ProtocolColumns | string {
   // A username no account can have (empty, or with characters a database refuses) owns nothing.
   const owner = typeof creator?.username === 'string' && creator.username !== '' && !creator.username.includes('\u0000') ? creator.username : null;
   const publishedOn = seconds(doc.published_on);
-  const text = [doc.title, typeof doc.description === 'string' ? plainText(doc.description) : '', ...names(doc.authors), creator?.name]
-    .filter((s) => typeof s === 'string')
-    .join(' ');
+  const text = [doc.title, typeof doc.description === 'string' ? plainText(doc.description) : '', ...names(doc.authors), creator?.name].filter((s) => typeof s === 'string').join(' ');
   return {
     id,
     uri: doc.uri,

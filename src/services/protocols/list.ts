@@ -108,9 +108,10 @@ export async function listProtocols(db: Db, t: TableSet | undefined, q: ListQuer
       `SELECT * FROM (SELECT p.doc AS doc, p.${col} AS k, p.id AS id FROM ${s.table} p WHERE ${s.cond.sql}
        ORDER BY p.${col} ${dir}, p.id ${dir} LIMIT ${reach}) s${i}`,
   );
-  const rows = await db.query<{ doc: string }>(
-    `SELECT doc FROM (${branches.join(' UNION ALL ')}) u ORDER BY k ${dir}, id ${dir} LIMIT ? OFFSET ?`,
-    [...sources.flatMap((s) => s.cond.params), q.pageSize, offset],
-  );
+  const rows = await db.query<{ doc: string }>(`SELECT doc FROM (${branches.join(' UNION ALL ')}) u ORDER BY k ${dir}, id ${dir} LIMIT ? OFFSET ?`, [
+    ...sources.flatMap((s) => s.cond.params),
+    q.pageSize,
+    offset,
+  ]);
   return { docs: rows.map((r) => r.doc), total };
 }

@@ -36,8 +36,7 @@ function pageError(status: number, title: string, message: string): ServiceError
   return new ServiceError(status, errorPage(title, message), HTML, PAGE_HEADERS);
 }
 
-const csrfFailed = () =>
-  pageError(403, 'This form has expired', 'The form was not sent from this site or its session ended. Go back, reload the page and try again.');
+const csrfFailed = () => pageError(403, 'This form has expired', 'The form was not sent from this site or its session ended. Go back, reload the page and try again.');
 
 function cookie(req: FastifyRequest, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {

@@ -7,18 +7,7 @@ import type { Db } from '../../core/store/db.js';
 import { findClient, redirectAllowed, secretMatches, userById, userObject, type Client } from './accounts.js';
 import { oauthError } from './errors.js';
 import { sameSecret } from './secrets.js';
-import {
-  authorizationActive,
-  findCode,
-  findRefreshToken,
-  issueCode,
-  recordAuthorization,
-  redeemCode,
-  revokeFamily,
-  rotate,
-  type Issued,
-  type Scope,
-} from './tokens.js';
+import { authorizationActive, findCode, findRefreshToken, issueCode, recordAuthorization, redeemCode, revokeFamily, rotate, type Issued, type Scope } from './tokens.js';
 
 export type Params = Record<string, unknown>;
 

@@ -101,9 +101,10 @@ export function accountPage(p: {
 }): string {
   const rows = p.authorizations
     .map(
-      (a) => `<tr><td>${esc(a.clientName)}<br><span class="muted">${esc(a.clientId)}</span></td><td>${esc(a.scope)}</td><td>${esc(
-        new Date(a.since).toISOString().slice(0, 10),
-      )}</td><td><form method="post" action="${esc(p.revokeAction)}">${hidden({ csrf_token: p.csrf, client_id: a.clientId })}<button type="submit">Revoke</button></form></td></tr>`,
+      (a) =>
+        `<tr><td>${esc(a.clientName)}<br><span class="muted">${esc(a.clientId)}</span></td><td>${esc(a.scope)}</td><td>${esc(
+          new Date(a.since).toISOString().slice(0, 10),
+        )}</td><td><form method="post" action="${esc(p.revokeAction)}">${hidden({ csrf_token: p.csrf, client_id: a.clientId })}<button type="submit">Revoke</button></form></td></tr>`,
     )
     .join('\n');
   return layout(
@@ -111,11 +112,7 @@ export function accountPage(p: {
     `<h1>${esc(p.name)} <span class="muted">(${esc(p.username)})</span></h1>
 ${p.notice ? `<p role="status">${esc(p.notice)}</p>` : ''}
 <h2>Applications you authorized</h2>
-${
-  rows
-    ? `<table><thead><tr><th>Application</th><th>Scope</th><th>Since</th><th></th></tr></thead><tbody>\n${rows}\n</tbody></table>`
-    : '<p>None.</p>'
-}
+${rows ? `<table><thead><tr><th>Application</th><th>Scope</th><th>Since</th><th></th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p>None.</p>'}
 <form method="post" action="${esc(p.logoutAction)}">
 ${hidden({ csrf_token: p.csrf })}
 <button type="submit">Sign out</button>

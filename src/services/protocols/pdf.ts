@@ -9,8 +9,25 @@ import { parseHtml, type Block } from './richtext.js';
 // The standard fonts are encoded in WinAnsi; letters outside it are spelled out or approximated.
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 const SPELLED: Record<string, string> = {
-  'μ': 'µ', 'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'Δ': 'Delta', 'κ': 'kappa', 'λ': 'lambda',
-  'σ': 'sigma', 'Ω': 'Ohm', 'ω': 'omega', '≤': '<=', '≥': '>=', '→': '->', '←': '<-', '−': '-', '‐': '-', '≈': '~', '∞': 'infinity',
+  μ: 'µ',
+  α: 'alpha',
+  β: 'beta',
+  γ: 'gamma',
+  δ: 'delta',
+  Δ: 'Delta',
+  κ: 'kappa',
+  λ: 'lambda',
+  σ: 'sigma',
+  Ω: 'Ohm',
+  ω: 'omega',
+  '≤': '<=',
+  '≥': '>=',
+  '→': '->',
+  '←': '<-',
+  '−': '-',
+  '‐': '-',
+  '≈': '~',
+  '∞': 'infinity',
 };
 
 export function winAnsi(s: string): string {
@@ -41,7 +58,11 @@ function duration(seconds: unknown): string {
   return [h ? `${h} h` : '', m ? `${m} min` : '', s ? `${s} s` : ''].filter(Boolean).join(' ');
 }
 
-const join = (...parts: unknown[]) => parts.map(str).filter((p) => p.trim()).join(' ');
+const join = (...parts: unknown[]) =>
+  parts
+    .map(str)
+    .filter((p) => p.trim())
+    .join(' ');
 
 /** What one step component says, as a label and text (HTML kept as blocks). */
 function describe(c: Doc): { label?: string; text?: string; html?: string; mono?: boolean; heading?: boolean } | undefined {
@@ -72,7 +93,12 @@ function describe(c: Doc): { label?: string; text?: string; html?: string; mono?
     case 20:
       return { label: 'Reagent', text: join(s.name, s.sku ? `(${str(s.sku)})` : '', isDoc(s.vendor) ? s.vendor.name : '') };
     case 21:
-      return { label: 'Cases', text: docs(s.cases).map((k) => join(k.label, k.title)).join('; ') };
+      return {
+        label: 'Cases',
+        text: docs(s.cases)
+          .map((k) => join(k.label, k.title))
+          .join('; '),
+      };
     case 22:
       return { label: 'Go to a previous step', text: str(s.title) };
     case 24:
@@ -92,7 +118,11 @@ export function renderPdf(doc: Doc): Promise<Buffer> {
     margins: { top: 56, bottom: 56, left: 64, right: 64 },
     info: {
       Title: winAnsi(str(doc.title)),
-      Author: winAnsi(docs(doc.authors).map((a) => str(a.name)).join(', ')),
+      Author: winAnsi(
+        docs(doc.authors)
+          .map((a) => str(a.name))
+          .join(', '),
+      ),
       Subject: winAnsi(str(doc.uri)),
       Creator: 'biomirror',
     },
@@ -104,7 +134,12 @@ export function renderPdf(doc: Doc): Promise<Buffer> {
     pdf.on('error', reject);
   });
   const width = pdf.page.width - 128;
-  const body = (t: string, opts: PDFKit.Mixins.TextOptions = {}) => pdf.font('Helvetica').fontSize(10.5).fillColor('#000').text(winAnsi(t), { width, ...opts });
+  const body = (t: string, opts: PDFKit.Mixins.TextOptions = {}) =>
+    pdf
+      .font('Helvetica')
+      .fontSize(10.5)
+      .fillColor('#000')
+      .text(winAnsi(t), { width, ...opts });
   const heading = (t: string) => {
     pdf.moveDown(0.8);
     pdf.font('Helvetica-Bold').fontSize(13).fillColor('#000').text(winAnsi(t), { width });
@@ -117,20 +152,35 @@ export function renderPdf(doc: Doc): Promise<Buffer> {
       n = b.type === 'ol' ? n + 1 : 0;
       const mark = b.type === 'ul' ? '•  ' : b.type === 'ol' ? `${n}.  ` : '';
       const font = b.type === 'heading' ? 'Helvetica-Bold' : b.type === 'code' ? 'Courier' : 'Helvetica';
-      pdf.font(font).fontSize(10.5).text(winAnsi(mark + text), pdf.page.margins.left + indent + b.depth * 14, undefined, { width: width - indent - b.depth * 14 });
+      pdf
+        .font(font)
+        .fontSize(10.5)
+        .text(winAnsi(mark + text), pdf.page.margins.left + indent + b.depth * 14, undefined, { width: width - indent - b.depth * 14 });
       pdf.moveDown(0.25);
     }
     pdf.x = pdf.page.margins.left;
   };
 
-  pdf.font('Helvetica-Bold').fontSize(20).text(winAnsi(str(doc.title)), { width });
+  pdf
+    .font('Helvetica-Bold')
+    .fontSize(20)
+    .text(winAnsi(str(doc.title)), { width });
   pdf.moveDown(0.4);
   const authors = docs(doc.authors).map((a) => join(a.name, a.affiliation ? `(${str(a.affiliation)})` : ''));
-  if (authors.length) pdf.font('Helvetica').fontSize(11).fillColor('#333').text(winAnsi(authors.join(', ')), { width });
+  if (authors.length)
+    pdf
+      .font('Helvetica')
+      .fontSize(11)
+      .fillColor('#333')
+      .text(winAnsi(authors.join(', ')), { width });
   const doi = str(doc.doi);
   const published = Number(doc.published_on) > 0 ? new Date(Number(doc.published_on) * 1000).toISOString().slice(0, 10) : '';
   const ids = [doi ? `DOI: ${doi}` : '', `URI: ${str(doc.uri)}`, published ? `Published: ${published}` : 'Not published'].filter(Boolean);
-  pdf.font('Helvetica').fontSize(9).fillColor('#555').text(winAnsi(ids.join('   ')), { width });
+  pdf
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor('#555')
+    .text(winAnsi(ids.join('   ')), { width });
   pdf.fillColor('#000');
 
   const abstract = str(doc.description);
@@ -153,19 +203,38 @@ export function renderPdf(doc: Doc): Promise<Buffer> {
   heading('Steps');
   if (steps.length === 0) body('This protocol has no steps.');
   steps.forEach((s, i) => {
-    pdf.font('Helvetica-Bold').fontSize(11).text(`${i + 1}.`, { width, continued: false });
+    pdf
+      .font('Helvetica-Bold')
+      .fontSize(11)
+      .text(`${i + 1}.`, { width, continued: false });
     pdf.moveUp();
-    const comps = docs(s.components).map(describe).filter((d) => d !== undefined);
+    const comps = docs(s.components)
+      .map(describe)
+      .filter((d) => d !== undefined);
     if (comps.length === 0) comps.push(typeof s.step === 'string' ? { html: s.step } : { text: '(no text)' });
     for (const d of comps) {
       const x = pdf.page.margins.left + 22;
-      if (d.heading) pdf.font('Helvetica-Bold').fontSize(10.5).text(winAnsi(d.text ?? ''), x, undefined, { width: width - 22 });
+      if (d.heading)
+        pdf
+          .font('Helvetica-Bold')
+          .fontSize(10.5)
+          .text(winAnsi(d.text ?? ''), x, undefined, { width: width - 22 });
       else if (d.html !== undefined) {
-        if (d.label) pdf.font('Helvetica-Oblique').fontSize(10).text(winAnsi(`${d.label}:`), x, undefined, { width: width - 22 });
+        if (d.label)
+          pdf
+            .font('Helvetica-Oblique')
+            .fontSize(10)
+            .text(winAnsi(`${d.label}:`), x, undefined, { width: width - 22 });
         blocks(parseHtml(d.html), 22);
       } else {
-        pdf.font('Helvetica-Oblique').fontSize(10).text(winAnsi(d.label ? `${d.label}: ` : ''), x, undefined, { width: width - 22, continued: true });
-        pdf.font(d.mono ? 'Courier' : 'Helvetica').fontSize(10.5).text(winAnsi(d.text ?? ''));
+        pdf
+          .font('Helvetica-Oblique')
+          .fontSize(10)
+          .text(winAnsi(d.label ? `${d.label}: ` : ''), x, undefined, { width: width - 22, continued: true });
+        pdf
+          .font(d.mono ? 'Courier' : 'Helvetica')
+          .fontSize(10.5)
+          .text(winAnsi(d.text ?? ''));
       }
       pdf.moveDown(0.2);
     }

@@ -28,11 +28,39 @@ export interface Block {
 }
 
 const ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', micro: '\u00b5', deg: '\u00b0',
-  plusmn: '\u00b1', times: '\u00d7', divide: '\u00f7', mu: '\u03bc', alpha: '\u03b1', beta: '\u03b2',
-  gamma: '\u03b3', delta: '\u03b4', Delta: '\u0394', ndash: '\u2013', mdash: '\u2014', hellip: '\u2026',
-  lsquo: '\u2018', rsquo: '\u2019', ldquo: '\u201c', rdquo: '\u201d', le: '\u2264', ge: '\u2265',
-  rarr: '\u2192', larr: '\u2190', middot: '\u00b7', copy: '\u00a9', reg: '\u00ae', trade: '\u2122', minus: '\u2212',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  micro: '\u00b5',
+  deg: '\u00b0',
+  plusmn: '\u00b1',
+  times: '\u00d7',
+  divide: '\u00f7',
+  mu: '\u03bc',
+  alpha: '\u03b1',
+  beta: '\u03b2',
+  gamma: '\u03b3',
+  delta: '\u03b4',
+  Delta: '\u0394',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  hellip: '\u2026',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+  le: '\u2264',
+  ge: '\u2265',
+  rarr: '\u2192',
+  larr: '\u2190',
+  middot: '\u00b7',
+  copy: '\u00a9',
+  reg: '\u00ae',
+  trade: '\u2122',
+  minus: '\u2212',
 };
 
 export function decodeEntities(s: string): string {
@@ -48,7 +76,14 @@ export function decodeEntities(s: string): string {
 const BLOCK_TAGS = new Set(['p', 'div', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'tr', 'section', 'article']);
 const SKIP_TAGS = new Set(['script', 'style', 'head', 'title']);
 const INLINE: Record<string, keyof Span> = {
-  b: 'bold', strong: 'bold', i: 'italic', em: 'italic', u: 'underline', code: 'code', sup: 'sup', sub: 'sub',
+  b: 'bold',
+  strong: 'bold',
+  i: 'italic',
+  em: 'italic',
+  u: 'underline',
+  code: 'code',
+  sup: 'sup',
+  sub: 'sub',
 };
 
 const TOKEN = /<!--[\s\S]*?-->|<\/?([a-zA-Z][a-zA-Z0-9]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|[^<]+|</g;
@@ -82,7 +117,7 @@ export function parseHtml(html: string): Block[] {
   let heading = 0;
   let items = 0;
   let current: Block | undefined;
-  const listType = (): BlockType => (lists[lists.length - 1] ?? 'ul');
+  const listType = (): BlockType => lists[lists.length - 1] ?? 'ul';
   // The kind of block text opens here: a <p> inside a list item is still the item.
   const kind = (): BlockType => (pre ? 'code' : heading ? 'heading' : items && lists.length ? listType() : 'paragraph');
 
@@ -245,7 +280,7 @@ const DRAFT_STYLES: [keyof Span, string][] = [
 
 /** A stable five-character block key, as Draft.js uses, derived from the block's place. */
 function blockKey(i: number): string {
-  return ((i + 1) * 2654435761 % 60466176).toString(36).padStart(5, '0').slice(-5);
+  return (((i + 1) * 2654435761) % 60466176).toString(36).padStart(5, '0').slice(-5);
 }
 
 /** Draft.js raw content (blocks and entity map), as a JSON string. */
@@ -291,8 +326,14 @@ const DRAFT_TAGS: Record<string, [string, string]> = {
   SUBSCRIPT: ['<sub>', '</sub>'],
 };
 const BLOCK_HTML: Record<string, string> = {
-  'header-one': 'h1', 'header-two': 'h2', 'header-three': 'h3', 'header-four': 'h4', 'header-five': 'h5', 'header-six': 'h6',
-  'code-block': 'pre', blockquote: 'blockquote',
+  'header-one': 'h1',
+  'header-two': 'h2',
+  'header-three': 'h3',
+  'header-four': 'h4',
+  'header-five': 'h5',
+  'header-six': 'h6',
+  'code-block': 'pre',
+  blockquote: 'blockquote',
 };
 
 function escapeHtml(s: string): string {
@@ -340,7 +381,7 @@ export function draftToHtml(text: string): string | undefined {
       if (typeof url === 'string') links[i] = url;
     });
     let html = '';
-    for (let i = 0; i < t.length; ) {
+    for (let i = 0; i < t.length;) {
       let j = i + 1;
       const key = (k: number) => `${[...(styles[k] ?? [])].sort().join()}|${links[k] ?? ''}`;
       while (j < t.length && key(j) === key(i)) j++;

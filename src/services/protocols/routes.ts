@@ -5,17 +5,7 @@ import type { ServiceContext } from '../types.js';
 import { authenticate, authenticateOptional, type Access } from './auth.js';
 import { protoCatalogue } from './errors.js';
 import type { Doc } from './extract.js';
-import {
-  createProtocol,
-  getClient,
-  getMaterials,
-  getProtocol,
-  getSteps,
-  listHandler,
-  protocolPdf,
-  publishProtocol,
-  updateProtocol,
-} from './handlers.js';
+import { createProtocol, getClient, getMaterials, getProtocol, getSteps, listHandler, protocolPdf, publishProtocol, updateProtocol } from './handlers.js';
 import { registerOAuthRoutes } from './oauth-routes.js';
 import { parseFormat, parseList } from './params.js';
 

@@ -18,9 +18,7 @@ export interface Session {
 
 export async function loadSession(db: Db, raw: string | undefined, now = Date.now()): Promise<Session | undefined> {
   if (!raw || !/^[0-9a-f]{64}$/.test(raw)) return undefined;
-  const r = await db.one<{ user_id: number | null; expires_at: number }>('SELECT user_id, expires_at FROM proto_sessions WHERE id_hash = ?', [
-    sha256(raw),
-  ]);
+  const r = await db.one<{ user_id: number | null; expires_at: number }>('SELECT user_id, expires_at FROM proto_sessions WHERE id_hash = ?', [sha256(raw)]);
   if (!r || Number(r.expires_at) <= now) return undefined;
   return { raw, userId: r.user_id == null ? null : Number(r.user_id) };
 }
@@ -28,12 +26,7 @@ export async function loadSession(db: Db, raw: string | undefined, now = Date.no
 export async function newSession(db: Db, userId: number | null, now = Date.now()): Promise<Session> {
   const raw = randomToken();
   await db.run('DELETE FROM proto_sessions WHERE expires_at <= ?', [now]);
-  await db.run('INSERT INTO proto_sessions (id_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
-    sha256(raw),
-    userId,
-    now,
-    now + (userId === null ? SIGNED_OUT_MS : SIGNED_IN_MS),
-  ]);
+  await db.run('INSERT INTO proto_sessions (id_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [sha256(raw), userId, now, now + (userId === null ? SIGNED_OUT_MS : SIGNED_IN_MS)]);
   return { raw, userId };
 }
 

@@ -79,10 +79,7 @@ export async function writeBatch(tx: Db, t: TableSet, batch: readonly Sourced<Pr
   const ids = batch.map((b) => b.value.cols.id);
   const uris = batch.map((b) => b.value.cols.uri);
   const marks = (a: unknown[]) => a.map(() => '?').join(', ');
-  const existing = await tx.query<{ id: number; uri: string }>(
-    `SELECT id, uri FROM ${ident(n.protocols)} WHERE id IN (${marks(ids)}) OR uri IN (${marks(uris)})`,
-    [...ids, ...uris],
-  );
+  const existing = await tx.query<{ id: number; uri: string }>(`SELECT id, uri FROM ${ident(n.protocols)} WHERE id IN (${marks(ids)}) OR uri IN (${marks(uris)})`, [...ids, ...uris]);
   const seenIds = new Set(existing.map((r) => Number(r.id)));
   const seenUris = new Set(existing.map((r) => r.uri));
   const dupes: number[] = [];
@@ -99,14 +96,16 @@ export async function writeBatch(tx: Db, t: TableSet, batch: readonly Sourced<Pr
   });
   await tx.insertMany(n.protocols, COLUMNS, kept.map(row));
   if (tx.dialect === 'sqlite') {
-    await tx.insertMany(n.text, ['rowid', 'body'], kept.map((r) => [r.cols.id, r.cols.search]));
+    await tx.insertMany(
+      n.text,
+      ['rowid', 'body'],
+      kept.map((r) => [r.cols.id, r.cols.search]),
+    );
   } else {
     for (let i = 0; i < kept.length; i += 500) {
       const chunk = kept.slice(i, i + 500);
       await tx.run(
-        `UPDATE ${ident(n.protocols)} AS p SET search = to_tsvector('simple', v.body) FROM (VALUES ${chunk
-          .map(() => '(?::bigint, ?)')
-          .join(', ')}) AS v (id, body) WHERE p.id = v.id`,
+        `UPDATE ${ident(n.protocols)} AS p SET search = to_tsvector('simple', v.body) FROM (VALUES ${chunk.map(() => '(?::bigint, ?)').join(', ')}) AS v (id, body) WHERE p.id = v.id`,
         chunk.flatMap((r) => [r.cols.id, r.cols.search]),
       );
     }
@@ -171,11 +170,7 @@ export async function findProtocol(db: Db, t: TableSet | undefined, ref: Ref): P
   const hit = await db.one<FoundRow>(`${LOCAL_SELECT} WHERE ${WHERE[ref.by]} ORDER BY id LIMIT 1`, [refValue(ref)], { hot: true });
   if (hit) return local(hit);
   if (!t) return undefined;
-  const g = await db.one<FoundRow>(
-    `SELECT id, owner, public, doc FROM ${ident(tablesOf(t).protocols)} WHERE ${WHERE[ref.by]} ORDER BY id LIMIT 1`,
-    [refValue(ref)],
-    { hot: true },
-  );
+  const g = await db.one<FoundRow>(`SELECT id, owner, public, doc FROM ${ident(tablesOf(t).protocols)} WHERE ${WHERE[ref.by]} ORDER BY id LIMIT 1`, [refValue(ref)], { hot: true });
   if (!g) return undefined;
   // Found by uri or DOI in the load, but changed locally since: the local copy answers.
   const over = ref.by === 'id' ? undefined : await db.one<FoundRow>(`${LOCAL_SELECT} WHERE id = ?`, [Number(g.id)], { hot: true });
@@ -194,7 +189,10 @@ export async function saveLocal(tx: Db, r: ProtocolRecord, origin: 'api' | 'data
   const cols = [...COLUMNS, 'origin', ...(pg ? ['search'] : [])];
   const values: SqlValue[] = [...row(r), origin, ...(pg ? [c.search] : [])];
   const marks = [...COLUMNS.map(() => '?'), '?', ...(pg ? ["to_tsvector('simple', ?)"] : [])];
-  const update = cols.filter((k) => k !== 'id').map((k) => `${k} = excluded.${k}`).join(', ');
+  const update = cols
+    .filter((k) => k !== 'id')
+    .map((k) => `${k} = excluded.${k}`)
+    .join(', ');
   const n = await tx.run(
     `INSERT INTO proto_local (${cols.join(', ')}) VALUES (${marks.join(', ')})
      ON CONFLICT ${insertOnly ? 'DO NOTHING' : `(id) DO UPDATE SET ${update}`}`,

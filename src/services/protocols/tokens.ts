@@ -73,10 +73,7 @@ export interface Issued {
 }
 
 /** Writes a new token (and refresh token for OAuth tokens); call inside a transaction. */
-export async function insertToken(
-  tx: Db,
-  t: { kind: TokenKind; clientPk: number; userId: number; scope: Scope; family: string | null; now: number; access?: string },
-): Promise<Issued> {
+export async function insertToken(tx: Db, t: { kind: TokenKind; clientPk: number; userId: number; scope: Scope; family: string | null; now: number; access?: string }): Promise<Issued> {
   const accessToken = t.access ?? randomToken();
   const refreshToken = t.kind === 'oauth' ? randomToken() : undefined;
   const expiresAt = t.now + ACCESS_LIFETIME_MS;
@@ -150,10 +147,7 @@ export async function recordAuthorization(db: Db, userId: number, clientPk: numb
 }
 
 export async function authorizationActive(db: Db, userId: number, clientPk: number): Promise<boolean> {
-  const r = await db.one<{ id: number }>(
-    'SELECT id FROM proto_authorizations WHERE user_id = ? AND client_id = ? AND revoked_at IS NULL',
-    [userId, clientPk],
-  );
+  const r = await db.one<{ id: number }>('SELECT id FROM proto_authorizations WHERE user_id = ? AND client_id = ? AND revoked_at IS NULL', [userId, clientPk]);
   return r !== undefined;
 }
 
@@ -176,16 +170,8 @@ export async function authorizationsOf(db: Db, userId: number): Promise<Authoriz
 /** The user withdraws an application: its authorization, its tokens for them and pending codes go. */
 export async function revokeAuthorization(db: Db, userId: number, clientPk: number, now = Date.now()): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const n = await tx.run('UPDATE proto_authorizations SET revoked_at = ? WHERE user_id = ? AND client_id = ? AND revoked_at IS NULL', [
-      now,
-      userId,
-      clientPk,
-    ]);
-    await tx.run("UPDATE proto_tokens SET revoked_at = ? WHERE user_id = ? AND client_id = ? AND kind = 'oauth' AND revoked_at IS NULL", [
-      now,
-      userId,
-      clientPk,
-    ]);
+    const n = await tx.run('UPDATE proto_authorizations SET revoked_at = ? WHERE user_id = ? AND client_id = ? AND revoked_at IS NULL', [now, userId, clientPk]);
+    await tx.run("UPDATE proto_tokens SET revoked_at = ? WHERE user_id = ? AND client_id = ? AND kind = 'oauth' AND revoked_at IS NULL", [now, userId, clientPk]);
     await tx.run('UPDATE proto_codes SET used_at = ? WHERE user_id = ? AND client_id = ? AND used_at IS NULL', [now, userId, clientPk]);
     return n > 0;
   });
@@ -205,11 +191,7 @@ export interface CodeRecord {
   digest: string;
 }
 
-export async function issueCode(
-  db: Db,
-  c: { clientPk: number; userId: number; redirectUri: string; scope: Scope; challenge: string | null },
-  now = Date.now(),
-): Promise<string> {
+export async function issueCode(db: Db, c: { clientPk: number; userId: number; redirectUri: string; scope: Scope; challenge: string | null }, now = Date.now()): Promise<string> {
   const code = randomToken();
   // Codes are kept a day after expiry so that a late replay is still recognised as one.
   await db.run('DELETE FROM proto_codes WHERE expires_at < ?', [now - 24 * 3600 * 1000]);
@@ -256,4 +238,3 @@ export async function redeemCode(db: Db, code: CodeRecord, now = Date.now()): Pr
     return insertToken(tx, { kind: 'oauth', clientPk: code.clientPk, userId: code.userId, scope: code.scope, family: code.family, now });
   });
 }
-

@@ -129,7 +129,7 @@ export async function addSubskeys(input: string, output: string, say: (line: str
 
 export const pubchemCommands: Record<string, ServiceCommand> = {
   subskeys: {
-    usage: '<in.sdf[.gz]> <out.sdf[.gz]>   copy a Compound SD file, computing the substructure keys of records without PubChem\'s PUBCHEM_CACTVS_SUBSKEYS',
+    usage: "<in.sdf[.gz]> <out.sdf[.gz]>   copy a Compound SD file, computing the substructure keys of records without PubChem's PUBCHEM_CACTVS_SUBSKEYS",
     async run(args, _ctx, out) {
       const [input, output] = args;
       if (!input || !output || args.length > 2) {

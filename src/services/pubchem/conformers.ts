@@ -24,8 +24,14 @@ function decode(segment: string): string {
 }
 
 export async function handleConformers(data: Data, rawPath: string, options: Options, accept: string | undefined): Promise<Answer> {
-  const [given = '', format, ...extra] = rawPath.split('/').filter((s) => s !== '').map(decode);
-  const ids = given.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const [given = '', format, ...extra] = rawPath
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decode);
+  const ids = given
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (!ids.length) throw pcErrors.noIdentifier('conformer id');
   const bad = ids.find((id) => !/^[0-9A-Fa-f]{16}$/.test(id));
   if (bad !== undefined) throw pcErrors.badRequest('Invalid conformer id', `"${bad}" is not a conformer id (16 hexadecimal digits, e.g. 000008C400000001)`);

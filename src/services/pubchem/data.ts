@@ -47,7 +47,14 @@ export class Data {
     const sets = [...this.shared.sets.values()];
     this.shared.sets.clear();
     KEYSETS.delete(this.ctx.db);
-    await Promise.all(sets.map((p) => p.then((k) => k.searcher.close(), () => undefined)));
+    await Promise.all(
+      sets.map((p) =>
+        p.then(
+          (k) => k.searcher.close(),
+          () => undefined,
+        ),
+      ),
+    );
   }
 
   async compounds(): Promise<CompoundGen | undefined> {
@@ -85,7 +92,14 @@ export class Data {
       for (const [old, q] of [...sets]) {
         if (old >= gen) continue;
         sets.delete(old);
-        setTimeout(() => void q.then((k) => k.searcher.close(), () => undefined), RETIRE_MS).unref();
+        setTimeout(
+          () =>
+            void q.then(
+              (k) => k.searcher.close(),
+              () => undefined,
+            ),
+          RETIRE_MS,
+        ).unref();
       }
       sets.set(gen, p);
       p.catch(() => sets.delete(gen));

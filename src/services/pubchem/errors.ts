@@ -41,13 +41,10 @@ export const pcErrors = {
   /** A similarity query whose substructure keys cannot be had (computed, or loaded for its CID). */
   noKeys: (detail: string) => bad('Invalid search', detail),
   badProperty: (name: string) => bad('Invalid property', `"${name}" is not a compound property; see the PUG REST property table`),
-  badOperation: (op: string, domain: string, allowed: readonly string[]) =>
-    bad('Invalid operation', `"${op}" is not an operation of the ${domain} domain; allowed: ${allowed.join(', ')}`),
-  badNamespace: (ns: string, domain: string, allowed: readonly string[]) =>
-    bad('Invalid namespace', `"${ns}" is not an input namespace of the ${domain} domain; allowed: ${allowed.join(', ')}`),
+  badOperation: (op: string, domain: string, allowed: readonly string[]) => bad('Invalid operation', `"${op}" is not an operation of the ${domain} domain; allowed: ${allowed.join(', ')}`),
+  badNamespace: (ns: string, domain: string, allowed: readonly string[]) => bad('Invalid namespace', `"${ns}" is not an input namespace of the ${domain} domain; allowed: ${allowed.join(', ')}`),
   badDomain: (d: string) => bad('Invalid domain', `"${d}" is not a domain; allowed: compound, substance, assay`),
-  badOutput: (output: string, op: string, allowed: readonly string[]) =>
-    bad('Invalid output format', `${output} is not available for ${op}; allowed: ${allowed.join(', ')}`),
+  badOutput: (output: string, op: string, allowed: readonly string[]) => bad('Invalid output format', `${output} is not available for ${op}; allowed: ${allowed.join(', ')}`),
   badOption: (name: string, value: string, allowed: string) => bad(`Invalid value for option ${name}`, `"${value}" is not valid for ${name}: ${allowed}`),
   notAllowed: (detail: string) => fault(405, 'PUGREST.NotAllowed', 'Request not allowed', [detail]),
   notFound: (message: string, detail?: string) => fault(404, 'PUGREST.NotFound', message, detail ? [detail] : undefined),
@@ -55,8 +52,7 @@ export const pcErrors = {
   noRecords: (what = 'CID') => fault(404, 'PUGREST.NotFound', `No records found for the given ${what}(s)`),
   unimplemented: (what: string) => fault(501, 'PUGREST.Unimplemented', 'Operation not implemented', [`${what} is not served by this mirror`]),
   timeout: (detail: string) => fault(504, 'PUGREST.Timeout', 'Request timed out', [detail]),
-  busy: (seconds: number, detail?: string) =>
-    fault(503, 'PUGREST.ServerBusy', 'Too many requests or server too busy', detail ? [detail] : undefined, { 'Retry-After': String(seconds) }),
+  busy: (seconds: number, detail?: string) => fault(503, 'PUGREST.ServerBusy', 'Too many requests or server too busy', detail ? [detail] : undefined, { 'Retry-After': String(seconds) }),
   viewNotFound: (detail: string) => fault(404, 'PUGVIEW.NotFound', 'No data found', [detail]),
   viewBadRequest: (message: string, detail: string) => fault(400, 'PUGVIEW.BadRequest', message, [detail]),
 } as const;

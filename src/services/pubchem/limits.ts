@@ -11,11 +11,7 @@ import type { LimitRule } from '../../core/limits/policy.js';
 export const RUNNING_TIME_MS = 300_000;
 
 export function pubchemLimits(runningTimeMs = RUNNING_TIME_MS): LimitRule[] {
-  return [
-    perIp('per-second', 5, 1000),
-    perIp('per-minute', 400, 60_000),
-    { name: 'running-time', limit: runningTimeMs, windowMs: 60_000, unit: 'ms', key: (s) => `ip:${s.ip}` },
-  ];
+  return [perIp('per-second', 5, 1000), perIp('per-minute', 400, 60_000), { name: 'running-time', limit: runningTimeMs, windowMs: 60_000, unit: 'ms', key: (s) => `ip:${s.ip}` }];
 }
 
 const pct = (f: number) => Math.round(Math.min(1, Math.max(0, f)) * 100);

@@ -209,7 +209,13 @@ function merge(into: Section[], loaded: Section[]): void {
 export function buildView(v: ViewInput): ViewRecord {
   const sections = computedSections(v);
   const references: Record<string, unknown>[] = [
-    { ReferenceNumber: 1, SourceName: 'PubChem', SourceID: 'PubChem', Description: 'Data from the PubChem bulk files loaded into this mirror, and values computed from them', URL: 'https://pubchem.ncbi.nlm.nih.gov' },
+    {
+      ReferenceNumber: 1,
+      SourceName: 'PubChem',
+      SourceID: 'PubChem',
+      Description: 'Data from the PubChem bulk files loaded into this mirror, and values computed from them',
+      URL: 'https://pubchem.ncbi.nlm.nih.gov',
+    },
   ];
   let title = v.title;
   if (v.annotation) {

@@ -48,7 +48,7 @@ const recordOptions: ParamDoc[] = [
 
 export const PUBCHEM_REFERENCE: ApiReference = {
   description:
-    'PubChem PUG REST (`/rest/pug/<domain>/<namespace>/<identifiers>/<operation>/<output>`) and PUG View (`/rest/pug_view/data/compound/<cid>/<output>`), served from PubChem\'s bulk files. Identifiers may also come as a query or form parameter named after the namespace (POST). The demo holds 219 compounds (aspirin is CID 2244), their substances and four assays (AID 9000001 to 9000004).',
+    "PubChem PUG REST (`/rest/pug/<domain>/<namespace>/<identifiers>/<operation>/<output>`) and PUG View (`/rest/pug_view/data/compound/<cid>/<output>`), served from PubChem's bulk files. Identifiers may also come as a query or form parameter named after the namespace (POST). The demo holds 219 compounds (aspirin is CID 2244), their substances and four assays (AID 9000001 to 9000004).",
   tags: { [REST]: 'pubchem.ncbi.nlm.nih.gov/rest/pug', 'PUG View': 'pubchem.ncbi.nlm.nih.gov/rest/pug_view' },
   operations: [
     op(
@@ -109,7 +109,12 @@ export const PUBCHEM_REFERENCE: ApiReference = {
         { name: 'Threshold', in: 'query', type: 'integer', description: 'Tanimoto similarity threshold, percent (similarity)', default: 90 },
         { name: 'MaxRecords', in: 'query', type: 'integer', description: 'At most this many CIDs' },
         { name: 'MaxSeconds', in: 'query', type: 'integer', description: 'Time limit of a search (at most 3600)' },
-        { name: 'identity_type', in: 'query', description: 'Identity search: what must be the same', enum: ['same_stereo_isotope', 'same_connectivity', 'same_tautomer', 'same_stereo', 'same_isotope', 'nonconflicting_stereo', 'same_isotope_nonconflicting_stereo'] },
+        {
+          name: 'identity_type',
+          in: 'query',
+          description: 'Identity search: what must be the same',
+          enum: ['same_stereo_isotope', 'same_connectivity', 'same_tautomer', 'same_stereo', 'same_isotope', 'nonconflicting_stereo', 'same_isotope_nonconflicting_stereo'],
+        },
       ],
       COMPOUND_OPS.cids?.outputs ?? [],
     ),

@@ -87,7 +87,10 @@ function decode(segment: string): string {
 
 /** Parses the path below `/rest/pug/` (raw, still percent-encoded), with options and the Accept header. */
 export function parsePugPath(rawPath: string, options: Options, accept: string | undefined): PugRequest {
-  const seg = rawPath.split('/').filter((s, i, all) => s !== '' || i < all.length - 1).map(decode);
+  const seg = rawPath
+    .split('/')
+    .filter((s, i, all) => s !== '' || i < all.length - 1)
+    .map(decode);
   let i = 0;
   const next = () => seg[i++];
   const domainName = (next() ?? '').toLowerCase();
@@ -104,7 +107,12 @@ export function parsePugPath(rawPath: string, options: Options, accept: string |
   const search = domain === 'compound' && Object.hasOwn(SEARCHES, nsName) ? SEARCHES[nsName] : undefined;
   if (search) {
     const input = (next() ?? '').toLowerCase() as StructureInput;
-    if (!STRUCTURE_INPUTS.includes(input)) throw pcErrors.badNamespace(`${nsName}/${input}`, domain, STRUCTURE_INPUTS.map((x) => `${nsName}/${x}`));
+    if (!STRUCTURE_INPUTS.includes(input))
+      throw pcErrors.badNamespace(
+        `${nsName}/${input}`,
+        domain,
+        STRUCTURE_INPUTS.map((x) => `${nsName}/${x}`),
+      );
     namespace = { kind: 'search', ...search, input };
     key = input;
   } else if (Object.hasOwn(MASSES, nsName)) {
@@ -122,7 +130,12 @@ export function parsePugPath(rawPath: string, options: Options, accept: string |
   } else if (nsName === 'xref') {
     const given = next() ?? '';
     const xref = XREF_TYPES.find((x) => x.toLowerCase() === given.toLowerCase());
-    if (!xref) throw pcErrors.badNamespace(`xref/${given}`, domain, XREF_TYPES.map((x) => `xref/${x}`));
+    if (!xref)
+      throw pcErrors.badNamespace(
+        `xref/${given}`,
+        domain,
+        XREF_TYPES.map((x) => `xref/${x}`),
+      );
     namespace = { kind: 'xref', xref };
     key = xref;
   } else if (nsName === 'fastformula') {

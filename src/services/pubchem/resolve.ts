@@ -32,10 +32,7 @@ export interface Novel {
   text: string;
 }
 
-export type Subject =
-  | { domain: 'compound'; ids: number[]; novel?: Novel; search?: boolean }
-  | { domain: 'substance'; ids: number[] }
-  | { domain: 'assay'; ids: number[] };
+export type Subject = { domain: 'compound'; ids: number[]; novel?: Novel; search?: boolean } | { domain: 'substance'; ids: number[] } | { domain: 'assay'; ids: number[] };
 
 export type Resolution = { subject: Subject } | { waiting: string };
 

@@ -20,7 +20,10 @@ function decode(segment: string): string {
 }
 
 export async function handleSources(data: Data, rawPath: string, options: Options, accept: string | undefined): Promise<Answer> {
-  const [kindName = '', format, ...extra] = rawPath.split('/').filter((s) => s !== '').map(decode);
+  const [kindName = '', format, ...extra] = rawPath
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decode);
   const kind = KINDS.find((k) => k === kindName.toLowerCase());
   if (!kind) throw pcErrors.badRequest('Invalid source type', `"${kindName}" is not a source type; use sources/substance or sources/assay`);
   if (extra.length) throw pcErrors.badRequest('Invalid URL', `unexpected path segments after the output: ${extra.join('/')}`);

@@ -179,7 +179,9 @@ export async function harvestPgxApi(ctx: ApiHarvestContext): Promise<{ path: str
   await writeState(store, state);
 
   const given = details(lists, [...labels.values()]);
-  ctx.note(`API harvest done: ${answers.asked.toLocaleString('en-US')} requests this run; alleles of ${genes.length} genes, labels of ${drugs.length} drugs, ${given.length.toLocaleString('en-US')} members beyond the downloads`);
+  ctx.note(
+    `API harvest done: ${answers.asked.toLocaleString('en-US')} requests this run; alleles of ${genes.length} genes, labels of ${drugs.length} drugs, ${given.length.toLocaleString('en-US')} members beyond the downloads`,
+  );
   files.push({ path: 'api/details.json', content: JSON.stringify({ details: given }) });
   files.push({ path: 'api/cpic_gene-drug_pairs.tsv', content: cpicPairs(lists.geneDrugPair) });
   return files;

@@ -88,7 +88,10 @@ export const models: BulkSource = {
     let version = 0;
     if (proteomes.length || !ids.length) {
       const f = await folder(ctx, 'ebi', 'pub/databases/alphafold/latest/');
-      const shards = f.entries.filter((e) => !e.folder && SHARD.test(e.name)).map((e) => e.name).sort();
+      const shards = f.entries
+        .filter((e) => !e.folder && SHARD.test(e.name))
+        .map((e) => e.name)
+        .sort();
       let chosen: string[];
       if (ids.length) {
         chosen = proteomes.map((p) => {
@@ -111,7 +114,10 @@ export const models: BulkSource = {
       version = Math.max(version, e.version);
     }
     const shardCount = files.filter((f) => f.path.startsWith('proteomes/')).length;
-    const what = [proteomes.length || !ids.length ? `${shardCount} proteome${shardCount === 1 ? '' : 's'}` : '', accessions.length ? `${accessions.length} entr${accessions.length === 1 ? 'y' : 'ies'}` : '']
+    const what = [
+      proteomes.length || !ids.length ? `${shardCount} proteome${shardCount === 1 ? '' : 's'}` : '',
+      accessions.length ? `${accessions.length} entr${accessions.length === 1 ? 'y' : 'ies'}` : '',
+    ]
       .filter(Boolean)
       .join(' and ');
     return {

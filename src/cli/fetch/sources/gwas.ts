@@ -21,7 +21,10 @@ function prefer(f: Folder, patterns: RegExp[], what: string): string {
 
 /** The first name matching a pattern, or undefined: for files a release may not have. */
 function optional(f: Folder, pattern: RegExp): string | undefined {
-  return f.entries.filter((e) => !e.folder && pattern.test(e.name)).map((e) => e.name).sort()[0];
+  return f.entries
+    .filter((e) => !e.folder && pattern.test(e.name))
+    .map((e) => e.name)
+    .sort()[0];
 }
 
 const CATALOG_PARTS = ['associations', 'studies', 'ancestry', 'unpublished', 'trait-mappings', 'efo'] as const;

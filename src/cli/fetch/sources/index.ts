@@ -10,24 +10,7 @@ import { pharmgkb } from './pgx.js';
 import { archive, components, sifts } from './pdb.js';
 import { assays, compounds, conformers, substances } from './pubchem.js';
 
-export const SOURCES: readonly Source[] = [
-  studies,
-  gene,
-  clinvar,
-  compounds,
-  substances,
-  assays,
-  conformers,
-  protocols,
-  catalog,
-  sumstats,
-  preprints,
-  pharmgkb,
-  archive,
-  components,
-  sifts,
-  models,
-];
+export const SOURCES: readonly Source[] = [studies, gene, clinvar, compounds, substances, assays, conformers, protocols, catalog, sumstats, preprints, pharmgkb, archive, components, sifts, models];
 
 export function sourceOf(service: string, dataset: string): Source | undefined {
   return SOURCES.find((s) => s.service === service && s.dataset === dataset);

@@ -56,7 +56,8 @@ export const archive: BulkSource = {
       const mid = id.slice(1, 3);
       if (parts.has('cif')) files.push({ url: upstreamUrl(ctx.upstreams, 'wwpdb', `${base}/mmCIF/${mid}/${id}.cif.gz`), path: `mmCIF/${mid}/${id}.cif.gz` });
       // Only entries from diffraction experiments have structure factors.
-      if (parts.has('sf')) files.push({ url: upstreamUrl(ctx.upstreams, 'wwpdb', `${base}/structure_factors/${mid}/r${id}sf.ent.gz`), path: `structure_factors/${mid}/r${id}sf.ent.gz`, optional: true });
+      if (parts.has('sf'))
+        files.push({ url: upstreamUrl(ctx.upstreams, 'wwpdb', `${base}/structure_factors/${mid}/r${id}sf.ent.gz`), path: `structure_factors/${mid}/r${id}sf.ent.gz`, optional: true });
     }
     return { files, parallel: 4, source: describeSource(files, `${ids.length} entr${ids.length === 1 ? 'y' : 'ies'}: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''}`) };
   },

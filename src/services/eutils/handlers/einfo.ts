@@ -72,8 +72,14 @@ export async function einfo(ctx: ServiceContext, p: Params): Promise<Reply> {
     const { fields, links, ...rest } = i;
     return jsonReply({ header: header('einfo'), einforesult: { dbinfo: [{ ...lc(rest), fieldlist: fields.map(lc), linklist: links.map(lc) }] } });
   }
-  const field = (f: FieldInfo) => `\t\t<Field>\n${Object.entries(f).map(([k, v]) => `\t\t\t${el(k, v as string)}\n`).join('')}\t\t</Field>\n`;
-  const link = (l: Record<string, string>) => `\t\t\t<Link>\n${Object.entries(l).map(([k, v]) => `\t\t\t\t${el(k, v)}\n`).join('')}\t\t\t</Link>\n`;
+  const field = (f: FieldInfo) =>
+    `\t\t<Field>\n${Object.entries(f)
+      .map(([k, v]) => `\t\t\t${el(k, v as string)}\n`)
+      .join('')}\t\t</Field>\n`;
+  const link = (l: Record<string, string>) =>
+    `\t\t\t<Link>\n${Object.entries(l)
+      .map(([k, v]) => `\t\t\t\t${el(k, v)}\n`)
+      .join('')}\t\t\t</Link>\n`;
   const head = ['DbName', 'MenuName', 'Description', 'DbBuild', 'Count', 'LastUpdate'] as const;
   return xmlReply(
     `${XML_DECL}${DOCTYPE.einfo}\n<eInfoResult>\n\t<DbInfo>\n${head.map((k) => `\t${el(k, i[k])}\n`).join('')}\t<FieldList>\n${i.fields.map(field).join('')}\t</FieldList>\n\t<LinkList>\n${i.links.map(link).join('')}\t\t</LinkList>\n\t</DbInfo>\n\n</eInfoResult>\n`,

@@ -46,7 +46,10 @@ export async function elink(ctx: ServiceContext, p: Params): Promise<Reply> {
   const cmd = p.lower('cmd') || 'neighbor';
   if (cmd !== 'neighbor') throw errorThrow('elink', mode, `Invalid cmd "${cmd}": this mirror answers cmd=neighbor`);
   const to = p.lower('db');
-  const names = (p.str('linkname') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = (p.str('linkname') ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const available = LINKS.filter((l) => l.from === dbfrom);
   let defs = available.filter((l) => !to || to === 'all' || l.to === to);
   if (names.length) defs = defs.filter((l) => names.includes(l.name));

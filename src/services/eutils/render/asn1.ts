@@ -81,7 +81,11 @@ function value(n: XNode, depth: number): string {
     return INTEGERS.has(n.name) && /^-?\d+$/.test(text) ? text : quoted(text);
   }
   const kids = children(n);
-  if (LISTS.has(n.name)) return braces(kids.map((k) => value(k, depth + 1)), depth);
+  if (LISTS.has(n.name))
+    return braces(
+      kids.map((k) => value(k, depth + 1)),
+      depth,
+    );
   const prefix = `${n.name}_`;
   const members = kids.filter((k) => k.name.startsWith(prefix));
   if (members.length === 0) {

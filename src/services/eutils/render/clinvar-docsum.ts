@@ -6,7 +6,13 @@ import { list, obj, text, type SNode, type SValue } from '../schema.js';
 
 const XREF = (name: string) => obj(name, [text('db_source'), text('db_id')]);
 const CLASSIFICATION = (name: string) =>
-  obj(name, [text('description'), text('last_evaluated'), text('review_status'), text('fda_recognized_database'), list('trait_set', obj('trait', [list('trait_xrefs', XREF('trait_xref')), text('trait_name')]))]);
+  obj(name, [
+    text('description'),
+    text('last_evaluated'),
+    text('review_status'),
+    text('fda_recognized_database'),
+    list('trait_set', obj('trait', [list('trait_xrefs', XREF('trait_xref')), text('trait_name')])),
+  ]);
 
 export const CLINVAR_DOCSUM: readonly SNode[] = [
   text('obj_type'),
@@ -25,7 +31,24 @@ export const CLINVAR_DOCSUM: readonly SNode[] = [
         'variation_loc',
         obj(
           'assembly_set',
-          ['status', 'assembly_name', 'chr', 'band', 'start', 'stop', 'inner_start', 'inner_stop', 'outer_start', 'outer_stop', 'display_start', 'display_stop', 'assembly_acc_ver', 'annotation_release', 'alt', 'ref'].map(text),
+          [
+            'status',
+            'assembly_name',
+            'chr',
+            'band',
+            'start',
+            'stop',
+            'inner_start',
+            'inner_stop',
+            'outer_start',
+            'outer_stop',
+            'display_start',
+            'display_stop',
+            'assembly_acc_ver',
+            'annotation_release',
+            'alt',
+            'ref',
+          ].map(text),
         ),
       ),
       list('allele_freq_set', obj('allele_freq', [text('source'), text('value'), text('minor_allele')])),

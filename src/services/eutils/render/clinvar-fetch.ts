@@ -24,7 +24,10 @@ function sequenceLocation(r: SummaryRow): XNode {
 
 function xrefList(r: SummaryRow): XNode[] {
   const out: XNode[] = [];
-  for (const o of r.otherIds.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const o of r.otherIds
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const k = o.indexOf(':');
     if (k > 0) out.push(element('XRef', undefined, { ID: o.slice(k + 1), DB: o.slice(0, k) }));
   }
@@ -77,7 +80,16 @@ function builtArchive(v: VariantView): XNode {
         element(
           'RCVList',
           rcvConditions(r).map((c) =>
-            element('RCVAccession', [element('ClassifiedConditionList', c.names.map((n) => element('ClassifiedCondition', n)))], { Title: `${r.name} AND ${c.names.join('; ') || 'not provided'}`, Accession: c.rcv }),
+            element(
+              'RCVAccession',
+              [
+                element(
+                  'ClassifiedConditionList',
+                  c.names.map((n) => element('ClassifiedCondition', n)),
+                ),
+              ],
+              { Title: `${r.name} AND ${c.names.join('; ') || 'not provided'}`, Accession: c.rcv },
+            ),
           ),
         ),
         element('Classifications', [
@@ -125,9 +137,16 @@ export function rcvSet(views: VariantView[]): string {
                     r.cytogenetic && element('CytogeneticLocation', r.cytogenetic),
                     ...v.rows.filter((row) => ASSEMBLIES[row.assembly]).map(sequenceLocation),
                     ...genes(r).map((gn) =>
-                      element('MeasureRelationship', [element('Symbol', [element('ElementValue', gn.attrs?.Symbol ?? '', { Type: 'Preferred' })]), gn.attrs?.GeneID && element('XRef', undefined, { ID: gn.attrs.GeneID, DB: 'Gene' })], {
-                        Type: 'variant in gene',
-                      }),
+                      element(
+                        'MeasureRelationship',
+                        [
+                          element('Symbol', [element('ElementValue', gn.attrs?.Symbol ?? '', { Type: 'Preferred' })]),
+                          gn.attrs?.GeneID && element('XRef', undefined, { ID: gn.attrs.GeneID, DB: 'Gene' }),
+                        ],
+                        {
+                          Type: 'variant in gene',
+                        },
+                      ),
                     ),
                     ...xrefList(r),
                   ],
@@ -138,7 +157,11 @@ export function rcvSet(views: VariantView[]): string {
             ),
             element(
               'TraitSet',
-              traits.map((t) => element('Trait', [element('Name', [element('ElementValue', t.name, { Type: 'Preferred' })]), ...t.xrefs.map((xr) => element('XRef', undefined, { ID: xr.id, DB: xr.db }))], { Type: 'Disease' })),
+              traits.map((t) =>
+                element('Trait', [element('Name', [element('ElementValue', t.name, { Type: 'Preferred' })]), ...t.xrefs.map((xr) => element('XRef', undefined, { ID: xr.id, DB: xr.db }))], {
+                  Type: 'Disease',
+                }),
+              ),
               { Type: 'Disease' },
             ),
           ]),

@@ -115,7 +115,10 @@ function locus(v: GeneView, pl: Placement): XNode {
 function refs(pmids: string[]): XNode | undefined {
   const ids = pmids.filter((p) => /^\d+$/.test(p));
   if (!ids.length) return undefined;
-  return element('Gene-commentary_refs', ids.map((p) => element('Pub', [element('Pub_pmid', [element('PubMedId', p)])])));
+  return element(
+    'Gene-commentary_refs',
+    ids.map((p) => element('Pub', [element('Pub_pmid', [element('PubMedId', p)])])),
+  );
 }
 
 const GO_ORDER = ['Function', 'Process', 'Component'];
@@ -160,8 +163,11 @@ function geneOntology(v: GeneView): XNode | undefined {
 function nomenclature(v: GeneView): XNode | undefined {
   const g = v.gene;
   if (!g.nomSymbol && !g.nomName) return undefined;
-  const authority = xrefs(g.dbXrefs).map((r) => AUTHORITIES[r.db]).find(Boolean);
-  const prop = (label: string, text: string) => element('Gene-commentary', [element('Gene-commentary_type', 16, { value: 'property' }), element('Gene-commentary_label', label), element('Gene-commentary_text', text)]);
+  const authority = xrefs(g.dbXrefs)
+    .map((r) => AUTHORITIES[r.db])
+    .find(Boolean);
+  const prop = (label: string, text: string) =>
+    element('Gene-commentary', [element('Gene-commentary_type', 16, { value: 'property' }), element('Gene-commentary_label', label), element('Gene-commentary_text', text)]);
   return element('Gene-commentary', [
     element('Gene-commentary_type', 254, { value: 'comment' }),
     element('Gene-commentary_label', 'Nomenclature'),
@@ -181,7 +187,8 @@ function phenotypes(v: GeneView): XNode | undefined {
         element('Gene-commentary', [
           element('Gene-commentary_type', 254, { value: 'comment' }),
           element('Gene-commentary_text', c.diseaseName),
-          (c.diseaseMim || c.conceptId) && element('Gene-commentary_source', [element('Other-source', [element('Other-source_src', [c.diseaseMim ? dbtag('MIM', c.diseaseMim) : dbtag('MedGen', c.conceptId)])])]),
+          (c.diseaseMim || c.conceptId) &&
+            element('Gene-commentary_source', [element('Other-source', [element('Other-source_src', [c.diseaseMim ? dbtag('MIM', c.diseaseMim) : dbtag('MedGen', c.conceptId)])])]),
         ]),
       ),
     ),
@@ -228,19 +235,45 @@ export function entrezgene(v: GeneView): XNode {
         element('Gene-ref_locus', g.symbol),
         g.description && element('Gene-ref_desc', g.description),
         g.mapLocation && element('Gene-ref_maploc', g.mapLocation),
-        tags.length > 0 && element('Gene-ref_db', tags.map((t) => dbtag(t.db, t.value))),
-        cellList(g.synonyms).length > 0 && element('Gene-ref_syn', cellList(g.synonyms).map((s) => element('Gene-ref_syn_E', s))),
+        tags.length > 0 &&
+          element(
+            'Gene-ref_db',
+            tags.map((t) => dbtag(t.db, t.value)),
+          ),
+        cellList(g.synonyms).length > 0 &&
+          element(
+            'Gene-ref_syn',
+            cellList(g.synonyms).map((s) => element('Gene-ref_syn_E', s)),
+          ),
         g.locusTag && element('Gene-ref_locus-tag', g.locusTag),
       ]),
     ]),
-    g.type === 'protein-coding' && designations.length > 0 && element('Entrezgene_prot', [element('Prot-ref', [element('Prot-ref_name', designations.map((d) => element('Prot-ref_name_E', d)))])]),
-    g.mapLocation && element('Entrezgene_location', [element('Maps', [element('Maps_display-str', g.mapLocation), element('Maps_method', [element('Maps_method_map-type', undefined, { value: 'cyto' })])])]),
+    g.type === 'protein-coding' &&
+      designations.length > 0 &&
+      element('Entrezgene_prot', [
+        element('Prot-ref', [
+          element(
+            'Prot-ref_name',
+            designations.map((d) => element('Prot-ref_name_E', d)),
+          ),
+        ]),
+      ]),
+    g.mapLocation &&
+      element('Entrezgene_location', [element('Maps', [element('Maps_display-str', g.mapLocation), element('Maps_method', [element('Maps_method_map-type', undefined, { value: 'cyto' })])])]),
     element('Entrezgene_gene-source', [element('Gene-source', [element('Gene-source_src', 'LocusLink'), element('Gene-source_src-int', g.geneId), element('Gene-source_src-str2', String(g.geneId))])]),
-    placements.length > 0 && element('Entrezgene_locus', placements.map((p) => locus(v, p))),
+    placements.length > 0 &&
+      element(
+        'Entrezgene_locus',
+        placements.map((p) => locus(v, p)),
+      ),
     (nomenclature(v) || geneOntology(v)) && element('Entrezgene_properties', [nomenclature(v), geneOntology(v)]),
     (v.pubmed.length > 0 || v.conditions.length > 0) &&
       element('Entrezgene_comments', [v.pubmed.length > 0 && element('Gene-commentary', [element('Gene-commentary_type', 254, { value: 'comment' }), refs(v.pubmed.map(String))]), phenotypes(v)]),
-    tags.length > 0 && element('Entrezgene_unique-keys', tags.map((t) => dbtag(t.db, t.value))),
+    tags.length > 0 &&
+      element(
+        'Entrezgene_unique-keys',
+        tags.map((t) => dbtag(t.db, t.value)),
+      ),
     element('Entrezgene_xtra-index-terms', [element('Entrezgene_xtra-index-terms_E', `LOC${g.geneId}`)]),
   ]);
 }

@@ -21,7 +21,11 @@ export function element(name: string, body?: string | number | Child[], attrs?: 
 
 export function renderTree(node: XNode, depth = 0, out: string[] = []): string[] {
   const pad = '  '.repeat(depth);
-  const attrs = node.attrs ? Object.entries(node.attrs).map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('') : '';
+  const attrs = node.attrs
+    ? Object.entries(node.attrs)
+        .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
+        .join('')
+    : '';
   if (node.body === undefined || (Array.isArray(node.body) && node.body.length === 0)) out.push(`${pad}<${node.name}${attrs}/>`);
   else if (Array.isArray(node.body)) {
     out.push(`${pad}<${node.name}${attrs}>`);

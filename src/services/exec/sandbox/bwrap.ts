@@ -72,16 +72,7 @@ function dropPrivileges(slot: number): string[] {
 }
 
 export function limitArgs(l: RunLimits): string[] {
-  return [
-    PRLIMIT,
-    `--as=${l.memoryBytes}`,
-    `--cpu=${l.cpuSeconds}`,
-    `--nproc=${l.processes}`,
-    `--fsize=${l.fileBytes}`,
-    '--nofile=256',
-    '--core=0',
-    '--',
-  ];
+  return [PRLIMIT, `--as=${l.memoryBytes}`, `--cpu=${l.cpuSeconds}`, `--nproc=${l.processes}`, `--fsize=${l.fileBytes}`, '--nofile=256', '--core=0', '--'];
 }
 
 export interface BwrapRun {
@@ -113,24 +104,48 @@ export function bwrapArgv(r: BwrapRun): string[] {
     '--disable-userns',
     '--die-with-parent',
     '--new-session',
-    '--uid', '65534',
-    '--gid', '65534',
-    '--hostname', 'sandbox',
-    '--json-status-fd', '3',
+    '--uid',
+    '65534',
+    '--gid',
+    '65534',
+    '--hostname',
+    'sandbox',
+    '--json-status-fd',
+    '3',
   ];
   // Installed just before the forwarder starts, so the forwarder, prlimit and the script run under it.
   if (r.seccomp) a.push('--seccomp', String(SECCOMP_FD));
   a.push(
-    '--ro-bind', '/usr', '/usr',
-    '--symlink', 'usr/bin', '/bin',
-    '--symlink', 'usr/lib', '/lib',
-    '--symlink', 'usr/lib64', '/lib64',
-    '--symlink', 'usr/sbin', '/sbin',
-    '--ro-bind-try', '/etc/alternatives', '/etc/alternatives',
-    '--ro-bind-try', '/etc/ld.so.cache', '/etc/ld.so.cache',
-    '--ro-bind-try', '/etc/mime.types', '/etc/mime.types',
-    '--ro-bind', r.skillDir, IN.skill,
-    '--ro-bind', r.runtimeDir, IN.run,
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--symlink',
+    'usr/lib',
+    '/lib',
+    '--symlink',
+    'usr/lib64',
+    '/lib64',
+    '--symlink',
+    'usr/sbin',
+    '/sbin',
+    '--ro-bind-try',
+    '/etc/alternatives',
+    '/etc/alternatives',
+    '--ro-bind-try',
+    '/etc/ld.so.cache',
+    '/etc/ld.so.cache',
+    '--ro-bind-try',
+    '/etc/mime.types',
+    '/etc/mime.types',
+    '--ro-bind',
+    r.skillDir,
+    IN.skill,
+    '--ro-bind',
+    r.runtimeDir,
+    IN.run,
   );
   const entry = forwarder(r.forwarder ?? FORWARDER);
   a.push('--ro-bind', ...entry.bind);
@@ -157,16 +172,42 @@ export function probeBubblewrap(BWRAP: string): SandboxState {
   if (!existsSync(BWRAP)) return { kind: 'bubblewrap', state: 'unavailable', reason: `${BWRAP} is not installed` };
   if (!existsSync(PRLIMIT)) return { kind: 'bubblewrap', state: 'unavailable', reason: `${PRLIMIT} is not installed` };
   if (runningAsRoot() && !existsSync(SETPRIV)) return { kind: 'bubblewrap', state: 'unavailable', reason: `${SETPRIV} is needed when running as root` };
-  const version = spawnSync(BWRAP, ['--version'], { encoding: 'utf8', timeout: 5000 }).stdout?.trim().replace(/^bubblewrap\s*/, '');
+  const version = spawnSync(BWRAP, ['--version'], { encoding: 'utf8', timeout: 5000 })
+    .stdout?.trim()
+    .replace(/^bubblewrap\s*/, '');
   const probe = spawnSync(
     dropPrivileges(0)[0] ?? BWRAP,
     [
       ...dropPrivileges(0).slice(1),
       ...(runningAsRoot() ? [BWRAP] : []),
-      '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session',
-      '--uid', '65534', '--gid', '65534', '--clearenv',
-      '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64',
-      '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp',
+      '--unshare-all',
+      '--unshare-user',
+      '--disable-userns',
+      '--die-with-parent',
+      '--new-session',
+      '--uid',
+      '65534',
+      '--gid',
+      '65534',
+      '--clearenv',
+      '--ro-bind',
+      '/usr',
+      '/usr',
+      '--symlink',
+      'usr/bin',
+      '/bin',
+      '--symlink',
+      'usr/lib',
+      '/lib',
+      '--symlink',
+      'usr/lib64',
+      '/lib64',
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--tmpfs',
+      '/tmp',
       '/bin/true',
     ],
     { encoding: 'utf8', timeout: 10_000 },

@@ -45,14 +45,10 @@ export const CATALOG_OPERATIONS: Record<string, Operation> = {
   // Studies
   '/studies': (ctx, c) => pagedList(ctx, c, 'studies', undefined, { search: true }),
   '/studies/search': (_ctx, c) => searchIndex(c, 'studies', STUDY_FINDERS),
-  '/studies/search/findByPublicationIdPubmedId': (ctx, c) =>
-    pagedList(ctx, c, 'studies', by.studyPubmed(required(c.query, 'pubmedId', 'a PubMed id, e.g. 19430480')), finder),
-  '/studies/search/findByDiseaseTrait': (ctx, c) =>
-    pagedList(ctx, c, 'studies', by.studyDiseaseTrait(required(c.query, 'diseaseTrait', 'a reported trait, e.g. Type 1 diabetes')), finder),
-  '/studies/search/findByEfoTrait': (ctx, c) =>
-    pagedList(ctx, c, 'studies', by.studiesOfTraitLabel(required(c.query, 'efoTrait', 'an EFO trait label, e.g. type 1 diabetes mellitus')), finder),
-  '/studies/search/findByEfoUri': (ctx, c) =>
-    pagedList(ctx, c, 'studies', by.studiesOfTraitUri(required(c.query, 'uri', 'an EFO term URI, e.g. http://www.ebi.ac.uk/efo/EFO_0001359')), finder),
+  '/studies/search/findByPublicationIdPubmedId': (ctx, c) => pagedList(ctx, c, 'studies', by.studyPubmed(required(c.query, 'pubmedId', 'a PubMed id, e.g. 19430480')), finder),
+  '/studies/search/findByDiseaseTrait': (ctx, c) => pagedList(ctx, c, 'studies', by.studyDiseaseTrait(required(c.query, 'diseaseTrait', 'a reported trait, e.g. Type 1 diabetes')), finder),
+  '/studies/search/findByEfoTrait': (ctx, c) => pagedList(ctx, c, 'studies', by.studiesOfTraitLabel(required(c.query, 'efoTrait', 'an EFO trait label, e.g. type 1 diabetes mellitus')), finder),
+  '/studies/search/findByEfoUri': (ctx, c) => pagedList(ctx, c, 'studies', by.studiesOfTraitUri(required(c.query, 'uri', 'an EFO term URI, e.g. http://www.ebi.ac.uk/efo/EFO_0001359')), finder),
   '/studies/search/findByAccessionId': (ctx, c) => {
     const acc = required(c.query, 'accessionId', 'a study accession, e.g. GCST000392');
     return single(ctx, c, 'studies', by.studyAcc(acc), `Study ${acc}`);
@@ -74,8 +70,7 @@ export const CATALOG_OPERATIONS: Record<string, Operation> = {
   // Associations
   '/associations': (ctx, c) => pagedList(ctx, c, 'associations', undefined, { search: true }),
   '/associations/search': (_ctx, c) => searchIndex(c, 'associations', ASSOCIATION_FINDERS),
-  '/associations/search/findByPubmedId': (ctx, c) =>
-    fullList(ctx, c, 'associations', by.associationsOfPubmed(required(c.query, 'pubmedId', 'a PubMed id, e.g. 19430480')), finder),
+  '/associations/search/findByPubmedId': (ctx, c) => fullList(ctx, c, 'associations', by.associationsOfPubmed(required(c.query, 'pubmedId', 'a PubMed id, e.g. 19430480')), finder),
   '/associations/:associationId': (ctx, c) => {
     const id = associationId(P(c, 'associationId'));
     return single(ctx, c, 'associations', by.associationId(id), `Association ${id}`);
@@ -109,10 +104,8 @@ export const CATALOG_OPERATIONS: Record<string, Operation> = {
     const end = requiredInt(c.query, 'bpEnd', 'a base-pair position, a whole number');
     return pagedList(ctx, c, 'snps', by.snpsInRange(chrom, start, end), finder);
   },
-  '/singleNucleotidePolymorphisms/search/findByGene': (ctx, c) =>
-    pagedList(ctx, c, 'snps', by.snpsOfGene(required(c.query, 'geneName', 'a gene symbol, e.g. TCF7L2')), finder),
-  '/singleNucleotidePolymorphisms/search/findByPubmedId': (ctx, c) =>
-    pagedList(ctx, c, 'snps', by.snpsOfPubmed(required(c.query, 'pubmedId', 'a PubMed id, e.g. 19430480')), finder),
+  '/singleNucleotidePolymorphisms/search/findByGene': (ctx, c) => pagedList(ctx, c, 'snps', by.snpsOfGene(required(c.query, 'geneName', 'a gene symbol, e.g. TCF7L2')), finder),
+  '/singleNucleotidePolymorphisms/search/findByPubmedId': (ctx, c) => pagedList(ctx, c, 'snps', by.snpsOfPubmed(required(c.query, 'pubmedId', 'a PubMed id, e.g. 19430480')), finder),
   '/singleNucleotidePolymorphisms/search/findByEfoTrait': (ctx, c) =>
     fullList(ctx, c, 'snps', by.snpsOfTraitLabel(required(c.query, 'efoTrait', 'an EFO trait label, e.g. type 2 diabetes mellitus')), finder),
   '/singleNucleotidePolymorphisms/:rsId': (ctx, c) => single(ctx, c, 'snps', by.snpRsid(P(c, 'rsId')), `SNP ${P(c, 'rsId')}`),
@@ -128,12 +121,10 @@ export const CATALOG_OPERATIONS: Record<string, Operation> = {
   // EFO traits
   '/efoTraits': (ctx, c) => pagedList(ctx, c, 'efoTraits', undefined, { search: true }),
   '/efoTraits/search': (_ctx, c) => searchIndex(c, 'efoTraits', TRAIT_FINDERS),
-  '/efoTraits/search/findByEfoUri': (ctx, c) =>
-    pagedList(ctx, c, 'efoTraits', by.traitUri(required(c.query, 'uri', 'an EFO term URI, e.g. http://www.ebi.ac.uk/efo/EFO_0001359')), finder),
+  '/efoTraits/search/findByEfoUri': (ctx, c) => pagedList(ctx, c, 'efoTraits', by.traitUri(required(c.query, 'uri', 'an EFO term URI, e.g. http://www.ebi.ac.uk/efo/EFO_0001359')), finder),
   '/efoTraits/search/findByEfoTrait': (ctx, c) => pagedList(ctx, c, 'efoTraits', by.traitLabel(required(c.query, 'trait', 'an EFO trait label')), finder),
   '/efoTraits/search/findByTraitIgnoreCase': (ctx, c) => pagedList(ctx, c, 'efoTraits', by.traitLabel(required(c.query, 'trait', 'an EFO trait label')), finder),
-  '/efoTraits/search/findByPubmedId': (ctx, c) =>
-    pagedList(ctx, c, 'efoTraits', by.traitsOfPubmed(required(c.query, 'pubmedId', 'a PubMed id, e.g. 19430480')), finder),
+  '/efoTraits/search/findByPubmedId': (ctx, c) => pagedList(ctx, c, 'efoTraits', by.traitsOfPubmed(required(c.query, 'pubmedId', 'a PubMed id, e.g. 19430480')), finder),
   '/efoTraits/search/findByShortForm': (ctx, c) => {
     const sf = required(c.query, 'shortForm', 'an EFO short form, e.g. EFO_0001359');
     return single(ctx, c, 'efoTraits', by.traitShortForm(sf), `EFO trait ${sf}`);

@@ -45,7 +45,10 @@ export function parseSort(q: Query, sortable: readonly string[]): SortKey[] {
   const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const keys: SortKey[] = [];
   for (const v of values) {
-    const parts = v.split(',').map((x) => x.trim()).filter(Boolean);
+    const parts = v
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
     let dir: 'asc' | 'desc' = 'asc';
     const last = parts[parts.length - 1]?.toLowerCase();
     if (last === 'asc' || last === 'desc') {

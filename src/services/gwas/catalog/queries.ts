@@ -107,11 +107,9 @@ export class CatalogReader {
       // The whole table in load order: `ord` (or the study id) runs 1..N without gaps.
       const max = await this.db.one<{ m: number | null }>(`SELECT MAX(${d.dense}) AS m FROM ${from}`, [], { hot: true });
       const total = Number(max?.m ?? 0);
-      const raw = await this.db.query<{ k: unknown; doc: string }>(
-        `SELECT ${d.cols} FROM ${from} WHERE ${d.dense} > ? AND ${d.dense} <= ? ORDER BY ${d.dense}`,
-        [offset, offset + limit],
-        { hot: true },
-      );
+      const raw = await this.db.query<{ k: unknown; doc: string }>(`SELECT ${d.cols} FROM ${from} WHERE ${d.dense} > ? AND ${d.dense} <= ? ORDER BY ${d.dense}`, [offset, offset + limit], {
+        hot: true,
+      });
       return { rows: rows(raw), total };
     }
     const where = filter ? ` WHERE ${filter.where(this.n)}` : '';
@@ -121,24 +119,15 @@ export class CatalogReader {
       ? await this.db.one<{ c: number }>(`SELECT COUNT(*) AS c FROM ${from}${where}`, params)
       : await this.db.one<{ c: number }>(`SELECT MAX(${d.dense}) AS c FROM ${from}`, [], { hot: true });
     const dir = paging.sort[0]?.dir ?? 'asc';
-    const order = paging.sort.length
-      ? [...paging.sort.map((s) => `${d.sort[s.field]} ${s.dir}`), `${d.tie} ${dir}`].join(', ')
-      : (filter?.order ?? d.tie);
-    const raw = await this.db.query<{ k: unknown; doc: string }>(`SELECT ${d.cols} FROM ${from}${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
-      ...params,
-      limit,
-      offset,
-    ]);
+    const order = paging.sort.length ? [...paging.sort.map((s) => `${d.sort[s.field]} ${s.dir}`), `${d.tie} ${dir}`].join(', ') : (filter?.order ?? d.tie);
+    const raw = await this.db.query<{ k: unknown; doc: string }>(`SELECT ${d.cols} FROM ${from}${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, limit, offset]);
     return { rows: rows(raw), total: Number(count?.c ?? 0) };
   }
 
   /** Every match, in load order (the related-resource lists Spring Data REST does not page). */
   async all(r: Resource, filter: Filter): Promise<Row[]> {
     const d = RESOURCES[r];
-    const raw = await this.db.query<{ k: unknown; doc: string }>(
-      `SELECT ${d.cols} FROM ${this.base(r)} WHERE ${filter.where(this.n)} ORDER BY ${filter.order ?? d.tie}`,
-      filter.params,
-    );
+    const raw = await this.db.query<{ k: unknown; doc: string }>(`SELECT ${d.cols} FROM ${this.base(r)} WHERE ${filter.where(this.n)} ORDER BY ${filter.order ?? d.tie}`, filter.params);
     return rows(raw);
   }
 
@@ -154,10 +143,7 @@ export class CatalogReader {
   async ancestries(accs: readonly string[]): Promise<Map<string, Json[]>> {
     const out = new Map<string, Json[]>();
     if (accs.length === 0) return out;
-    const raw = await this.db.query<{ acc: string; doc: string }>(
-      `SELECT acc, doc FROM ${this.n.ancestries} WHERE acc IN (${accs.map(() => '?').join(', ')}) ORDER BY acc, id`,
-      [...accs],
-    );
+    const raw = await this.db.query<{ acc: string; doc: string }>(`SELECT acc, doc FROM ${this.n.ancestries} WHERE acc IN (${accs.map(() => '?').join(', ')}) ORDER BY acc, id`, [...accs]);
     for (const r of raw) {
       const list = out.get(r.acc) ?? [];
       list.push(JSON.parse(r.doc) as Json);
@@ -219,8 +205,7 @@ export const by = {
     params: [pubmed],
   }),
   snpsOfTraitLabel: (label: string): Filter => ({
-    where: (n) =>
-      `p.rsid_lc IN (SELECT j.rsid_lc FROM ${n.assoc_snps} j JOIN ${n.assoc_traits} k ON k.assoc_id = j.assoc_id JOIN ${n.traits} x ON x.short_form = k.short_form WHERE x.label_lc = ?)`,
+    where: (n) => `p.rsid_lc IN (SELECT j.rsid_lc FROM ${n.assoc_snps} j JOIN ${n.assoc_traits} k ON k.assoc_id = j.assoc_id JOIN ${n.traits} x ON x.short_form = k.short_form WHERE x.label_lc = ?)`,
     params: [label.toLowerCase()],
   }),
   snpsOfGene: (gene: string): Filter => ({ where: (n) => `p.rsid_lc IN (SELECT rsid_lc FROM ${n.snp_genes} WHERE gene_lc = ?)`, params: [gene.toLowerCase()] }),

@@ -51,8 +51,18 @@ export async function writeExtras(tx: Db, n: CatalogTables, raw: (logical: strin
   const ancestries = recs.filter((r): r is UnpublishedAncestryRecord => r.kind === 'unpublishedAncestry');
   const mappings = recs.filter((r): r is TraitMappingRecord => r.kind === 'traitMapping');
   if (unpub.length) {
-    const studies = await present(tx, n.unpub_studies, 'acc', unpub.map((u) => u.acc));
-    const bows = await present(tx, n.bows, 'bkey', unpub.flatMap((u) => (u.bow ? [u.bow.key] : [])));
+    const studies = await present(
+      tx,
+      n.unpub_studies,
+      'acc',
+      unpub.map((u) => u.acc),
+    );
+    const bows = await present(
+      tx,
+      n.bows,
+      'bkey',
+      unpub.flatMap((u) => (u.bow ? [u.bow.key] : [])),
+    );
     const studyRows: SqlValue[][] = [];
     const bowRows: SqlValue[][] = [];
     for (const u of unpub) {

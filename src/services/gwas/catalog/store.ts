@@ -154,35 +154,42 @@ export async function writeCatalog(tx: Db, t: TableSet, batch: readonly Sourced<
   const studies = recs.filter((r): r is StudyRecord => r.kind === 'study');
   const assocs = recs.filter((r): r is AssociationRecord => r.kind === 'association');
 
-  const haveStudies = await existing(tx, n.studies, 'acc', studies.map((s) => s.acc));
+  const haveStudies = await existing(
+    tx,
+    n.studies,
+    'acc',
+    studies.map((s) => s.acc),
+  );
   const idOf = (a: AssociationRecord) => (a.numbered ? a.id + c.assocId : a.id);
   const haveAssocs = await existing(tx, n.assocs, 'id', assocs.map(idOf));
   const snpKeys = assocs.flatMap((a) => a.snps.map((s) => s.rsId.toLowerCase()));
   const traitKeys = [...studies, ...assocs].flatMap((r) => r.traits.map((x) => x.shortForm));
   const geneKeys = assocs.flatMap((a) => a.genes.map((g) => g.geneName.toLowerCase()));
-  const snps = new Firsts<SnpDoc>(await existing(tx, n.snps, 'rsid_lc', snpKeys), () => ++c.snp, (ord, s) => [
-    ord,
-    s.rsId.toLowerCase(),
-    s.locations[0]?.chromosomeName ?? '',
-    s.locations[0]?.chromosomePosition ?? -1,
-    JSON.stringify(s),
-  ]);
-  const traits = new Firsts<TraitRef>(await existing(tx, n.traits, 'short_form', traitKeys), () => ++c.trait, (ord, x) => [
-    ord,
-    x.shortForm,
-    x.uri,
-    x.label.toLowerCase(),
-    JSON.stringify({ trait: x.label, uri: x.uri, shortForm: x.shortForm }),
-  ]);
-  const genes = new Firsts<GeneDoc>(await existing(tx, n.genes, 'name_lc', geneKeys), () => ++c.gene, (ord, g) => [ord, g.geneName.toLowerCase(), JSON.stringify(g)]);
-  const pubs = new Firsts<PublicationDoc>(await existing(tx, n.pubs, 'pubmed', studies.map((s) => s.pubmed)), () => ++c.pub, (ord, p) => [
-    ord,
-    p.pubmedId,
-    p.publicationDate ?? '',
-    JSON.stringify(p),
-    (p.title ?? '').toLowerCase(),
-    (p.author.fullname ?? '').toLowerCase(),
-  ]);
+  const snps = new Firsts<SnpDoc>(
+    await existing(tx, n.snps, 'rsid_lc', snpKeys),
+    () => ++c.snp,
+    (ord, s) => [ord, s.rsId.toLowerCase(), s.locations[0]?.chromosomeName ?? '', s.locations[0]?.chromosomePosition ?? -1, JSON.stringify(s)],
+  );
+  const traits = new Firsts<TraitRef>(
+    await existing(tx, n.traits, 'short_form', traitKeys),
+    () => ++c.trait,
+    (ord, x) => [ord, x.shortForm, x.uri, x.label.toLowerCase(), JSON.stringify({ trait: x.label, uri: x.uri, shortForm: x.shortForm })],
+  );
+  const genes = new Firsts<GeneDoc>(
+    await existing(tx, n.genes, 'name_lc', geneKeys),
+    () => ++c.gene,
+    (ord, g) => [ord, g.geneName.toLowerCase(), JSON.stringify(g)],
+  );
+  const pubs = new Firsts<PublicationDoc>(
+    await existing(
+      tx,
+      n.pubs,
+      'pubmed',
+      studies.map((s) => s.pubmed),
+    ),
+    () => ++c.pub,
+    (ord, p) => [ord, p.pubmedId, p.publicationDate ?? '', JSON.stringify(p), (p.title ?? '').toLowerCase(), (p.author.fullname ?? '').toLowerCase()],
+  );
 
   const dupes: number[] = [];
   const studyRows: SqlValue[][] = [];
@@ -311,7 +318,11 @@ export async function finishCatalog(db: Db, t: TableSet): Promise<void> {
   );
   // SQLite's statistics from a sample, as PostgreSQL's are: a full ANALYZE reads every index entry.
   if (db.dialect === 'sqlite') await db.exec('PRAGMA analysis_limit = 1000');
-  await db.exec(Object.values(n).map((x) => `ANALYZE ${x};`).join('\n'));
+  await db.exec(
+    Object.values(n)
+      .map((x) => `ANALYZE ${x};`)
+      .join('\n'),
+  );
 }
 
 /** Records of a load: studies, ancestry entries and associations; unpublished studies and their ancestries; trait-mapping rows; EFO terms. */

@@ -203,7 +203,13 @@ export async function* readSumstats(input: string, ctx: ReadContext): AsyncGener
       if (ctx.signal.aborted) return;
       if (columns === undefined) {
         if (!line.trim() || line.startsWith('#')) continue;
-        columns = columnsOf(line.replace(/^\uFEFF/, '').split('\t').map((h) => h.trim().toLowerCase()), f.path);
+        columns = columnsOf(
+          line
+            .replace(/^\uFEFF/, '')
+            .split('\t')
+            .map((h) => h.trim().toLowerCase()),
+          f.path,
+        );
         continue;
       }
       if (!line) continue;

@@ -109,19 +109,17 @@ export class SumstatsReader {
 
   /** The loaded studies, in study order (few; kept in memory per generation). */
   studies(): Promise<Study[]> {
-    this.cached ??= this.db
-      .query<Record<string, unknown>>(`SELECT sid, acc, first_pos, last_pos, n, traits, chromosomes FROM ${this.n.studies} ORDER BY sid`)
-      .then((rows) =>
-        rows.map((r) => ({
-          sid: Number(r.sid),
-          acc: String(r.acc),
-          first: Number(r.first_pos),
-          last: Number(r.last_pos),
-          n: Number(r.n),
-          traits: JSON.parse(String(r.traits)) as string[],
-          chromosomes: JSON.parse(String(r.chromosomes)) as number[],
-        })),
-      );
+    this.cached ??= this.db.query<Record<string, unknown>>(`SELECT sid, acc, first_pos, last_pos, n, traits, chromosomes FROM ${this.n.studies} ORDER BY sid`).then((rows) =>
+      rows.map((r) => ({
+        sid: Number(r.sid),
+        acc: String(r.acc),
+        first: Number(r.first_pos),
+        last: Number(r.last_pos),
+        n: Number(r.n),
+        traits: JSON.parse(String(r.traits)) as string[],
+        chromosomes: JSON.parse(String(r.chromosomes)) as number[],
+      })),
+    );
     return this.cached;
   }
 
@@ -178,17 +176,20 @@ export class SumstatsReader {
   /** How many rows of a study have log10(p) below `bound` (or at most, with `inclusive`). */
   private async rank(s: Study, bound: number, inclusive: boolean): Promise<number> {
     const op = inclusive ? '<=' : '<';
-    const m = await this.db.one<{ rnk: number; plog: number; pos: number }>(
-      `SELECT rnk, plog, pos FROM ${this.n.pmarks} WHERE sid = ? AND plog ${op} ? ORDER BY plog DESC, pos DESC LIMIT 1`,
-      [s.sid, bound],
-    );
+    const m = await this.db.one<{ rnk: number; plog: number; pos: number }>(`SELECT rnk, plog, pos FROM ${this.n.pmarks} WHERE sid = ? AND plog ${op} ? ORDER BY plog DESC, pos DESC LIMIT 1`, [
+      s.sid,
+      bound,
+    ]);
     if (!m) return 0;
     // The band between the mark and the bound, spelled as a plain range on plog: PostgreSQL cannot
     // estimate a row comparison and would scan the table instead of this index range.
-    const c = await this.db.one<{ c: number }>(
-      `SELECT COUNT(*) AS c FROM ${this.n.assoc} WHERE sid = ? AND plog >= ? AND plog ${op} ? AND (plog > ? OR pos >= ?)`,
-      [s.sid, Number(m.plog), bound, Number(m.plog), Number(m.pos)],
-    );
+    const c = await this.db.one<{ c: number }>(`SELECT COUNT(*) AS c FROM ${this.n.assoc} WHERE sid = ? AND plog >= ? AND plog ${op} ? AND (plog > ? OR pos >= ?)`, [
+      s.sid,
+      Number(m.plog),
+      bound,
+      Number(m.plog),
+      Number(m.pos),
+    ]);
     return Number(m.rnk) + Number(c?.c ?? 0);
   }
 
@@ -213,10 +214,13 @@ export class SumstatsReader {
         { hot: true },
       );
       if (!m) continue;
-      const rows = await this.db.query<Record<string, unknown>>(
-        `SELECT ${COLS} FROM ${this.n.assoc} WHERE sid = ? AND (plog, pos) >= (?, ?) ORDER BY plog, pos LIMIT ? OFFSET ?`,
-        [p.study.sid, Number(m.plog), Number(m.pos), p.to - p.from, p.from - Number(m.rnk)],
-      );
+      const rows = await this.db.query<Record<string, unknown>>(`SELECT ${COLS} FROM ${this.n.assoc} WHERE sid = ? AND (plog, pos) >= (?, ?) ORDER BY plog, pos LIMIT ? OFFSET ?`, [
+        p.study.sid,
+        Number(m.plog),
+        Number(m.pos),
+        p.to - p.from,
+        p.from - Number(m.rnk),
+      ]);
       out.push(...rows.map(toRow));
     }
     return out;

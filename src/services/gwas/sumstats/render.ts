@@ -65,7 +65,16 @@ function withParams(l: ListPlace, extra: [string, number][]): string {
 
 export function listLinks(l: ListPlace): Json {
   const { offset, size, by } = l.window;
-  const at = (o: number): [string, number][] => (by === 'start' ? [['start', o], ['size', size]] : [['page', Math.floor(o / size)], ['size', size]]);
+  const at = (o: number): [string, number][] =>
+    by === 'start'
+      ? [
+          ['start', o],
+          ['size', size],
+        ]
+      : [
+          ['page', Math.floor(o / size)],
+          ['size', size],
+        ];
   const links: Json = { self: href(withParams(l, [])), first: href(withParams(l, at(0))) };
   if (offset > 0) links.prev = href(withParams(l, at(Math.max(0, offset - size))));
   if (l.more) links.next = href(withParams(l, at(offset + size)));

@@ -77,10 +77,7 @@ export async function continueNumbering(db: Db, t: TableSet): Promise<void> {
 /** An update's study replaces the served one of its accession: its rows (one range of `pos`) and traits go. */
 export async function removeStudies(tx: Db, t: TableSet, accs: readonly string[]): Promise<void> {
   const n = ssTables(t);
-  const old = await tx.query<{ sid: number; first_pos: number; last_pos: number }>(
-    `SELECT sid, first_pos, last_pos FROM ${n.studies} WHERE acc IN (${accs.map(() => '?').join(', ')})`,
-    accs,
-  );
+  const old = await tx.query<{ sid: number; first_pos: number; last_pos: number }>(`SELECT sid, first_pos, last_pos FROM ${n.studies} WHERE acc IN (${accs.map(() => '?').join(', ')})`, accs);
   for (const s of old) {
     await tx.run(`DELETE FROM ${n.assoc} WHERE pos BETWEEN ? AND ?`, [Number(s.first_pos), Number(s.last_pos)]);
     await tx.run(`DELETE FROM ${n.study_traits} WHERE sid = ?`, [Number(s.sid)]);
@@ -124,10 +121,7 @@ async function sortStudy(db: Db, n: SumstatsTables, s: { sid: number; first_pos:
   const cols = ROW_COLUMNS.filter((c) => c !== 'pos').join(', ');
   await db.transaction(async (tx) => {
     await tx.exec(`CREATE TEMPORARY TABLE gss_resort AS SELECT * FROM ${n.assoc} WHERE 1 = 0`);
-    await tx.run(
-      `INSERT INTO gss_resort (pos, ${cols}) SELECT ? - 1 + ROW_NUMBER() OVER (ORDER BY k, pos), ${cols} FROM ${n.assoc} WHERE sid = ?`,
-      [s.first_pos, s.sid],
-    );
+    await tx.run(`INSERT INTO gss_resort (pos, ${cols}) SELECT ? - 1 + ROW_NUMBER() OVER (ORDER BY k, pos), ${cols} FROM ${n.assoc} WHERE sid = ?`, [s.first_pos, s.sid]);
     await tx.run(`DELETE FROM ${n.assoc} WHERE sid = ?`, [s.sid]);
     await tx.exec(`INSERT INTO ${n.assoc} (pos, ${cols}) SELECT pos, ${cols} FROM gss_resort; DROP TABLE gss_resort`);
   });
@@ -155,7 +149,11 @@ export async function finishSumstats(db: Db, t: TableSet): Promise<void> {
   }
   // SQLite's statistics from a sample, as PostgreSQL's are: a full ANALYZE reads every index entry.
   if (db.dialect === 'sqlite') await db.exec('PRAGMA analysis_limit = 1000');
-  await db.exec(Object.values(n).map((x) => `ANALYZE ${x};`).join('\n'));
+  await db.exec(
+    Object.values(n)
+      .map((x) => `ANALYZE ${x};`)
+      .join('\n'),
+  );
 }
 
 /**

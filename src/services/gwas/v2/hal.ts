@@ -29,9 +29,7 @@ export interface PageLinks {
 function sortValues(q: Query): string[] {
   const raw = q.sort;
   const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  return values
-    .filter((v) => v.trim() !== '')
-    .map((v) => (/,\s*(asc|desc)\s*$/i.test(v) ? v.replace(/,\s*(asc|desc)\s*$/i, (_m, d: string) => `,${d.toLowerCase()}`) : `${v},asc`));
+  return values.filter((v) => v.trim() !== '').map((v) => (/,\s*(asc|desc)\s*$/i.test(v) ? v.replace(/,\s*(asc|desc)\s*$/i, (_m, d: string) => `,${d.toLowerCase()}`) : `${v},asc`));
 }
 
 function nameOf(pair: string): string {

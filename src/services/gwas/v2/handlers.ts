@@ -70,7 +70,14 @@ export function idParam(name: string, v: string): number {
 
 export const renderStudies: RenderRows = async (rows, r, base) => {
   const anc = await r.ancestries(rows.map((x) => String(x.acc)));
-  return rows.map((x) => renderStudy(parse(x.doc), parse(x.doc2), (anc.get(String(x.acc)) ?? []).map((a) => parse(a.doc)), base));
+  return rows.map((x) =>
+    renderStudy(
+      parse(x.doc),
+      parse(x.doc2),
+      (anc.get(String(x.acc)) ?? []).map((a) => parse(a.doc)),
+      base,
+    ),
+  );
 };
 
 export const renderAssociations: RenderRows = async (rows, r, base) => {

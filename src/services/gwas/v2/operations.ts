@@ -26,16 +26,28 @@ async function lookup(ctx: ServiceContext, sql: (r: V2Reader) => string, key: st
 }
 
 const study = (ctx: ServiceContext, acc: string) =>
-  lookup(ctx, (r) => `SELECT id, acc, doc, doc2 FROM ${r.n.studies} WHERE acc = ?`, acc, () => v2Errors.notFound(ENTITY.studies, 'Accession Id', acc));
+  lookup(
+    ctx,
+    (r) => `SELECT id, acc, doc, doc2 FROM ${r.n.studies} WHERE acc = ?`,
+    acc,
+    () => v2Errors.notFound(ENTITY.studies, 'Accession Id', acc),
+  );
 const snp = (ctx: ServiceContext, rs: string, notFound: () => Error) => lookup(ctx, (r) => `SELECT doc FROM ${r.n.snps} WHERE rsid_lc = ?`, rs.toLowerCase(), notFound);
-const association = (ctx: ServiceContext, id: number, notFound: () => Error) =>
-  lookup(ctx, (r) => `SELECT id, acc, doc, doc2 FROM ${r.n.assocs} WHERE id = ?`, id, notFound);
+const association = (ctx: ServiceContext, id: number, notFound: () => Error) => lookup(ctx, (r) => `SELECT id, acc, doc, doc2 FROM ${r.n.assocs} WHERE id = ?`, id, notFound);
 const unpublishedStudy = (ctx: ServiceContext, acc: string) =>
-  lookup(ctx, (r) => `SELECT acc, bow_id, doc FROM ${r.n.unpub_studies} WHERE acc = ? AND is_first = 1`, acc, () =>
-    v2Errors.notFound(ENTITY.unpublishedStudy, 'Accession Id', acc),
+  lookup(
+    ctx,
+    (r) => `SELECT acc, bow_id, doc FROM ${r.n.unpub_studies} WHERE acc = ? AND is_first = 1`,
+    acc,
+    () => v2Errors.notFound(ENTITY.unpublishedStudy, 'Accession Id', acc),
   );
 const bodyOfWork = (ctx: ServiceContext, id: number, attribute = 'Id') =>
-  lookup(ctx, (r) => `SELECT id, doc FROM ${r.n.bows} WHERE id = ?`, id, () => v2Errors.notFound(ENTITY.bodyOfWorks, attribute, String(id)));
+  lookup(
+    ctx,
+    (r) => `SELECT id, doc FROM ${r.n.bows} WHERE id = ?`,
+    id,
+    () => v2Errors.notFound(ENTITY.bodyOfWorks, attribute, String(id)),
+  );
 
 async function unpublishedRows(r: V2Reader, rows: Row[], base: string): Promise<Json[]> {
   const ids = [...new Set(rows.map((x) => x.bow_id).filter((x) => x !== null && x !== undefined))].map(Number);
@@ -123,7 +135,13 @@ export const V2_OPERATIONS: Record<string, V2Operation> = {
   '/single-nucleotide-polymorphisms': (ctx, c) => {
     const p = readParams(c.query, lists.SNP_PARAMS);
     const sort = parseSort(c.query, lists.SNP_SORT);
-    return paged(ctx, c, 'snps', (r) => lists.snps(r, p, sort), (rows, _r, base) => rows.map((x) => renderSnp(parse(x.doc), base)));
+    return paged(
+      ctx,
+      c,
+      'snps',
+      (r) => lists.snps(r, p, sort),
+      (rows, _r, base) => rows.map((x) => renderSnp(parse(x.doc), base)),
+    );
   },
   '/single-nucleotide-polymorphisms/:rs_id': async (ctx, c) => {
     const rs = P(c, 'rs_id');
@@ -159,11 +177,22 @@ export const V2_OPERATIONS: Record<string, V2Operation> = {
   '/efo-traits': (ctx, c) => {
     const p = readParams(c.query, lists.TRAIT_PARAMS);
     const sort = parseSort(c.query, lists.TRAIT_SORT);
-    return paged(ctx, c, 'efo_traits', (r) => lists.traits(r, p, sort), (rows, _r, base) => rows.map((x) => renderTrait(parse(x.doc), base)));
+    return paged(
+      ctx,
+      c,
+      'efo_traits',
+      (r) => lists.traits(r, p, sort),
+      (rows, _r, base) => rows.map((x) => renderTrait(parse(x.doc), base)),
+    );
   },
   '/efo-traits/:efo_id': async (ctx, c) => {
     const sf = P(c, 'efo_id');
-    const { row } = await lookup(ctx, (r) => `SELECT doc FROM ${r.n.traits} WHERE short_form = ?`, sf, () => v2Errors.notFound(ENTITY.efoTrait, 'Id', sf));
+    const { row } = await lookup(
+      ctx,
+      (r) => `SELECT doc FROM ${r.n.traits} WHERE short_form = ?`,
+      sf,
+      () => v2Errors.notFound(ENTITY.efoTrait, 'Id', sf),
+    );
     return renderTrait(parse(row.doc), c.base);
   },
 
@@ -171,22 +200,44 @@ export const V2_OPERATIONS: Record<string, V2Operation> = {
   '/publications': (ctx, c) => {
     const p = readParams(c.query, lists.PUBLICATION_PARAMS);
     const sort = parseSort(c.query, lists.PUBLICATION_SORT);
-    return paged(ctx, c, 'publications', (r) => lists.publications(r, p, sort), (rows, _r, base) => rows.map((x) => renderPublication(parse(x.doc), base)));
+    return paged(
+      ctx,
+      c,
+      'publications',
+      (r) => lists.publications(r, p, sort),
+      (rows, _r, base) => rows.map((x) => renderPublication(parse(x.doc), base)),
+    );
   },
   '/publications/:pubmed_id': async (ctx, c) => {
     const pm = P(c, 'pubmed_id');
-    const { row } = await lookup(ctx, (r) => `SELECT doc FROM ${r.n.pubs} WHERE pubmed = ?`, pm, () => v2Errors.notFound(ENTITY.publications, 'Pubmed id', pm));
+    const { row } = await lookup(
+      ctx,
+      (r) => `SELECT doc FROM ${r.n.pubs} WHERE pubmed = ?`,
+      pm,
+      () => v2Errors.notFound(ENTITY.publications, 'Pubmed id', pm),
+    );
     return renderPublication(parse(row.doc), c.base);
   },
 
   // Genes
   '/genes': (ctx, c) => {
     const sort = parsePageableSort(c.query, lists.GENE_SORT);
-    return paged(ctx, c, 'genes', (r) => lists.genes(r, sort), (rows, _r, base) => rows.map((x) => renderGene(parse(x.doc), base)));
+    return paged(
+      ctx,
+      c,
+      'genes',
+      (r) => lists.genes(r, sort),
+      (rows, _r, base) => rows.map((x) => renderGene(parse(x.doc), base)),
+    );
   },
   '/genes/:gene_name': async (ctx, c) => {
     const name = P(c, 'gene_name');
-    const { row } = await lookup(ctx, (r) => `SELECT doc FROM ${r.n.genes} WHERE name_lc = ?`, name.toLowerCase(), () => v2Errors.geneNotFound(name));
+    const { row } = await lookup(
+      ctx,
+      (r) => `SELECT doc FROM ${r.n.genes} WHERE name_lc = ?`,
+      name.toLowerCase(),
+      () => v2Errors.geneNotFound(name),
+    );
     return renderGene(parse(row.doc), c.base);
   },
 
@@ -194,7 +245,13 @@ export const V2_OPERATIONS: Record<string, V2Operation> = {
   '/body-of-works': (ctx, c) => {
     const p = readParams(c.query, lists.BOW_PARAMS);
     const sort = parsePageableSort(c.query, lists.BOW_SORT);
-    return paged(ctx, c, 'body_of_works', (r) => lists.bodiesOfWork(r, p, sort), (rows, _r, base) => rows.map((x) => renderBodyOfWork(Number(x.id), parse(x.doc), base)));
+    return paged(
+      ctx,
+      c,
+      'body_of_works',
+      (r) => lists.bodiesOfWork(r, p, sort),
+      (rows, _r, base) => rows.map((x) => renderBodyOfWork(Number(x.id), parse(x.doc), base)),
+    );
   },
   '/body-of-works/:bow_id': async (ctx, c) => {
     const id = idParam('bow_id', P(c, 'bow_id'));
@@ -206,12 +263,25 @@ export const V2_OPERATIONS: Record<string, V2Operation> = {
     const paging = parsePaging(c.query);
     const sort = parsePageableSort(c.query, { id: 'id' });
     await bodyOfWork(ctx, id, 'id');
-    return paged(ctx, c, 'unpublished_studies', (r) => lists.unpublished(r, {}, sort, id), (rows, r, base) => unpublishedRows(r, rows, base), paging);
+    return paged(
+      ctx,
+      c,
+      'unpublished_studies',
+      (r) => lists.unpublished(r, {}, sort, id),
+      (rows, r, base) => unpublishedRows(r, rows, base),
+      paging,
+    );
   },
   '/unpublished-studies': (ctx, c) => {
     const p = readParams(c.query, lists.UNPUBLISHED_PARAMS);
     const sort = parseSort(c.query, lists.UNPUBLISHED_SORT);
-    return paged(ctx, c, 'unpublished_studies', (r) => lists.unpublished(r, p, sort), (rows, r, base) => unpublishedRows(r, rows, base));
+    return paged(
+      ctx,
+      c,
+      'unpublished_studies',
+      (r) => lists.unpublished(r, p, sort),
+      (rows, r, base) => unpublishedRows(r, rows, base),
+    );
   },
   '/unpublished-studies/:accession_id': async (ctx, c) => {
     const { r, row } = await unpublishedStudy(ctx, P(c, 'accession_id'));

@@ -109,7 +109,11 @@ export class V2Reader {
     const n = this.n;
     // Each source of terms by one condition on its short-form or label column.
     const from = (sf: string, map: string, efo: string) =>
-      [`SELECT short_form AS k FROM ${n.traits} WHERE ${sf}`, `SELECT parent AS k FROM ${n.trait_map} WHERE ${map}`, ...(this.efo ? [`SELECT short_form AS k FROM ${n.efo_terms} WHERE ${efo}`] : [])].join(' UNION ');
+      [
+        `SELECT short_form AS k FROM ${n.traits} WHERE ${sf}`,
+        `SELECT parent AS k FROM ${n.trait_map} WHERE ${map}`,
+        ...(this.efo ? [`SELECT short_form AS k FROM ${n.efo_terms} WHERE ${efo}`] : []),
+      ].join(' UNION ');
     const times = <T>(v: T): T[] => Array.from({ length: this.efo ? 3 : 2 }, () => v);
     if (shortForm !== undefined) {
       // As written first (an index seek), then ignoring case (a scan of the terms).

@@ -101,9 +101,7 @@ export const SUMMARY_COLUMNS = ['AlleleID', 'Type', 'Name', 'GeneID', 'GeneSymbo
 export const CITATION_COLUMNS = ['AlleleID', 'VariationID', 'citation_source', 'citation_id'];
 
 export type ClinvarRecord =
-  | { kind: 'row'; row: SummaryRow; seq: number }
-  | { kind: 'citation'; variationId: number; source: string; citationId: string }
-  | { kind: 'vcv'; variationId: number; xml: string };
+  { kind: 'row'; row: SummaryRow; seq: number } | { kind: 'citation'; variationId: number; source: string; citationId: string } | { kind: 'vcv'; variationId: number; xml: string };
 
 function clean(v: string | undefined): string {
   const c = cell(v);

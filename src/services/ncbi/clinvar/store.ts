@@ -106,8 +106,6 @@ export async function finishClinvarTables(db: Db, t: TableSet): Promise<void> {
 
 export async function countClinvarRows(db: Db, t: TableSet): Promise<number> {
   const n = clinvarTables(t);
-  const r = await db.one<{ n: number }>(
-    `SELECT (SELECT COUNT(*) FROM ${ident(n.rows)}) + (SELECT COUNT(*) FROM ${ident(n.citations)}) + (SELECT COUNT(*) FROM ${ident(n.vcv)}) AS n`,
-  );
+  const r = await db.one<{ n: number }>(`SELECT (SELECT COUNT(*) FROM ${ident(n.rows)}) + (SELECT COUNT(*) FROM ${ident(n.citations)}) + (SELECT COUNT(*) FROM ${ident(n.vcv)}) AS n`);
   return Number(r?.n ?? 0);
 }

@@ -5,9 +5,29 @@ export function vcvAccession(variationId: number): string {
 }
 
 const AA: Record<string, string> = {
-  Ala: 'A', Arg: 'R', Asn: 'N', Asp: 'D', Cys: 'C', Gln: 'Q', Glu: 'E', Gly: 'G', His: 'H', Ile: 'I',
-  Leu: 'L', Lys: 'K', Met: 'M', Phe: 'F', Pro: 'P', Ser: 'S', Thr: 'T', Trp: 'W', Tyr: 'Y', Val: 'V',
-  Ter: '*', Sec: 'U', Pyl: 'O',
+  Ala: 'A',
+  Arg: 'R',
+  Asn: 'N',
+  Asp: 'D',
+  Cys: 'C',
+  Gln: 'Q',
+  Glu: 'E',
+  Gly: 'G',
+  His: 'H',
+  Ile: 'I',
+  Leu: 'L',
+  Lys: 'K',
+  Met: 'M',
+  Phe: 'F',
+  Pro: 'P',
+  Ser: 'S',
+  Thr: 'T',
+  Trp: 'W',
+  Tyr: 'Y',
+  Val: 'V',
+  Ter: '*',
+  Sec: 'U',
+  Pyl: 'O',
 };
 
 /** Pieces of a preferred name such as `NM_000410.4(HFE):c.845G>A (p.Cys282Tyr)`. */

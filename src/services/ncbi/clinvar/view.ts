@@ -22,10 +22,7 @@ export async function loadVariants(db: Db, t: TableSet, ids: readonly number[], 
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += CHUNK) {
     const part = unique.slice(i, i + CHUNK);
-    const rows = await db.query<{ variation_id: number; doc: string }>(
-      `SELECT variation_id, doc FROM ${ident(n.rows)} WHERE variation_id IN (${marks(part.length)}) ORDER BY variation_id, seq`,
-      part,
-    );
+    const rows = await db.query<{ variation_id: number; doc: string }>(`SELECT variation_id, doc FROM ${ident(n.rows)} WHERE variation_id IN (${marks(part.length)}) ORDER BY variation_id, seq`, part);
     for (const r of rows) {
       const id = Number(r.variation_id);
       let v = out.get(id);

@@ -60,7 +60,13 @@ const FIELDS: FieldDef[] = [
   { name: 'MV', fullName: 'Map Location', description: 'Cytogenetic map location', tags: ['map location', 'map', 'mv'], subs: [kw(G.MAP)], singleToken: true },
   { name: 'GFN', fullName: 'Gene Full Name', description: 'Full name of the gene', tags: ['gene full name', 'gfn', 'title', 'titl'], subs: [tx(G.DESC)] },
   { name: 'WORD', fullName: 'Text Word', description: 'Words of the gene name, nomenclature name and other designations', tags: ['text word', 'word', 'tw'], subs: [tx(G.DESC), tx(G.DESIG)] },
-  { name: 'DIS', fullName: 'Disease/Phenotype', description: 'Diseases and phenotypes associated with the gene', tags: ['disease', 'dis', 'disease/phenotype', 'phenotype'], subs: [kw(G.DIS_KW), tx(G.DIS_TEXT)] },
+  {
+    name: 'DIS',
+    fullName: 'Disease/Phenotype',
+    description: 'Diseases and phenotypes associated with the gene',
+    tags: ['disease', 'dis', 'disease/phenotype', 'phenotype'],
+    subs: [kw(G.DIS_KW), tx(G.DIS_TEXT)],
+  },
   {
     name: 'GO',
     fullName: 'Gene Ontology',

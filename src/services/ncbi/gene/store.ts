@@ -55,7 +55,23 @@ const GENE_COLUMNS = [
   'mod_date',
   'feature_type',
 ] as const;
-const REFSEQ_COLUMNS = ['seq', 'gene_id', 'status', 'rna_acc', 'rna_gi', 'prot_acc', 'prot_gi', 'gen_acc', 'gen_gi', 'start_pos', 'end_pos', 'orientation', 'assembly', 'mature_acc', 'mature_gi'] as const;
+const REFSEQ_COLUMNS = [
+  'seq',
+  'gene_id',
+  'status',
+  'rna_acc',
+  'rna_gi',
+  'prot_acc',
+  'prot_gi',
+  'gen_acc',
+  'gen_gi',
+  'start_pos',
+  'end_pos',
+  'orientation',
+  'assembly',
+  'mature_acc',
+  'mature_gi',
+] as const;
 const GO_COLUMNS = ['seq', 'gene_id', 'go_id', 'evidence', 'qualifier', 'term', 'pubmed', 'category'] as const;
 const CONDITION_COLUMNS = ['seq', 'gene_id', 'concept_id', 'disease_name', 'source_name', 'source_id', 'disease_mim'] as const;
 

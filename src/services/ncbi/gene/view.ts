@@ -69,8 +69,7 @@ export async function findTaxon(db: Db, t: TableSet | undefined, name: string): 
   let taxId: number | undefined;
   if (num) taxId = Number(num[1]);
   else {
-    const sql =
-      db.dialect === 'sqlite' ? `SELECT tax_id FROM ${tn} WHERE name = ? COLLATE NOCASE LIMIT 1` : `SELECT tax_id FROM ${tn} WHERE lower(name) = lower(?) LIMIT 1`;
+    const sql = db.dialect === 'sqlite' ? `SELECT tax_id FROM ${tn} WHERE name = ? COLLATE NOCASE LIMIT 1` : `SELECT tax_id FROM ${tn} WHERE lower(name) = lower(?) LIMIT 1`;
     const r = await db.one<{ tax_id: number }>(sql, [name.trim()]);
     if (r) taxId = Number(r.tax_id);
   }

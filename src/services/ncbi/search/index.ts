@@ -55,9 +55,7 @@ export type Posting = readonly [field: number, term: string, id: number];
  * from the served generation's terms, drops those of the records it replaces and adds theirs anew.
  */
 export async function reopenIndex(db: Db, from: IndexTables, to: IndexTables): Promise<void> {
-  await db.run(
-    `INSERT INTO ${ident(to.rawpost)} (f, t, id) SELECT p.f, p.t, k.id FROM ${ident(from.post)} p JOIN ${ident(from.rank)} k ON k.r = p.r`,
-  );
+  await db.run(`INSERT INTO ${ident(to.rawpost)} (f, t, id) SELECT p.f, p.t, k.id FROM ${ident(from.post)} p JOIN ${ident(from.rank)} k ON k.r = p.r`);
 }
 
 export async function addPostings(tx: Db, n: IndexTables, rows: readonly Posting[]): Promise<void> {
@@ -234,10 +232,7 @@ export class Searcher {
       return rows.map((r) => Number(r.id));
     }
     const s = await this.set(node);
-    const rows = await this.db.query<{ id: number }>(
-      `SELECT k.id FROM (${s.sql}) s JOIN ${this.rank} k ON k.r = s.r ORDER BY s.r LIMIT ? OFFSET ?`,
-      [...s.params, limit, offset],
-    );
+    const rows = await this.db.query<{ id: number }>(`SELECT k.id FROM (${s.sql}) s JOIN ${this.rank} k ON k.r = s.r ORDER BY s.r LIMIT ? OFFSET ?`, [...s.params, limit, offset]);
     return rows.map((r) => Number(r.id));
   }
 

@@ -70,7 +70,11 @@ function tokenize(q: string): Token[] {
 }
 
 function normTag(tag: string): string {
-  return tag.trim().toLowerCase().replace(/\s+/g, ' ').replace(/:(no)?exp$/, '');
+  return tag
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/:(no)?exp$/, '');
 }
 
 function termNode(text: string, quoted: boolean, tag: string | undefined, rawTag: string | undefined): QNode {

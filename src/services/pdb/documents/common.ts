@@ -5,12 +5,7 @@ import { categoryPlans, type SchemaObject } from './schema.js';
  * Copies the mmCIF categories an object's schema lists, typed as the schema says. `rowsOf` picks
  * the rows that belong to the object (an entity's, an assembly's); undefined takes every row.
  */
-export function copyCategories(
-  entry: Entry,
-  object: SchemaObject,
-  doc: Record<string, unknown>,
-  rowsOf: (category: string) => number[] | undefined = () => undefined,
-): void {
+export function copyCategories(entry: Entry, object: SchemaObject, doc: Record<string, unknown>, rowsOf: (category: string) => number[] | undefined = () => undefined): void {
   for (const [lower, plan] of categoryPlans(object)) {
     if (!entry.has(lower)) continue;
     const rows = rowsOf(lower);

@@ -1,14 +1,7 @@
 import { compact, copyCategories, revisions, sortIds } from './common.js';
 import { kDa, polymerType, type EntityInfo, type StructureModel } from './model.js';
 
-export type ObjectKind =
-  | 'polymer_entity'
-  | 'nonpolymer_entity'
-  | 'branched_entity'
-  | 'polymer_entity_instance'
-  | 'nonpolymer_entity_instance'
-  | 'branched_entity_instance'
-  | 'assembly';
+export type ObjectKind = 'polymer_entity' | 'nonpolymer_entity' | 'branched_entity' | 'polymer_entity_instance' | 'nonpolymer_entity_instance' | 'branched_entity_instance' | 'assembly';
 
 /** A document of an entry's part, with the id the Data API gives it (`4HHB_1`, `4HHB.A`, `4HHB-1`). */
 export interface PartDocument {
@@ -62,7 +55,10 @@ function sourceOrganisms(m: StructureModel, entityId: string): Record<string, un
 
 function geneNames(v: string | undefined): Record<string, unknown>[] | undefined {
   if (!v) return undefined;
-  const names = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return names.length ? names.map((value) => ({ provenance_source: 'PDB Primary Data', value })) : undefined;
 }
 
@@ -121,7 +117,12 @@ export function polymerEntity(m: StructureModel, e: EntityInfo): PartDocument {
   if (hosts.length) doc.rcsb_entity_host_organism = hosts;
   if (sources.length) doc.rcsb_entity_source_organism = sources;
   const names = m.entry.table('entity_name_com');
-  const common = names.where('entity_id', e.id).flatMap((r) => (names.str('name', r) ?? '').split(',').map((n) => n.trim()).filter(Boolean));
+  const common = names.where('entity_id', e.id).flatMap((r) =>
+    (names.str('name', r) ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean),
+  );
   if (common.length) doc.rcsb_polymer_entity_name_com = common.map((name) => ({ name }));
   doc.rcsb_latest_revision = latestRevision(m);
   const core = entityCore(e, m);

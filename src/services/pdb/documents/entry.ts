@@ -310,4 +310,3 @@ export function selectedTypes(protein: number, na: number, branched: number, pol
   if (polymers === 0 && branched > 0) return 'Oligosaccharide (only)';
   return 'Other';
 }
-

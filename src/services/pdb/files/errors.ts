@@ -22,8 +22,7 @@ export interface FileHostError {
   headers?: Record<string, string>;
 }
 
-const html = (title: string, heading: string, text: string) =>
-  `<html><head><title>${title}</title></head><body><h1>${heading}</h1><p>${text}</p></body></html>\n`;
+const html = (title: string, heading: string, text: string) => `<html><head><title>${title}</title></head><body><h1>${heading}</h1><p>${text}</p></body></html>\n`;
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

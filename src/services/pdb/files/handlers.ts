@@ -6,16 +6,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
-import {
-  AssemblyNotFound,
-  CifFormatError,
-  CifTaskTimeout,
-  LegacyFormatUnavailable,
-  cifLimits,
-  runCifTask,
-  type CifTaskKind,
-  type PolymerSequence,
-} from '../../../core/mmcif/index.js';
+import { AssemblyNotFound, CifFormatError, CifTaskTimeout, LegacyFormatUnavailable, cifLimits, runCifTask, type CifTaskKind, type PolymerSequence } from '../../../core/mmcif/index.js';
 import { withHeader } from './legacy-header.js';
 import type { FileName } from './names.js';
 import type { EntryFileSource } from './source.js';

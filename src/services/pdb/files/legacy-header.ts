@@ -159,7 +159,36 @@ function helix(block: Block): string[] {
 }
 
 const TWO_LETTER = /^(FE|ZN|MG|MN|CU|CO|NI|NA|CL|BR|CD|HG|SE|CA|LI|AL|GA|PT|AU|AG|MO|SR|BA|CS|RB|TB|YB|GD|SM|EU|PB|IR|OS|RU|RH|PD|SB|TE|XE|KR|AR|NE|HE|BE|SI|TI|CR|V|AS)$/;
-const STANDARD = new Set(['ALA', 'ARG', 'ASN', 'ASP', 'CYS', 'GLN', 'GLU', 'GLY', 'HIS', 'ILE', 'LEU', 'LYS', 'MET', 'PHE', 'PRO', 'SER', 'THR', 'TRP', 'TYR', 'VAL', 'A', 'C', 'G', 'U', 'DA', 'DC', 'DG', 'DT']);
+const STANDARD = new Set([
+  'ALA',
+  'ARG',
+  'ASN',
+  'ASP',
+  'CYS',
+  'GLN',
+  'GLU',
+  'GLY',
+  'HIS',
+  'ILE',
+  'LEU',
+  'LYS',
+  'MET',
+  'PHE',
+  'PRO',
+  'SER',
+  'THR',
+  'TRP',
+  'TYR',
+  'VAL',
+  'A',
+  'C',
+  'G',
+  'U',
+  'DA',
+  'DC',
+  'DG',
+  'DT',
+]);
 
 /** Columns 13-16 of an atom name without its element: two-letter elements (a metal ion's FE) start at 13. */
 function linkAtomName(name: string, comp: string): string {
@@ -292,7 +321,12 @@ function compndSource(block: Block): { compnd: string[]; source: string[] } {
 export function extraHeaderRecords(block: Block, idCode: string): { afterTitle: string[]; afterAuthor: string[]; remarks: string[]; secondary: string[] } {
   const { ssbond, link } = connections(block);
   const { compnd, source } = compndSource(block);
-  return { afterTitle: [...compnd, ...source], afterAuthor: [...revdat(block, idCode), ...jrnl(block)], remarks: [...remark1(block), ...remark2(block)], secondary: [...helix(block), ...ssbond, ...link] };
+  return {
+    afterTitle: [...compnd, ...source],
+    afterAuthor: [...revdat(block, idCode), ...jrnl(block)],
+    remarks: [...remark1(block), ...remark2(block)],
+    secondary: [...helix(block), ...ssbond, ...link],
+  };
 }
 
 const BEFORE_REMARKS = /^(DBREF|SEQADV|SEQRES|MODRES|HET {3}|HETNAM|HETSYN|FORMUL|HELIX |SHEET |SSBOND|LINK {2}|CISPEP|SITE {2}|CRYST1|ORIGX|SCALE|MTRIX|MODEL |ATOM {2}|HETATM|END)/;

@@ -8,17 +8,7 @@ import type { Db } from '../../../core/store/db.js';
 import { Generations } from '../../../core/store/generations.js';
 import { tableSet } from '../../../core/ingest/dataset.js';
 import type { EntryDocuments } from '../documents/index.js';
-import {
-  ARCHIVE,
-  ARCHIVE_PREFIX,
-  ARCHIVE_TABLES,
-  SERVICE,
-  archiveManifest,
-  copyEntries,
-  countArchive,
-  createArchive,
-  finishArchive,
-} from '../store/tables.js';
+import { ARCHIVE, ARCHIVE_PREFIX, ARCHIVE_TABLES, SERVICE, archiveManifest, copyEntries, countArchive, createArchive, finishArchive } from '../store/tables.js';
 import { SEARCH_TABLES, fillSearchTables, indexSearchTables, startSearchIndex } from '../search/build/indexer.js';
 import { buildEngineIndexes } from '../search/build/engine-indexes.js';
 import { ResidueSpool } from '../search/build/residue-spool.js';
@@ -107,7 +97,10 @@ async function prepare(item: ArchiveItem, pool: ParsePool): Promise<Outcome> {
     return { skip: [...skips, { place, reason: `not a readable PDB entry: ${(err as Error).message}` }] };
   }
   if (parsed.docs.id !== item.id) return { skip: [...skips, { place, reason: `the file is named ${item.id} but holds entry ${parsed.docs.id}` }] };
-  return { record: { value: { kind: 'entry', id: item.id, docs: parsed.docs, json: parsed.json, cifGz: parsed.gz, sfGz, residues: parsed.residues, source: item.cif, stamp: item.stamp }, place }, skip: skips };
+  return {
+    record: { value: { kind: 'entry', id: item.id, docs: parsed.docs, json: parsed.json, cifGz: parsed.gz, sfGz, residues: parsed.residues, source: item.cif, stamp: item.stamp }, place },
+    skip: skips,
+  };
 }
 
 async function* read(input: string, ctx: ReadContext): AsyncGenerator<Sourced<ArchiveRecord>> {
@@ -154,11 +147,7 @@ async function write(tx: Db, t: TableSet, batch: readonly Sourced<ArchiveRecord>
   const comps: string[][] = [];
   const chains: (string | null)[][] = [];
   // The batch's files are written together; the rows then go in one transaction.
-  const keys = await Promise.all(
-    batch.map(async ({ value: r }) =>
-      r.kind === 'keep' ? undefined : { cif: await files.put(r.cifGz, tx), sf: r.sfGz ? await files.put(r.sfGz, tx) : null },
-    ),
-  );
+  const keys = await Promise.all(batch.map(async ({ value: r }) => (r.kind === 'keep' ? undefined : { cif: await files.put(r.cifGz, tx), sf: r.sfGz ? await files.put(r.sfGz, tx) : null })));
   batch.forEach(({ value: r }, i) => {
     if (r.kind === 'keep') {
       keep.push(r.id);

@@ -9,18 +9,7 @@ import { sourcePath } from '../../../core/files/project.js';
 const DIR = sourcePath('services/pdb/search/schemas/metadata/');
 
 export type ValueKind = 'string' | 'integer' | 'number' | 'date' | 'boolean';
-export type Operator =
-  | 'exact_match'
-  | 'contains_words'
-  | 'contains_phrase'
-  | 'equals'
-  | 'greater'
-  | 'greater_or_equal'
-  | 'less'
-  | 'less_or_equal'
-  | 'range'
-  | 'exists'
-  | 'in';
+export type Operator = 'exact_match' | 'contains_words' | 'contains_phrase' | 'equals' | 'greater' | 'greater_or_equal' | 'less' | 'less_or_equal' | 'range' | 'exists' | 'in';
 
 export interface Attribute {
   path: string;
@@ -62,8 +51,7 @@ export function attributes(c: Catalogue): Map<string, Attribute> {
     } else if (node.type && node.type !== 'object' && node.type !== 'array') {
       // Attributes without a published search context are indexed too, and take the operators of
       // their value type (the live service answers some of them; see docs/compatibility.md).
-      const kind: ValueKind =
-        node.type === 'string' && (node.format === 'date' || node.format === 'date-time') ? 'date' : (node.type as ValueKind);
+      const kind: ValueKind = node.type === 'string' && (node.format === 'date' || node.format === 'date-time') ? 'date' : (node.type as ValueKind);
       out.set(path.join('.'), { path: path.join('.'), kind, contexts: node.rcsb_search_context ?? ['default-match'], nested });
     }
   };

@@ -87,10 +87,7 @@ export async function entryDocs(db: Db, t: TableSet, ids: readonly string[]): Pr
   const out = new Map<string, string>();
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    const rows = await db.query<{ entry_id: string; doc: string }>(
-      `SELECT entry_id, doc FROM ${archiveTables(t).entries} WHERE entry_id IN (${chunk.map(() => '?').join(',')})`,
-      chunk,
-    );
+    const rows = await db.query<{ entry_id: string; doc: string }>(`SELECT entry_id, doc FROM ${archiveTables(t).entries} WHERE entry_id IN (${chunk.map(() => '?').join(',')})`, chunk);
     for (const r of rows) out.set(r.entry_id, r.doc);
   }
   return out;
@@ -110,10 +107,10 @@ export async function partDocs(db: Db, t: TableSet, kind: ObjectKind, rcsbIds: r
   const out = new Map<string, string>();
   for (let i = 0; i < rcsbIds.length; i += 500) {
     const chunk = rcsbIds.slice(i, i + 500);
-    const rows = await db.query<{ rcsb_id: string; doc: string }>(
-      `SELECT rcsb_id, doc FROM ${archiveTables(t).parts} WHERE kind = ? AND rcsb_id IN (${chunk.map(() => '?').join(',')})`,
-      [kind, ...chunk],
-    );
+    const rows = await db.query<{ rcsb_id: string; doc: string }>(`SELECT rcsb_id, doc FROM ${archiveTables(t).parts} WHERE kind = ? AND rcsb_id IN (${chunk.map(() => '?').join(',')})`, [
+      kind,
+      ...chunk,
+    ]);
     for (const r of rows) out.set(r.rcsb_id, r.doc);
   }
   return out;

@@ -31,9 +31,7 @@ export function siteRoutes(app: FastifyInstance, source: EntryFileSource): void 
     let sequences = result.sequences;
     if (scope === 'entity') sequences = sequences.filter((s) => s.entityId === m[2]);
     if (scope === 'chain') {
-      sequences = sequences
-        .filter((s) => s.chains.some((c) => c.label === m[2]))
-        .map((s) => ({ ...s, chains: s.chains.filter((c) => c.label === m[2]) }));
+      sequences = sequences.filter((s) => s.chains.some((c) => c.label === m[2])).map((s) => ({ ...s, chains: s.chains.filter((c) => c.label === m[2]) }));
     }
     if (!sequences.length) return sendError(reply, filesErrors.fastaNotFound());
     const text = fasta(id, sequences);

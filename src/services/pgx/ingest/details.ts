@@ -18,8 +18,7 @@ const text: Check = (v) => (typeof v === 'string' ? v : undefined);
 const texts: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined);
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const numbers: Check = (v) => (isObject(v) && Object.values(v).every((x) => typeof x === 'number' && Number.isFinite(x)) ? v : undefined);
-const sections: Check = (v) =>
-  isObject(v) && ['testing', 'dosing', 'warnings'].every((k) => typeof v[k] === 'string') ? { testing: v.testing, dosing: v.dosing, warnings: v.warnings } : undefined;
+const sections: Check = (v) => (isObject(v) && ['testing', 'dosing', 'warnings'].every((k) => typeof v[k] === 'string') ? { testing: v.testing, dosing: v.dosing, warnings: v.warnings } : undefined);
 const recommendations: Check = (v) => {
   if (!Array.isArray(v)) return undefined;
   const out = v.map(recommendation);

@@ -77,7 +77,9 @@ export function guidelineRecord(doc: unknown): PgxRecord | string {
   if (!g) return 'no "guideline" object';
   const id = str(g.id);
   if (!/^PA\d+$/.test(id)) return `malformed guideline id "${id}"`;
-  const chemicals = arr(g.relatedChemicals).map(obj).filter((c): c is Json => c !== undefined);
+  const chemicals = arr(g.relatedChemicals)
+    .map(obj)
+    .filter((c): c is Json => c !== undefined);
   const pmid = [...arr(g.literature), ...arr(top.citations)].map(pubmedOf).find((p) => p) ?? '';
   const pdf = arr(g.crossReferences)
     .map(obj)

@@ -259,14 +259,4 @@ const cpicPairs: RowTable = {
 };
 
 // Order matters where headers overlap: the annotation files share their id column.
-export const ROW_TABLES: readonly RowTable[] = [
-  genes,
-  chemicals,
-  variants,
-  annotationAlleles,
-  evidence,
-  annotations,
-  relationships,
-  labels,
-  cpicPairs,
-];
+export const ROW_TABLES: readonly RowTable[] = [genes, chemicals, variants, annotationAlleles, evidence, annotations, relationships, labels, cpicPairs];

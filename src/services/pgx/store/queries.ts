@@ -129,11 +129,9 @@ export function linked(db: Db, t: TableSet, res: LinkedResource, filters: LinkFi
   return docs(db, `SELECT doc FROM ${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ord`, params);
 }
 
-export const linkedById = (db: Db, t: TableSet, res: LinkedResource, id: string) =>
-  one(db, `SELECT doc FROM ${namesOf(t)[RESOURCE_TABLE[res]]} WHERE id = ?`, [id], true);
+export const linkedById = (db: Db, t: TableSet, res: LinkedResource, id: string) => one(db, `SELECT doc FROM ${namesOf(t)[RESOURCE_TABLE[res]]} WHERE id = ?`, [id], true);
 
-export const allelesOfGene = (db: Db, t: TableSet, geneKey: string) =>
-  docs(db, `SELECT doc FROM ${namesOf(t).alleles} WHERE gene_key = ? ORDER BY ord`, [geneKey]);
+export const allelesOfGene = (db: Db, t: TableSet, geneKey: string) => docs(db, `SELECT doc FROM ${namesOf(t).alleles} WHERE gene_key = ? ORDER BY ord`, [geneKey]);
 
 export const alleleByKey = (db: Db, t: TableSet, key: string) => one(db, `SELECT doc FROM ${namesOf(t).alleles} WHERE key = ?`, [key], true);
 

@@ -12,21 +12,7 @@ import { ident, type Db } from '../../../core/store/db.js';
 import type { PgxRecord } from '../records.js';
 
 export const TABLE_PREFIX = 'pgx';
-export const TABLES = [
-  'raw',
-  'genes',
-  'gene_terms',
-  'chemicals',
-  'chemical_names',
-  'pairs',
-  'guidelines',
-  'alleles',
-  'variants',
-  'annotations',
-  'labels',
-  'pathways',
-  'links',
-] as const;
+export const TABLES = ['raw', 'genes', 'gene_terms', 'chemicals', 'chemical_names', 'pairs', 'guidelines', 'alleles', 'variants', 'annotations', 'labels', 'pathways', 'links'] as const;
 
 export type Logical = (typeof TABLES)[number];
 export type Names = Record<Logical, string>;
@@ -80,8 +66,7 @@ export async function createTables(db: Db, t: TableSet): Promise<void> {
 /** Secondary indexes, built once the derived rows are in. */
 export async function indexTables(db: Db, t: TableSet): Promise<void> {
   const n = namesOf(t);
-  const idx = (table: Logical, suffix: string, cols: string) =>
-    `CREATE INDEX ${ident(`${t.name(table)}_${suffix}`)} ON ${n[table]} (${cols})`;
+  const idx = (table: Logical, suffix: string, cols: string) => `CREATE INDEX ${ident(`${t.name(table)}_${suffix}`)} ON ${n[table]} (${cols})`;
   const stmts = [
     idx('genes', 'id', 'id'),
     idx('genes', 'ord', 'ord'),

@@ -17,10 +17,7 @@ export async function writeBatch(tx: Db, t: TableSet, batch: readonly Sourced<Pg
   for (const [kind, keys] of byKind) {
     for (let i = 0; i < keys.length; i += 500) {
       const part = keys.slice(i, i + 500);
-      const rows = await tx.query<{ k: string }>(`SELECT k FROM ${n.raw} WHERE kind = ? AND k IN (${part.map(() => '?').join(', ')})`, [
-        kind,
-        ...part,
-      ]);
+      const rows = await tx.query<{ k: string }>(`SELECT k FROM ${n.raw} WHERE kind = ? AND k IN (${part.map(() => '?').join(', ')})`, [kind, ...part]);
       for (const r of rows) seen.add(`${kind}\n${r.k}`);
     }
   }

@@ -33,7 +33,10 @@ export function unmodelable(props: Props, molblock: string): string | undefined 
   if (units !== 1) return 'more than one covalent unit';
   const atoms = atoms3d(molblock);
   if (typeof atoms === 'string') return atoms;
-  const symbols = molblock.split('\n').slice(4, 4 + atoms.length).map((l) => l.slice(31, 34).trim());
+  const symbols = molblock
+    .split('\n')
+    .slice(4, 4 + atoms.length)
+    .map((l) => l.slice(31, 34).trim());
   const odd = symbols.find((s) => !MODEL_ELEMENTS.has(s));
   if (odd) return `element ${odd} is outside the modelled set`;
   if (atoms.filter((a) => a.z > 1).length > MODEL_LIMITS.heavyAtoms) return `more than ${MODEL_LIMITS.heavyAtoms} heavy atoms`;
@@ -98,7 +101,13 @@ export class Conformers3d {
     tags.push(['PUBCHEM_SHAPE_MULTIPOLES', [shape.monopole, ...shape.quadrupoles].join('\n')]);
     tags.push(['PUBCHEM_SHAPE_VOLUME', String(shape.volume)]);
     tags.push(['PUBCHEM_COORDINATE_TYPE', '2\n5\n10']);
-    tags.push([COMPUTED_3D_TAG, tags.slice(1).map(([t]) => t).join('\n')]);
+    tags.push([
+      COMPUTED_3D_TAG,
+      tags
+        .slice(1)
+        .map(([t]) => t)
+        .join('\n'),
+    ]);
     const rec = parseSdfRecord([...block.split('\n').slice(0, -1), ...tags.flatMap(([k, v]) => [`> <${k}>`, ...v.split('\n'), ''])]);
     if (typeof rec === 'string') return rec;
     return conformerFromSdf(cid, rec);
@@ -108,4 +117,3 @@ export class Conformers3d {
     await this.pool?.close();
   }
 }
-

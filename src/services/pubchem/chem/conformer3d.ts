@@ -45,7 +45,11 @@ const num = (s: string | undefined): number | undefined => {
   return Number.isFinite(n) ? n : undefined;
 };
 
-const lines = (s: string | undefined) => (s ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
+const lines = (s: string | undefined) =>
+  (s ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
 
 /** The 3D properties the tags publish: volume, quadrupoles (multipoles 2 to 4), feature counts, model RMSD, rotors and conformer count. */
 export function props3dFromTags(tags: ReadonlyMap<string, string>): Props {
@@ -86,7 +90,11 @@ interface Datum {
 }
 
 /** PC-InfoData items for the tags, in PubChem's labels; computed ones say who computed them. */
-function infoData(tags: ReadonlyMap<string, string>, which: readonly (readonly [string, string, string, number, 'sval' | 'fval' | 'fvec' | 'slist' | 'ivec'])[], computed: ReadonlySet<string>): Datum[] {
+function infoData(
+  tags: ReadonlyMap<string, string>,
+  which: readonly (readonly [string, string, string, number, 'sval' | 'fval' | 'fvec' | 'slist' | 'ivec'])[],
+  computed: ReadonlySet<string>,
+): Datum[] {
   const out: Datum[] = [];
   for (const [tag, label, name, datatype, as] of which) {
     const raw = tags.get(tag);
@@ -162,7 +170,9 @@ export function conformerFromSdf(cid: number, rec: SdfRecord): Conformer | strin
   const charged = mf.atoms.map((a, i) => ({ aid: i + 1, value: a.charge })).filter((c) => c.value !== 0);
   if (charged.length) atoms.charge = charged;
   const pairs = mf.bonds.map((b) => ({ a1: Math.min(b.a, b.b), a2: Math.max(b.a, b.b), order: b.order }));
-  const type = lines(rec.tags.get('PUBCHEM_COORDINATE_TYPE')).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const type = lines(rec.tags.get('PUBCHEM_COORDINATE_TYPE'))
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
   const conformer: Record<string, unknown> = { x: mf.atoms.map((a) => a.x), y: mf.atoms.map((a) => a.y), z: mf.atoms.map((a) => a.z) };
   const cdata = infoData(rec.tags, CONFORMER_DATA, computed);
   if (cdata.length) conformer.data = cdata;

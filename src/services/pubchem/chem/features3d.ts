@@ -94,9 +94,7 @@ function acidGroups(g: Node[]): number[][] {
   g.forEach((n, i) => {
     if (!['C', 'S', 'P'].includes(n.symbol)) return;
     const oxo = n.nb.filter((x) => x.order === 2 && (g[x.to] as Node).symbol === 'O').map((x) => x.to);
-    const acidic = n.nb
-      .filter((x) => x.order === 1 && (g[x.to] as Node).symbol === 'O' && ((g[x.to] as Node).h > 0 || (g[x.to] as Node).charge < 0) && heavy(g, x.to).length === 1)
-      .map((x) => x.to);
+    const acidic = n.nb.filter((x) => x.order === 1 && (g[x.to] as Node).symbol === 'O' && ((g[x.to] as Node).h > 0 || (g[x.to] as Node).charge < 0) && heavy(g, x.to).length === 1).map((x) => x.to);
     if (oxo.length && acidic.length) out.push([...acidic, ...oxo, i]);
   });
   return out;

@@ -145,8 +145,7 @@ export function shapeOf(atoms: readonly Atom3D[]): Shape | undefined {
     const d = [a.x - cx, a.y - cy, a.z - cz];
     // A Gaussian's own spread adds 1/(2 alpha) to each diagonal second moment.
     const spread = 1 / (2 * a.alpha);
-    for (let i = 0; i < 3; i++)
-      for (let j = 0; j < 3; j++) (m[i] as number[])[j] = ((m[i] as number[])[j] as number) + a.volume * ((d[i] as number) * (d[j] as number) + (i === j ? spread : 0));
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) (m[i] as number[])[j] = ((m[i] as number[])[j] as number) + a.volume * ((d[i] as number) * (d[j] as number) + (i === j ? spread : 0));
   }
   const e = eigenvalues3(m.map((r) => r.map((v) => v / monopole)));
   return { volume: round(overlapVolume(g), 1), monopole: round(monopole, 2), quadrupoles: [round(e[0], 2), round(e[1], 2), round(e[2], 2)] };

@@ -19,7 +19,11 @@ function isSubstanceFile(path: string): boolean {
   return name.endsWith('.sdf') && name.startsWith('substance');
 }
 
-const lines = (v: string | undefined) => (v ?? '').split('\n').map((s) => s.trim()).filter((s) => s !== '');
+const lines = (v: string | undefined) =>
+  (v ?? '')
+    .split('\n')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 export async function* readSubstances(input: string, ctx: ReadContext): AsyncGenerator<Sourced<SubstanceItem>> {
   const files = (await listInputs(input)).filter((f) => isSubstanceFile(f.path));

@@ -92,9 +92,18 @@ async function record(env: Env, s: CompoundSubject, req: PugRequest): Promise<An
 }
 
 async function property(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
-  const list = (req.argument ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const list = (req.argument ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (!list.length) throw pcErrors.badRequest('Invalid property', 'property needs a comma-separated list of property names, e.g. property/MolecularWeight,InChIKey');
-  const names = list.map((p) => propertyName(p) ?? (() => { throw pcErrors.badProperty(p); })());
+  const names = list.map(
+    (p) =>
+      propertyName(p) ??
+      (() => {
+        throw pcErrors.badProperty(p);
+      })(),
+  );
   if (req.output === 'TXT' && names.length > 1) throw pcErrors.badOutput('TXT', 'more than one property', ['JSON', 'XML', 'CSV']);
   const { c, cids } = await existing(env, s);
   const rows = await c.store.rows(cids, ['props']);
@@ -113,7 +122,11 @@ async function property(env: Env, s: CompoundSubject, req: PugRequest): Promise<
     return row;
   });
   const a = renderDoc({ PropertyTable: { Properties: table } }, req.output, req.options, {
-    CSV: () => csvTable(['CID', ...names], table.map((r) => [r.CID, ...names.map((n) => r[n])])),
+    CSV: () =>
+      csvTable(
+        ['CID', ...names],
+        table.map((r) => [r.CID, ...names.map((n) => r[n])]),
+      ),
     TXT: () => txtLines(table.map((r) => r[names[0] as string]).filter((v) => v !== undefined)),
   });
   const headers = confs && computedHeaders(confs);
@@ -130,8 +143,20 @@ async function synonyms(env: Env, s: CompoundSubject, req: PugRequest): Promise<
 
 /** The relationships PubChem's compound-to-CID operation knows (its `cids_type` values). */
 const CIDS_TYPES: readonly string[] = [
-  'original', 'parent', 'component', 'similar_2d', 'similar_3d', 'same_stereo', 'same_isotopes', 'same_connectivity', 'same_tautomer',
-  'same_parent', 'same_parent_stereo', 'same_parent_isotopes', 'same_parent_connectivity', 'same_parent_tautomer',
+  'original',
+  'parent',
+  'component',
+  'similar_2d',
+  'similar_3d',
+  'same_stereo',
+  'same_isotopes',
+  'same_connectivity',
+  'same_tautomer',
+  'same_parent',
+  'same_parent_stereo',
+  'same_parent_isotopes',
+  'same_parent_connectivity',
+  'same_parent_tautomer',
 ];
 
 async function cids(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
@@ -198,7 +223,10 @@ const CAS = /^\d{2,7}-\d{2}-\d$/;
 
 /** `xrefs/RN`: the registry numbers among each compound's synonyms (other kinds need files not loaded). */
 async function xrefs(env: Env, s: CompoundSubject, req: PugRequest): Promise<Answer> {
-  const kinds = (req.argument ?? '').split(',').map((k) => k.trim()).filter((k) => k !== '');
+  const kinds = (req.argument ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
   if (!kinds.length) throw pcErrors.badRequest('Invalid xref', 'xrefs needs a comma-separated list of cross-reference types, e.g. xrefs/RN');
   for (const k of kinds) {
     const known = XREF_TYPES.find((x) => x.toLowerCase() === k.toLowerCase());

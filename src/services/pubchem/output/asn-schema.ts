@@ -9,7 +9,9 @@
 import type { AsnMember, AsnModule, AsnType } from '../../../core/asn1/value.js';
 
 const ELEMENT_SYMBOLS =
-  'h he li be b c n o f ne na mg al si p s cl ar k ca sc ti v cr mn fe co ni cu zn ga ge as se br kr rb sr y zr nb mo tc ru rh pd ag cd in sn sb te i xe cs ba la ce pr nd pm sm eu gd tb dy ho er tm yb lu hf ta w re os ir pt au hg tl pb bi po at rn fr ra ac th pa u np pu am cm bk cf es fm md no lr rf db sg bh hs mt ds rg cn nh fl mc lv ts og'.split(' ');
+  'h he li be b c n o f ne na mg al si p s cl ar k ca sc ti v cr mn fe co ni cu zn ga ge as se br kr rb sr y zr nb mo tc ru rh pd ag cd in sn sb te i xe cs ba la ce pr nd pm sm eu gd tb dy ho er tm yb lu hf ta w re os ir pt au hg tl pb bi po at rn fr ra ac th pa u np pu am cm bk cf es fm md no lr rf db sg bh hs mt ds rg cn nh fl mc lv ts og'.split(
+    ' ',
+  );
 
 export const ELEMENT_NAMES: Record<number, string> = { ...Object.fromEntries(ELEMENT_SYMBOLS.map((s, i) => [i + 1, s])), 252: 'lp', 253: 'r', 254: 'd', 255: 'a' };
 export const BOND_TYPES: Record<number, string> = { 1: 'single', 2: 'double', 3: 'triple', 4: 'quadruple', 5: 'dative', 6: 'complex', 7: 'ionic', 255: 'unknown' };
@@ -131,21 +133,14 @@ export const PC_MODULE: AsnModule = {
     opt('count', 'PC-Count'),
     opt('vbalt', 'PC-Compounds'),
   ),
-  'PC-CompoundType': seq(
-    opt('type', { kind: 'integer', names: COMPOUND_TYPES }),
-    opt('id', { kind: 'choice', alternatives: [m('cid', INT), m('sid', INT), m('xid', INT)] }),
-  ),
+  'PC-CompoundType': seq(opt('type', { kind: 'integer', names: COMPOUND_TYPES }), opt('id', { kind: 'choice', alternatives: [m('cid', INT), m('sid', INT), m('xid', INT)] })),
   'PC-Count': seq(
     ...['heavy-atom', 'atom-chiral', 'atom-chiral-def', 'atom-chiral-undef', 'bond-chiral', 'bond-chiral-def', 'bond-chiral-undef', 'isotope-atom', 'covalent-unit', 'tautomers'].map((n) => m(n, INT)),
   ),
   // Only the two common kinds of stereo centre are described; the others are refused.
   'PC-StereoCenter': {
     kind: 'choice',
-    alternatives: [
-      m('tetrahedral', 'PC-StereoTetrahedral'),
-      m('planar', 'PC-StereoPlanar'),
-      ...['squareplanar', 'octahedral', 'bipyramid', 'tshape', 'pentagonal'].map((n) => m(n, `PC-Stereo-${n}`)),
-    ],
+    alternatives: [m('tetrahedral', 'PC-StereoTetrahedral'), m('planar', 'PC-StereoPlanar'), ...['squareplanar', 'octahedral', 'bipyramid', 'tshape', 'pentagonal'].map((n) => m(n, `PC-Stereo-${n}`))],
   },
   'PC-StereoTetrahedral': seq(
     ...['center', 'above', 'top', 'bottom', 'below'].map((n) => m(n, INT)),

@@ -27,9 +27,7 @@ export const LISTKEY_MIGRATIONS: Migration[] = [
 export type ListDomain = 'compound' | 'substance' | 'assay';
 
 export type ListKeyState =
-  | { state: 'running'; domain: ListDomain; deadline: number }
-  | { state: 'done'; domain: ListDomain; ids: number[] }
-  | { state: 'failed'; domain: ListDomain; status: number; fault: FaultBody };
+  { state: 'running'; domain: ListDomain; deadline: number } | { state: 'done'; domain: ListDomain; ids: number[] } | { state: 'failed'; domain: ListDomain; status: number; fault: FaultBody };
 
 interface Row {
   domain: ListDomain;
@@ -56,10 +54,15 @@ export class ListKeys {
     await this.sweep();
     const key = newKey();
     const now = Date.now();
-    await this.db.run(
-      'INSERT INTO pc_listkeys (listkey, domain, state, ids, fault, created_at, deadline, expires_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)',
-      [key, domain, ids ? 'done' : 'running', ids ? ids.join(',') : null, now, deadline, Math.max(deadline, now) + this.ttlMs],
-    );
+    await this.db.run('INSERT INTO pc_listkeys (listkey, domain, state, ids, fault, created_at, deadline, expires_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)', [
+      key,
+      domain,
+      ids ? 'done' : 'running',
+      ids ? ids.join(',') : null,
+      now,
+      deadline,
+      Math.max(deadline, now) + this.ttlMs,
+    ]);
     return key;
   }
 
@@ -68,11 +71,7 @@ export class ListKeys {
   }
 
   async fail(key: string, status: number, fault: FaultBody): Promise<void> {
-    await this.db.run("UPDATE pc_listkeys SET state = 'failed', fault = ?, expires_at = ? WHERE listkey = ?", [
-      JSON.stringify({ status, fault }),
-      Date.now() + this.ttlMs,
-      key,
-    ]);
+    await this.db.run("UPDATE pc_listkeys SET state = 'failed', fault = ?, expires_at = ? WHERE listkey = ?", [JSON.stringify({ status, fault }), Date.now() + this.ttlMs, key]);
   }
 
   /** The key's state, or undefined when it is unknown or expired. */

@@ -105,17 +105,19 @@ export class Searcher {
     const background = Date.now();
     // The time spent after the answer is charged before the result shows, so the next poll sees both.
     const charge = () => this.ledger.add(client, Date.now() - background);
-    job.then(
-      (cids) => {
-        charge();
-        return this.listkeys.finish(key, cids);
-      },
-      (err: unknown) => {
-        charge();
-        const f = asFault(err, this.log);
-        return this.listkeys.fail(key, f.status, f.body);
-      },
-    ).catch((err: unknown) => this.log.error({ err, listkey: key }, 'could not store a search result'));
+    job
+      .then(
+        (cids) => {
+          charge();
+          return this.listkeys.finish(key, cids);
+        },
+        (err: unknown) => {
+          charge();
+          const f = asFault(err, this.log);
+          return this.listkeys.fail(key, f.status, f.body);
+        },
+      )
+      .catch((err: unknown) => this.log.error({ err, listkey: key }, 'could not store a search result'));
     return { listkey: key };
   }
 

@@ -92,8 +92,7 @@ const normal = (name: string) => name.trim().toLowerCase();
 
 export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Sourced<CompoundItem>[]): Promise<number[]> {
   const n = compoundTables(t);
-  const ids = (kind: CompoundItem['kind']) =>
-    batch.flatMap((b) => (b.value.kind === kind ? [b.value.kind === 'compound' ? b.value.c.cid : b.value.cid] : []));
+  const ids = (kind: CompoundItem['kind']) => batch.flatMap((b) => (b.value.kind === kind ? [b.value.kind === 'compound' ? b.value.c.cid : b.value.cid] : []));
   const seen = {
     compound: await existing(tx, n.compounds, 'cid', ids('compound')),
     title: await existing(tx, n.titles, 'cid', ids('title')),
@@ -315,11 +314,7 @@ export class CompoundStore {
   }
 
   async byName(name: string): Promise<number[]> {
-    const rows = await this.db.query<{ cid: number }>(
-      `SELECT cid, MIN(rank) AS r FROM ${ident(this.n.names)} WHERE name = ? GROUP BY cid ORDER BY r, cid`,
-      [normal(name)],
-      { hot: true },
-    );
+    const rows = await this.db.query<{ cid: number }>(`SELECT cid, MIN(rank) AS r FROM ${ident(this.n.names)} WHERE name = ? GROUP BY cid ORDER BY r, cid`, [normal(name)], { hot: true });
     return rows.map((r) => Number(r.cid));
   }
 
@@ -329,10 +324,7 @@ export class CompoundStore {
   }
 
   async byMass(column: 'mw' | 'exact_mass' | 'mono_mass', lo: number, hi: number): Promise<number[]> {
-    const rows = await this.db.query<{ cid: number }>(
-      `SELECT cid FROM ${ident(await this.lookup())} WHERE ${column} >= ? AND ${column} <= ? ORDER BY cid`,
-      [lo, hi],
-    );
+    const rows = await this.db.query<{ cid: number }>(`SELECT cid FROM ${ident(await this.lookup())} WHERE ${column} >= ? AND ${column} <= ? ORDER BY cid`, [lo, hi]);
     return rows.map((r) => Number(r.cid));
   }
 
@@ -349,10 +341,7 @@ export class CompoundStore {
   /** SIDs of a CID from CID-SID; `types` selects the relationship (1 standardized, 2 component...). */
   async sids(cid: number, typeFilter: number[] | undefined): Promise<number[]> {
     const where = typeFilter ? ` AND type IN (${typeFilter.map(() => '?').join(', ')})` : '';
-    const rows = await this.db.query<{ sid: number }>(
-      `SELECT sid FROM ${ident(this.n.cidSids)} WHERE cid = ?${where} ORDER BY sid`,
-      [cid, ...(typeFilter ?? [])],
-    );
+    const rows = await this.db.query<{ sid: number }>(`SELECT sid FROM ${ident(this.n.cidSids)} WHERE cid = ?${where} ORDER BY sid`, [cid, ...(typeFilter ?? [])]);
     return rows.map((r) => Number(r.sid));
   }
 
@@ -384,7 +373,10 @@ export class CompoundStore {
       // No stamp table: loaded by an earlier version.
     }
     const load = await this.db.one<{ started_at: string }>('SELECT started_at FROM bm_loads WHERE id = ?', [this.gen]);
-    return `l${createHash('sha256').update(String(load?.started_at ?? '')).digest('base64url').slice(0, 12)}`;
+    return `l${createHash('sha256')
+      .update(String(load?.started_at ?? ''))
+      .digest('base64url')
+      .slice(0, 12)}`;
   }
 
   /** Whether the generation keeps substructure keys (those loaded by an earlier version of biomirror do not). */

@@ -20,7 +20,12 @@ export async function createConformerTables(db: Db, t: TableSet): Promise<void> 
 
 export async function writeConformers(tx: Db, t: TableSet, batch: readonly Sourced<Conformer>[]): Promise<number[]> {
   // One conformer per compound, as in PubChem's 01_conf_per_cmpd files: a second one for a CID is a duplicate.
-  const seen = await existing(tx, table(t), 'cid', batch.map((b) => b.value.cid));
+  const seen = await existing(
+    tx,
+    table(t),
+    'cid',
+    batch.map((b) => b.value.cid),
+  );
   const dupes: number[] = [];
   const rows: SqlValue[][] = [];
   batch.forEach((b, i) => {
@@ -66,10 +71,7 @@ export class ConformerStore {
   async byCids(cids: readonly number[]): Promise<Map<number, Conformer>> {
     const rows = await byIds<Row>(this.db, (m) => `SELECT cid, conformer_id, props, parts, sdf FROM ${ident(this.name)} WHERE cid IN (${m})`, cids);
     return new Map(
-      rows.map((r) => [
-        Number(r.cid),
-        { cid: Number(r.cid), conformerId: r.conformer_id ?? undefined, props: JSON.parse(r.props) as Conformer['props'], parts: r.parts, sdf: r.sdf, computed: false },
-      ]),
+      rows.map((r) => [Number(r.cid), { cid: Number(r.cid), conformerId: r.conformer_id ?? undefined, props: JSON.parse(r.props) as Conformer['props'], parts: r.parts, sdf: r.sdf, computed: false }]),
     );
   }
 

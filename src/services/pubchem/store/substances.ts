@@ -38,7 +38,12 @@ export async function createSubstanceTables(db: Db, t: TableSet): Promise<void> 
 
 export async function writeSubstances(tx: Db, t: TableSet, batch: readonly Sourced<SubstanceItem>[]): Promise<number[]> {
   const n = tables(t);
-  const seen = await existing(tx, n.substances, 'sid', batch.map((b) => b.value.sid));
+  const seen = await existing(
+    tx,
+    n.substances,
+    'sid',
+    batch.map((b) => b.value.sid),
+  );
   const dupes: number[] = [];
   const subs: SqlValue[][] = [];
   const names: SqlValue[][] = [];
@@ -88,10 +93,7 @@ export class SubstanceStore {
   }
 
   async byName(name: string): Promise<number[]> {
-    const rows = await this.db.query<{ sid: number }>(
-      `SELECT sid, MIN(rank) AS r FROM ${ident(this.n.names)} WHERE name = ? GROUP BY sid ORDER BY r, sid`,
-      [name.trim().toLowerCase()],
-    );
+    const rows = await this.db.query<{ sid: number }>(`SELECT sid, MIN(rank) AS r FROM ${ident(this.n.names)} WHERE name = ? GROUP BY sid ORDER BY r, sid`, [name.trim().toLowerCase()]);
     return rows.map((r) => Number(r.sid));
   }
 

@@ -74,7 +74,15 @@ export class PreviousCoords {
     }
     const opened: Partial<Handles> = {};
     try {
-      const files: Record<keyof Handles, string> = { asym: 'res-asym.u32', seq: 'res-seq.i32', comp: 'res-comp.u8', atom: 'res-atom.u32', name: 'atom-name.u16', xyz: 'atom-xyz.f32', traces: 'traces.f32' };
+      const files: Record<keyof Handles, string> = {
+        asym: 'res-asym.u32',
+        seq: 'res-seq.i32',
+        comp: 'res-comp.u8',
+        atom: 'res-atom.u32',
+        name: 'atom-name.u16',
+        xyz: 'atom-xyz.f32',
+        traces: 'traces.f32',
+      };
       for (const [k, f] of Object.entries(files) as [keyof Handles, string][]) opened[k] = await open(join(dir, f), 'r');
       return new PreviousCoords(
         at,

@@ -35,7 +35,6 @@ const exists = (p: string) =>
     () => false,
   );
 
-
 export type IndexState = { state: 'ready'; dir: string } | { state: 'building'; since: number } | { state: 'failed'; error: string; at: number };
 
 export class IndexStore {

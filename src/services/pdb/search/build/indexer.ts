@@ -101,17 +101,7 @@ export async function servedSearchTables(db: Db, t: TableSet): Promise<SearchTab
 }
 
 /** Object kinds of the index; return types name a subset of them. */
-export type ObjKind =
-  | 'entry'
-  | 'polymer_entity'
-  | 'nonpolymer_entity'
-  | 'branched_entity'
-  | 'polymer_instance'
-  | 'nonpolymer_instance'
-  | 'branched_instance'
-  | 'assembly'
-  | 'comp'
-  | 'mol_definition';
+export type ObjKind = 'entry' | 'polymer_entity' | 'nonpolymer_entity' | 'branched_entity' | 'polymer_instance' | 'nonpolymer_instance' | 'branched_instance' | 'assembly' | 'comp' | 'mol_definition';
 
 const PART_KIND: Record<string, ObjKind> = {
   polymer_entity: 'polymer_entity',

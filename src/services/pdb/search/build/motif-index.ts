@@ -40,7 +40,11 @@ export function virtualCb(n: Vec3, ca: Vec3, c: Vec3): Vec3 {
   const b = sub(ca, n);
   const cc = sub(c, ca);
   const a: Vec3 = [b[1] * cc[2] - b[2] * cc[1], b[2] * cc[0] - b[0] * cc[2], b[0] * cc[1] - b[1] * cc[0]];
-  return [-0.58273431 * a[0] + 0.56802827 * b[0] - 0.54067466 * cc[0] + ca[0], -0.58273431 * a[1] + 0.56802827 * b[1] - 0.54067466 * cc[1] + ca[1], -0.58273431 * a[2] + 0.56802827 * b[2] - 0.54067466 * cc[2] + ca[2]];
+  return [
+    -0.58273431 * a[0] + 0.56802827 * b[0] - 0.54067466 * cc[0] + ca[0],
+    -0.58273431 * a[1] + 0.56802827 * b[1] - 0.54067466 * cc[1] + ca[1],
+    -0.58273431 * a[2] + 0.56802827 * b[2] - 0.54067466 * cc[2] + ca[2],
+  ];
 }
 
 /** Angle in degrees between the Cα→Cβ vectors of two residues. */

@@ -29,7 +29,7 @@ export class ResidueSpool {
   /** Keeps an entry's encoded residues (a later call for the same entry replaces them). */
   add(id: string, encoded: Uint8Array): void {
     if (this.fd === undefined) return;
-    for (let done = 0; done < encoded.byteLength; ) done += writeSync(this.fd, encoded, done, encoded.byteLength - done, this.size + done);
+    for (let done = 0; done < encoded.byteLength;) done += writeSync(this.fd, encoded, done, encoded.byteLength - done, this.size + done);
     this.at.set(id, { offset: this.size, length: encoded.byteLength });
     this.size += encoded.byteLength;
   }

@@ -85,8 +85,16 @@ function search(msg) {
       const qm = q.get_maccs_fp_as_uint8array();
       const qt = q.get_rdkit_fp_as_uint8array(TREE);
       const best = new Map();
-      const tree = comps.map((c) => [c.id, tanimoto(qt, c.tree)]).filter((x) => x[1] >= TREE_MIN).sort((a, b) => b[1] - a[1]).slice(0, TOP);
-      const maccs = comps.map((c) => [c.id, tanimoto(qm, c.maccs)]).filter((x) => x[1] >= MACCS_MIN).sort((a, b) => b[1] - a[1]).slice(0, TOP);
+      const tree = comps
+        .map((c) => [c.id, tanimoto(qt, c.tree)])
+        .filter((x) => x[1] >= TREE_MIN)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, TOP);
+      const maccs = comps
+        .map((c) => [c.id, tanimoto(qm, c.maccs)])
+        .filter((x) => x[1] >= MACCS_MIN)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, TOP);
       for (const [id, s] of [...tree, ...maccs]) best.set(id, Math.max(best.get(id) ?? 0, s));
       for (const [id, s] of best) hits.push([id, s]);
     } else if (t.startsWith('sub-struct-graph-')) {
@@ -100,8 +108,7 @@ function search(msg) {
         const [a, b] = k.split('-');
         for (const c of comps) {
           const [x, y] = c.ikey.split('-');
-          const same =
-            t === 'graph-relaxed' ? a === x : t === 'graph-relaxed-stereo' ? a === x && b === y : c.ikey === k;
+          const same = t === 'graph-relaxed' ? a === x : t === 'graph-relaxed-stereo' ? a === x && b === y : c.ikey === k;
           if (same) hits.push([c.id, 1]);
         }
       }

@@ -199,7 +199,10 @@ function combineTerminals(terminals: Terminal[], r: TerminalResult, o: RunOption
   const nodes = o.verbose ? new Map<string, NodeHit[]>() : undefined;
   for (const id of r.scores.keys()) {
     scores.set(id, terminals.filter((t) => counts(t, o)).length);
-    nodes?.set(id, terminals.map((t) => ({ node_id: t.node_id, service: t.service, original_score: 1, norm_score: 1 })));
+    nodes?.set(
+      id,
+      terminals.map((t) => ({ node_id: t.node_id, service: t.service, original_score: 1, norm_score: 1 })),
+    );
   }
   return { scores, nodes };
 }
@@ -250,7 +253,11 @@ function intersect(parts: Combined[]): Combined {
       total += v;
     }
     scores.set(id, total);
-    if (nodes) nodes.set(id, parts.flatMap((p) => p.nodes?.get(id) ?? []));
+    if (nodes)
+      nodes.set(
+        id,
+        parts.flatMap((p) => p.nodes?.get(id) ?? []),
+      );
   }
   return { scores, nodes };
 }
@@ -299,12 +306,7 @@ export interface SearchOutcome {
  * Queries of attribute and full-text terminals are answered in the database (paging.ts); a query
  * with an engine's terminal combines its terminals' hits here.
  */
-export async function search(
-  s: SearchScope,
-  req: SearchRequest,
-  runners: Partial<Record<Service, TerminalRunner>>,
-  pagers: Partial<Record<Service, TerminalPager>> = {},
-): Promise<SearchOutcome> {
+export async function search(s: SearchScope, req: SearchRequest, runners: Partial<Record<Service, TerminalRunner>>, pagers: Partial<Record<Service, TerminalPager>> = {}): Promise<SearchOutcome> {
   if (!req.query || inSql(req.query)) return sqlSearch(s, req);
   const paged = await pagedTerminal(s, req, pagers);
   if (paged) return paged;
@@ -401,7 +403,12 @@ const sqlArgs = (x: Sql): [string, Sql['params']] => [x.sql, x.params];
 
 async function sortRanked(s: SearchScope, ranked: Ranked[], req: SearchRequest): Promise<void> {
   const keys: ((a: Ranked, b: Ranked) => number)[] = [];
-  const ids = req.sort.some((k) => k.sort_by !== 'score') ? idsSql(s, ranked.map((r) => r.id)) : sqlText('');
+  const ids = req.sort.some((k) => k.sort_by !== 'score')
+    ? idsSql(
+        s,
+        ranked.map((r) => r.id),
+      )
+    : sqlText('');
   for (const spec of req.sort) {
     const dir = spec.direction === 'asc' ? 1 : -1;
     if (spec.sort_by === 'score') {

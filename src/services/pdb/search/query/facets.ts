@@ -79,9 +79,7 @@ const args = (x: Sql): [string, Sql['params']] => [x.sql, x.params];
 
 /** Buckets by a key expression over the values `v`, each with the SQL of its hits. */
 async function grouped(s: SearchScope, values: Sql, key: Sql, label: (k: number | string) => string): Promise<Bucket[]> {
-  const rows = await s.db.query<{ k: number | string; n: number | string }>(
-    ...args(sql`SELECT ${key} AS k, COUNT(DISTINCT v.dst) AS n FROM (${values}) v WHERE ${key} IS NOT NULL GROUP BY ${key}`),
-  );
+  const rows = await s.db.query<{ k: number | string; n: number | string }>(...args(sql`SELECT ${key} AS k, COUNT(DISTINCT v.dst) AS n FROM (${values}) v WHERE ${key} IS NOT NULL GROUP BY ${key}`));
   return rows.map((r) => ({ label: label(r.k), population: Number(r.n), members: sql`SELECT DISTINCT v.dst AS id FROM (${values}) v WHERE ${key} = ${r.k}` }));
 }
 

@@ -15,14 +15,7 @@ export type Pagers = Partial<Record<Service, TerminalPager>>;
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** The response body, or undefined for no hits (the service answers 204 with an empty body). */
-export async function runQuery(
-  db: Db,
-  generations: Generations,
-  body: unknown,
-  runners: Runners,
-  pagers: Pagers = {},
-  requestHost?: string,
-): Promise<Record<string, unknown> | undefined> {
+export async function runQuery(db: Db, generations: Generations, body: unknown, runners: Runners, pagers: Pagers = {}, requestHost?: string): Promise<Record<string, unknown> | undefined> {
   const req = readRequest(body);
   const scope = { ...(await scopeOf(db, generations)), requestHost };
   prepareEngineIndexes(scope);

@@ -119,7 +119,10 @@ export async function attributeSql(s: SearchScope, service: Service, list: Attri
     if (kinds.length === 0) kinds = [index === s.ccd ? 'mol_definition' : target];
     const h = hits;
     hits = joinSql(
-      kinds.map((k) => sql`SELECT o.kind AS kind, o.id AS obj, 0 AS rec, o.entry_id AS entry_id FROM ${sqlText(index.sobj)} o WHERE o.kind = ${k} AND o.id NOT IN (SELECT m.obj FROM (${h}) m WHERE m.kind = ${k})`),
+      kinds.map(
+        (k) =>
+          sql`SELECT o.kind AS kind, o.id AS obj, 0 AS rec, o.entry_id AS entry_id FROM ${sqlText(index.sobj)} o WHERE o.kind = ${k} AND o.id NOT IN (SELECT m.obj FROM (${h}) m WHERE m.kind = ${k})`,
+      ),
       ' UNION ALL ',
     );
   }
@@ -127,7 +130,13 @@ export async function attributeSql(s: SearchScope, service: Service, list: Attri
   if (mapped.length === 0) return undefined;
   const mappedIds = sql`SELECT DISTINCT m.dst AS id FROM (${joinSql(mapped, ' UNION ')}) m WHERE m.dst IS NOT NULL`;
   if (!kinds.every((k) => throughEntry(k, rt))) return { sql: mappedIds };
-  return { sql: mappedIds, entries: sql`SELECT h.entry_id AS id FROM (${hits}) h WHERE h.kind IN (${joinSql(kinds.map((k) => sql`${k}`), ', ')})` };
+  return {
+    sql: mappedIds,
+    entries: sql`SELECT h.entry_id AS id FROM (${hits}) h WHERE h.kind IN (${joinSql(
+      kinds.map((k) => sql`${k}`),
+      ', ',
+    )})`,
+  };
 }
 
 interface Context {
@@ -190,15 +199,26 @@ function both(c: Context, parts: Plan[]): Plan {
   if (rest.length === 0) {
     // The entries of every part, then their objects of the return type.
     const [first, ...more] = byEntry.map((p) => p.entries as Sql);
-    const where = more.length ? sql` WHERE ${joinSql(more.map((e) => sql`e0.id IN (${e})`), ' AND ')}` : sqlText('');
-    return { sql: sql`SELECT r.id AS id FROM (SELECT DISTINCT e0.id AS id FROM (${first as Sql}) e0${where}) e ${sqlText(join)} ${sqlText(n.sobj)} r ON r.kind = ${target} AND r.entry_id = e.id`, constant };
+    const where = more.length
+      ? sql` WHERE ${joinSql(
+          more.map((e) => sql`e0.id IN (${e})`),
+          ' AND ',
+        )}`
+      : sqlText('');
+    return {
+      sql: sql`SELECT r.id AS id FROM (SELECT DISTINCT e0.id AS id FROM (${first as Sql}) e0${where}) e ${sqlText(join)} ${sqlText(n.sobj)} r ON r.kind = ${target} AND r.entry_id = e.id`,
+      constant,
+    };
   }
   const lead = rest.length === 1 ? (rest[0] as Plan) : joined(c, rest);
   // An entry list is a test of each hit (read as a key, it was read whole for each hit: 20 s for an
   // entity phrase within the NMR entries of 50,000).
   const entryTests = (col: string) => {
     const entry = sqlText(testedColumn(c.s.db.dialect, col));
-    return joinSql(byEntry.map((p) => sql`${entry} IN (${p.entries as Sql})`), ' AND ');
+    return joinSql(
+      byEntry.map((p) => sql`${entry} IN (${p.entries as Sql})`),
+      ' AND ',
+    );
   };
   const d = rest.length === 1 ? lead.direct : undefined;
   if (d && d.id === 'a.obj' && lead.constant !== undefined) {
@@ -233,7 +253,12 @@ function joined(c: Context, parts: Plan[]): Plan {
   // where it read the member list as a key of the lead's own object look-up, the whole list for
   // each of its rows (minutes for two entity conditions asked for chains).
   const id = sqlText(testedColumn(c.s.db.dialect, 'p0.id'));
-  const where = others.length ? sql` WHERE ${joinSql(others.map((p) => sql`${id} IN (${membersSql(p)})`), ' AND ')}` : sqlText('');
+  const where = others.length
+    ? sql` WHERE ${joinSql(
+        others.map((p) => sql`${id} IN (${membersSql(p)})`),
+        ' AND ',
+      )}`
+    : sqlText('');
   if (!ranked.length) return { sql: sql`SELECT p0.id AS id FROM ${from}${where}`, constant };
   return { sql: sql`SELECT p0.id AS id, ${score} AS score FROM ${from}${where}`, constant: undefined };
 }

@@ -35,9 +35,7 @@ export interface FacetSpec {
   filter?: FilterNode;
   facets?: FacetSpec[];
 }
-export type FilterNode =
-  | { type: 'terminal'; parameters: Record<string, unknown> }
-  | { type: 'group'; logical_operator: 'and' | 'or'; nodes: FilterNode[] };
+export type FilterNode = { type: 'terminal'; parameters: Record<string, unknown> } | { type: 'group'; logical_operator: 'and' | 'or'; nodes: FilterNode[] };
 
 export interface SortSpec {
   sort_by: string;

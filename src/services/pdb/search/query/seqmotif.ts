@@ -181,7 +181,12 @@ export async function seqmotifTerminal(t: Terminal, rt: ReturnType, s: SearchSco
 async function contextsFor(seqs: Sequences, source: string, ids: string[]): Promise<Map<string, Record<string, unknown>[]>> {
   const place = placeOf(seqs);
   const known = ids.filter((id) => place.has(id));
-  const spans = await motifThread.spans(seqs, source, known.map((id) => place.get(id) as number), motifBudget.ms);
+  const spans = await motifThread.spans(
+    seqs,
+    source,
+    known.map((id) => place.get(id) as number),
+    motifBudget.ms,
+  );
   const out = new Map<string, Record<string, unknown>[]>();
   known.forEach((id, k) => {
     const found = spans[k] ?? [];
@@ -225,4 +230,3 @@ export const seqmotifPage: TerminalPager = async (t, rt, s, window, contexts) =>
   const ctx = contexts && ids.length ? await contextsFor(seqs, source, ids) : undefined;
   return { total: r.count, top: 1, hits: ids.map((id) => ({ id, score: 1, context: ctx?.get(id) })) };
 };
-

@@ -48,7 +48,25 @@ export async function sequenceTerminal(t: Terminal, rt: ReturnType, s: SearchSco
   const work = await mkdtemp(join(tmpdir(), 'biomirror-seq-'));
   try {
     await writeFile(join(work, 'q.fasta'), `>query\n${value}\n`);
-    const args = ['easy-search', 'q.fasta', join(dbDir, type, 'db'), 'out.m8', 'tmp', '-e', String(evalue), '--min-seq-id', String(identity), '--format-output', FORMAT, '--threads', '1', '-v', '1', '--max-seqs', '10000'];
+    const args = [
+      'easy-search',
+      'q.fasta',
+      join(dbDir, type, 'db'),
+      'out.m8',
+      'tmp',
+      '-e',
+      String(evalue),
+      '--min-seq-id',
+      String(identity),
+      '--format-output',
+      FORMAT,
+      '--threads',
+      '1',
+      '-v',
+      '1',
+      '--max-seqs',
+      '10000',
+    ];
     if (type !== 'protein') args.push('--search-type', '3');
     await mmseqs(args, SEQUENCE_BUDGET_MS, work);
     const text = await readFile(join(work, 'out.m8'), 'utf8');

@@ -61,11 +61,7 @@ async function motifOf(s: SearchScope, v: Record<string, unknown>, idx: MotifInd
 /** The atoms a residue pair is superposed on, for the pairing scheme. */
 function atomsFor(scheme: string, a: Residue, b: Residue): [Vec3[], Vec3[]] {
   const names =
-    scheme === 'BACKBONE'
-      ? ['N', 'CA', 'C', 'O']
-      : scheme === 'PSEUDO_ATOMS'
-        ? []
-        : [...a.atoms.keys()].filter((n) => b.atoms.has(n) && (scheme === 'ALL' || !BACKBONE.has(n) || n === 'CA'));
+    scheme === 'BACKBONE' ? ['N', 'CA', 'C', 'O'] : scheme === 'PSEUDO_ATOMS' ? [] : [...a.atoms.keys()].filter((n) => b.atoms.has(n) && (scheme === 'ALL' || !BACKBONE.has(n) || n === 'CA'));
   const pa: Vec3[] = [];
   const pb: Vec3[] = [];
   for (const n of names) {
@@ -178,7 +174,12 @@ function firstPairs(idx: MotifIndex, e: Edge, found: number[], searched: (entryI
   for (let k = 0; k < found.length; k += 2) {
     const entryId = idx.entries[idx.resEntry[found[k] as number] as number] as string;
     if (!searched(entryId)) continue;
-    partial.push(new Map([[e[0], found[k] as number], [e[1], found[k + 1] as number]]));
+    partial.push(
+      new Map([
+        [e[0], found[k] as number],
+        [e[1], found[k + 1] as number],
+      ]),
+    );
   }
   return partial;
 }

@@ -67,15 +67,29 @@ export interface Superposition {
 export function superpose(a: Vec3[], b: Vec3[]): Superposition {
   const ca = centroid(a);
   const cb = centroid(b);
-  let sxx = 0, sxy = 0, sxz = 0, syx = 0, syy = 0, syz = 0, szx = 0, szy = 0, szz = 0;
+  let sxx = 0,
+    sxy = 0,
+    sxz = 0,
+    syx = 0,
+    syy = 0,
+    syz = 0,
+    szx = 0,
+    szy = 0,
+    szz = 0;
   for (let i = 0; i < a.length; i++) {
     const p = a[i] as Vec3;
     const q = b[i] as Vec3;
     const [x1, y1, z1] = [q[0] - cb[0], q[1] - cb[1], q[2] - cb[2]];
     const [x2, y2, z2] = [p[0] - ca[0], p[1] - ca[1], p[2] - ca[2]];
-    sxx += x1 * x2; sxy += x1 * y2; sxz += x1 * z2;
-    syx += y1 * x2; syy += y1 * y2; syz += y1 * z2;
-    szx += z1 * x2; szy += z1 * y2; szz += z1 * z2;
+    sxx += x1 * x2;
+    sxy += x1 * y2;
+    sxz += x1 * z2;
+    syx += y1 * x2;
+    syy += y1 * y2;
+    syz += y1 * z2;
+    szx += z1 * x2;
+    szy += z1 * y2;
+    szz += z1 * z2;
   }
   const k = [
     [sxx + syy + szz, syz - szy, szx - sxz, sxy - syx],
@@ -93,11 +107,7 @@ export function superpose(a: Vec3[], b: Vec3[]): Superposition {
     [2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z],
   ] as [Vec3, Vec3, Vec3];
   const [r0, r1, r2] = r;
-  const apply = (q: Vec3): Vec3 => [
-    r0[0] * q[0] + r0[1] * q[1] + r0[2] * q[2],
-    r1[0] * q[0] + r1[1] * q[1] + r1[2] * q[2],
-    r2[0] * q[0] + r2[1] * q[1] + r2[2] * q[2],
-  ];
+  const apply = (q: Vec3): Vec3 => [r0[0] * q[0] + r0[1] * q[1] + r0[2] * q[2], r1[0] * q[0] + r1[1] * q[1] + r1[2] * q[2], r2[0] * q[0] + r2[1] * q[1] + r2[2] * q[2]];
   const rc = apply(cb);
   const t: Vec3 = [ca[0] - rc[0], ca[1] - rc[1], ca[2] - rc[2]];
   let sum = 0;

@@ -23,7 +23,9 @@ export function attributeCondition(cat: Catalogue, p: Record<string, unknown>, s
   const path = String(p.attribute);
   const attribute = attributes(cat).get(path);
   if (!attribute) {
-    throw badQuery(`Attribute ${path} is not a searchable attribute of the ${service} service (see ${cat === 'chemical' ? '/rcsbsearch/v2/metadata/chemical/schema' : '/rcsbsearch/v2/metadata/schema'})`);
+    throw badQuery(
+      `Attribute ${path} is not a searchable attribute of the ${service} service (see ${cat === 'chemical' ? '/rcsbsearch/v2/metadata/chemical/schema' : '/rcsbsearch/v2/metadata/schema'})`,
+    );
   }
   checkServed(path);
   const operator = p.operator as Operator;
@@ -165,7 +167,10 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
         // Tables of an earlier version: each further word one index lookup at its offset.
         const joins = words
           .slice(1)
-          .map((_, j) => `JOIN ${n.stok} p${j + 1} ON p${j + 1}.attr = a.attr AND p${j + 1}.tok = ? AND p${j + 1}.entry_id = a.entry_id AND p${j + 1}.kind = a.kind AND p${j + 1}.obj = a.obj AND p${j + 1}.rec = a.rec AND p${j + 1}.pos = a.pos + ${j + 1}`)
+          .map(
+            (_, j) =>
+              `JOIN ${n.stok} p${j + 1} ON p${j + 1}.attr = a.attr AND p${j + 1}.tok = ? AND p${j + 1}.entry_id = a.entry_id AND p${j + 1}.kind = a.kind AND p${j + 1}.obj = a.obj AND p${j + 1}.rec = a.rec AND p${j + 1}.pos = a.pos + ${j + 1}`,
+          )
           .join(' ');
         return { from: `${n.stok} a ${joins}`, where: 'a.attr = ? AND a.tok = ?', params: [...words.slice(1), key, words[0] as string] };
       }
@@ -183,7 +188,10 @@ export function condition(c: AttributeCondition, n: SearchTables): { from: strin
       const run = (i: number) => wordRun(words.slice(i, i + PHRASE_WORDS));
       const joins = starts
         .slice(1)
-        .map((at, j) => `JOIN ${n.stok} p${j + 1} ON p${j + 1}.attr = a.attr AND p${j + 1}.rest = ? AND p${j + 1}.entry_id = a.entry_id AND p${j + 1}.kind = a.kind AND p${j + 1}.obj = a.obj AND p${j + 1}.rec = a.rec AND p${j + 1}.pos = a.pos + ${at}`)
+        .map(
+          (at, j) =>
+            `JOIN ${n.stok} p${j + 1} ON p${j + 1}.attr = a.attr AND p${j + 1}.rest = ? AND p${j + 1}.entry_id = a.entry_id AND p${j + 1}.kind = a.kind AND p${j + 1}.obj = a.obj AND p${j + 1}.rec = a.rec AND p${j + 1}.pos = a.pos + ${at}`,
+        )
         .join(' ');
       return { from: `${n.stok} a ${joins}`, where: 'a.attr = ? AND a.rest = ?', params: [...starts.slice(1).map(run), key, run(0)] };
     }

@@ -53,7 +53,10 @@ const UNFILLED: readonly string[] = [
 const REASONS: readonly [RegExp, string][] = [
   [/^rcsb_struct_symmetry/, 'structural symmetry is computed by the RCSB from the coordinates; the archive files do not carry it'],
   [/_(annotation|feature|feature_summary)$/, 'annotations and features (CATH, SCOP, ECOD, Pfam, InterPro, GO, validation features) are integrated by the RCSB from other resources'],
-  [/^drugbank_|^rcsb_chem_comp_(related|target)$|^rcsb_(target_cofactors|related_target_references|binding_affinity)$/, 'DrugBank and target data are licensed resources the RCSB integrates; they are not in the files a mirror loads'],
+  [
+    /^drugbank_|^rcsb_chem_comp_(related|target)$|^rcsb_(target_cofactors|related_target_references|binding_affinity)$/,
+    'DrugBank and target data are licensed resources the RCSB integrates; they are not in the files a mirror loads',
+  ],
   [/group_membership$|^rcsb_cluster_/, 'group and sequence-cluster memberships are computed by the RCSB across the archive'],
   [/^pdbx_vrpt_|validation_score$/, 'validation reports are not loaded'],
   [/^pdbx_reference_|^pdbx_(family_)?prd_audit$|^rcsb_bird_/, 'the BIRD dictionary is not loaded'],

@@ -84,13 +84,7 @@ function evidenceSource(e: EvidenceRow, guidelines: Map<string, GuidelineRow>, l
  * pages, each with its allele texts and evidence (walked alongside in the same key order), so what
  * is held is one page plus, per annotation, its place in the list order and its gene–drug pairs.
  */
-export async function deriveAnnotations(
-  db: Db,
-  t: TableSet,
-  index: LoadIndex,
-  links: Links,
-  input: { guidelines: GuidelineRow[]; labels: LabelRow[] },
-): Promise<AnnotationOutput> {
+export async function deriveAnnotations(db: Db, t: TableSet, index: LoadIndex, links: Links, input: { guidelines: GuidelineRow[]; labels: LabelRow[] }): Promise<AnnotationOutput> {
   // The list order (best evidence first, then by id) needs every annotation's level and id first.
   const keys: { id: string; level: string }[] = [];
   for await (const page of rawPages(db, t, 'annotation')) for (const { row } of page) keys.push({ id: row.id, level: row.evidenceLevel });
@@ -162,6 +156,10 @@ export async function deriveAnnotations(
     }
   }
   await rows.flush();
-  for (const [v, list] of refs) out.referencesByVariant.set(v, list.sort((x, y) => x.ord - y.ord).map((x) => x.ref));
+  for (const [v, list] of refs)
+    out.referencesByVariant.set(
+      v,
+      list.sort((x, y) => x.ord - y.ord).map((x) => x.ref),
+    );
   return out;
 }

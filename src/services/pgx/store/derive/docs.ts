@@ -38,13 +38,7 @@ export async function geneRows(db: Db, t: TableSet, index: LoadIndex, drugsOf: M
   await terms.flush();
 }
 
-async function genePart(
-  part: { item: GeneRow; ord: number }[],
-  annotationsOf: Map<string, ClinicalAnnotation[]>,
-  drugsOf: Map<string, Set<string>>,
-  genes: Batch,
-  terms: Batch,
-): Promise<void> {
+async function genePart(part: { item: GeneRow; ord: number }[], annotationsOf: Map<string, ClinicalAnnotation[]>, drugsOf: Map<string, Set<string>>, genes: Batch, terms: Batch): Promise<void> {
   for (const { item: g, ord } of part) {
     const key = g.symbol.toLowerCase();
     const annotations = annotationsOf.get(key) ?? [];
@@ -172,9 +166,7 @@ export async function pathwayRows(index: LoadIndex, links: Links, rows: PathwayR
 export function variantRows(rows: VariantRow[], referencesOf: Map<string, Variant['references']>): SqlValue[][] {
   const out: SqlValue[][] = [];
   const byLocus = (a: VariantRow, b: VariantRow) =>
-    chromosomeRank(a.chromosome) - chromosomeRank(b.chromosome) ||
-    (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) ||
-    compareText(a.rsid, b.rsid);
+    chromosomeRank(a.chromosome) - chromosomeRank(b.chromosome) || (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || compareText(a.rsid, b.rsid);
   const seen = new Set<string>();
   for (const { item: v, ord } of ranked(rows, byLocus)) {
     const key = v.rsid.toLowerCase();

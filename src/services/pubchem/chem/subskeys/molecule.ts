@@ -109,10 +109,22 @@ export function targetOf(json: string): Target {
   const ext = mol?.extensions?.find((e) => e.name === 'rdkitRepresentation');
   const sssr = (ext?.atomRings ?? []).map((r) => r.map((a) => index[a] as number));
   const t: Target = {
-    n, z, h, charge, adj, adjBond,
-    bondA: Int32Array.from(bA), bondB: Int32Array.from(bB), order: Int32Array.from(ord),
-    arom: new Uint8Array(n), bondArom: new Uint8Array(bA.length), ylide: new Uint8Array(bA.length),
-    byZ, sssr, rings: [], elements,
+    n,
+    z,
+    h,
+    charge,
+    adj,
+    adjBond,
+    bondA: Int32Array.from(bA),
+    bondB: Int32Array.from(bB),
+    order: Int32Array.from(ord),
+    arom: new Uint8Array(n),
+    bondArom: new Uint8Array(bA.length),
+    ylide: new Uint8Array(bA.length),
+    byZ,
+    sssr,
+    rings: [],
+    elements,
   };
   const oxideO = (a: number) => t.charge[a] === -1 && t.z[a] === 8;
   const oxideX = (a: number) => (t.charge[a] as number) > 0 && [15, 16, 33, 34].includes(t.z[a] as number);

@@ -50,7 +50,7 @@ function compile(pattern: string, section: number): Query {
   const open = new Map<string, [number, string | undefined]>();
   let prev = -1;
   let pending: string | undefined;
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     const c = pattern[i] as string;
     if (c === '(') {
       branches.push(prev);
@@ -222,9 +222,12 @@ export function compiled(): Tables {
     for (const c of counts) elements.push([bit++, atomicNumberOf(symbol) as number, c]);
   }
   const patterns: [number, Query][] = [];
-  const add = (first: number, list: string[], section: number) =>
-    list.forEach((p, i) => patterns.push([first + i, compile(p, section)]));
-  add(263, ATOM_PAIRS.map((p) => p.replace('-', '~')), 3);
+  const add = (first: number, list: string[], section: number) => list.forEach((p, i) => patterns.push([first + i, compile(p, section)]));
+  add(
+    263,
+    ATOM_PAIRS.map((p) => p.replace('-', '~')),
+    3,
+  );
   add(327, SIMPLE_NEIGHBOURS, 4);
   add(416, DETAILED_NEIGHBOURS, 5);
   add(460, SIMPLE_PATTERNS, 6);

@@ -143,7 +143,10 @@ function sim(m) {
       scores.push(c / (p + qc - c));
     }
     if (maxRecords > 0 && cids.length >= 2 * maxRecords) {
-      const order = cids.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || cids[a] - cids[b]).slice(0, maxRecords);
+      const order = cids
+        .map((_, i) => i)
+        .sort((a, b) => scores[b] - scores[a] || cids[a] - cids[b])
+        .slice(0, maxRecords);
       cids = order.map((i) => cids[i]);
       scores = order.map((i) => scores[i]);
       floor = scores[scores.length - 1];
@@ -170,8 +173,7 @@ function screen(m) {
     readFully(bytes, layout.buf, n * KEY_BYTES, keysOffset + start * KEY_BYTES);
     records += n;
     // Each chunk keeps up to `limit` hits: the answer is the first `limit` in chunk order.
-    const hits =
-      m.op === 'super' ? jsNone(n, limit) : kernel === 'wasm' ? exports.screen(layout.buf, n, layout.out, limit) : kernel === 'js' ? jsScreen(n, limit) : 0;
+    const hits = m.op === 'super' ? jsNone(n, limit) : kernel === 'wasm' ? exports.screen(layout.buf, n, layout.out, limit) : kernel === 'js' ? jsScreen(n, limit) : 0;
     if (hits === 0) continue;
     const out = layout.out >> 2;
     const first = u32[out];
@@ -190,7 +192,10 @@ const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPor
 port.on('message', (m) => {
   try {
     const r = m.op === 'sim' ? sim(m) : screen(m);
-    port.postMessage({ id: m.id, ...r }, Object.values(r).flatMap((v) => (ArrayBuffer.isView(v) ? [v.buffer] : [])));
+    port.postMessage(
+      { id: m.id, ...r },
+      Object.values(r).flatMap((v) => (ArrayBuffer.isView(v) ? [v.buffer] : [])),
+    );
   } catch (err) {
     port.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) });
   }
