@@ -1,5 +1,5 @@
 /**
- * Issue 34 item 5: the Data API's holdings status routes (BioJava's PDBStatus reads them) and the
+ * The Data API's holdings status routes (BioJava's PDBStatus reads them) and the
  * routes this mirror has no data for (removed/unreleased entries, DrugBank, interfaces), which answer
  * the Data API's 404 body rather than the generic route-not-found one.
  */
@@ -57,7 +57,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB holdings on %s', (_
     }
   });
 
-  it('gives chem_comp.rcsb_chem_comp_info its required comp_id, over REST and GraphQL (issue 34 item 7)', async () => {
+  it('gives chem_comp.rcsb_chem_comp_info its required comp_id, over REST and GraphQL', async () => {
     const r = await get(t.app, `${REST}/core/chemcomp/HEM`);
     expect(r.body.rcsb_chem_comp_info.comp_id).toBe('HEM');
     const q = await graphql(t.app, '{ chem_comp(comp_id: "HEM") { rcsb_chem_comp_info { comp_id atom_count } } }');
@@ -73,7 +73,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB holdings on %s', (_
 });
 
 // Built in-process: the load's parse worker runs the compiled build (dist/), which `npm test` rebuilds first.
-describe('assembly documents (issue 34 item 7)', () => {
+describe('assembly documents', () => {
   it("keep selected_polymer_entity_types within the assembly schema's enum for a glycoprotein (0GL1)", async () => {
     const text = gunzipSync(readFileSync(new URL('../src/services/pdb/demo/archive/gl/0gl1.cif.gz', import.meta.url))).toString('utf8');
     const docs = documentsOf(await readBlock(text), '0GL1', { structureFactors: false });

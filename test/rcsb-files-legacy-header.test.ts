@@ -1,5 +1,5 @@
 /**
- * Issue 34 item 1: the header records of a legacy `.pdb` written from the mmCIF, compared with the
+ * The header records of a legacy `.pdb` written from the mmCIF, compared with the
  * real 4hhb.pdb record type by record type, and read by Biopython's parse_pdb_header.
  */
 import { execFile } from 'node:child_process';
@@ -58,7 +58,7 @@ function agreement(ours: string, real: string) {
   return { perType, matched, total, percent: Math.round((1000 * matched) / total) / 10 };
 }
 
-describe('legacy .pdb header records (issue 34 item 1)', () => {
+describe('legacy .pdb header records', () => {
   it('writes COMPND, SOURCE, REVDAT, JRNL, REMARK 2, HELIX and LINK as the real 4hhb.pdb has them, in record order', async () => {
     const r = await app.inject({ method: 'GET', url: '/rcsb/files/download/4hhb.pdb' });
     expect(r.statusCode, r.body.slice(0, 300)).toBe(200);
@@ -89,7 +89,7 @@ describe('legacy .pdb header records (issue 34 item 1)', () => {
     const a = agreement(ours, realPdb);
     console.log(`legacy header agreement with the real 4hhb.pdb: ${a.matched}/${a.total} lines (${a.percent}%)`, a.perType);
     for (const type of ['HEADER', 'COMPND', 'SOURCE', 'REVDAT', 'JRNL', 'REMARK', 'HELIX', 'LINK', 'CRYST1', 'SCALE1', 'ORIGX1']) expect(a.perType[type], type).not.toMatch(/^0\//);
-    // Before issue 34: 71 of 1,064 non-coordinate lines (6.7%); with COMPND, SOURCE, REVDAT, JRNL, REMARK 1/2, HELIX and LINK: 170 (16.0%).
+    // Before these records were written: 71 of 1,064 non-coordinate lines (6.7%); with COMPND, SOURCE, REVDAT, JRNL, REMARK 1/2, HELIX and LINK: 170 (16.0%).
     // Most of the rest is REMARK 3-900 (708 lines) and CONECT (180), which the mmCIF alone does not give line for line.
     expect(a.matched).toBeGreaterThanOrEqual(170);
   });

@@ -4,6 +4,8 @@ import { gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCifPool, parseCif, atomCount, cifPoolState } from '../src/core/mmcif/index.js';
+import { ServiceError } from '../src/core/http/errors.js';
+import { sendServiceError } from '../src/core/http/send.js';
 import { fileHostRoutes } from '../src/services/pdb/files/routes.js';
 import { siteRoutes } from '../src/services/pdb/www/routes.js';
 import { conversionBudget } from '../src/services/pdb/files/handlers.js';
@@ -35,6 +37,8 @@ const failing = { ...source, cif: (id: string) => (id === '9ZZX' ? Promise.rejec
 let app: FastifyInstance;
 beforeAll(async () => {
   app = Fastify({ logger: false });
+  // The routes throw their hosts' error pages; the platform sends them (as buildApp's handler does).
+  app.setErrorHandler((err, _req, reply) => (err instanceof ServiceError ? sendServiceError(reply, err) : reply.send(err)));
   await app.register(async (f) => fileHostRoutes(f, failing), { prefix: '/rcsb/files' });
   await app.register(async (f) => siteRoutes(f, failing), { prefix: '/rcsb/www' });
   await app.ready();

@@ -15,7 +15,7 @@
  */
 import { ServiceError, type ErrorCatalogue } from '../../../core/http/errors.js';
 
-export interface FileHostError {
+interface FileHostError {
   status: number;
   contentType: string;
   body: string;
@@ -26,7 +26,7 @@ const html = (title: string, heading: string, text: string) => `<html><head><tit
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export const filesErrors = {
+const pages = {
   /** The host has no such file. */
   notFound(path: string): FileHostError {
     return {
@@ -63,11 +63,20 @@ export const filesErrors = {
 
 const asError = (e: FileHostError): ServiceError => new ServiceError(e.status, e.body, e.contentType, e.headers ?? {});
 
+/** The pages above as errors a route throws (the platform sends them, as every service's). */
+export const filesErrors = {
+  notFound: (path: string): ServiceError => asError(pages.notFound(path)),
+  busy: (): ServiceError => asError(pages.busy()),
+  unsatisfiable: (length: number): ServiceError => asError(pages.unsatisfiable(length)),
+  fastaNotFound: (): ServiceError => asError(pages.fastaNotFound()),
+  fastaBadId: (): ServiceError => asError(pages.fastaBadId()),
+} as const;
+
 /** What the file hosts (files and site) answer for what the platform refuses: the host's own pages. */
 export const filesCatalogue: ErrorCatalogue = {
-  routeNotFound: (_method, path) => asError(filesErrors.notFound(path)),
+  routeNotFound: (_method, path) => filesErrors.notFound(path),
   rateLimited: (seconds) => new ServiceError(429, 'Too Many Requests\n', 'text/plain; charset=utf-8', { 'retry-after': String(seconds) }),
   badRequest: (message, status) => new ServiceError(status, `${message}\n`, 'text/plain; charset=utf-8'),
   internal: (requestId) => new ServiceError(500, `Internal error (request ${requestId})\n`, 'text/plain; charset=utf-8'),
-  unavailable: () => asError(filesErrors.busy()),
+  unavailable: () => filesErrors.busy(),
 };

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { filesErrors } from './errors.js';
 import { FileHost, type FileOutcome } from './handlers.js';
 import { parseFileName, type FileName } from './names.js';
-import { acceptsGzip, sendBody, sendError } from './send.js';
+import { acceptsGzip, sendBody } from './send.js';
 import type { EntryFileSource } from './source.js';
 
 /** The download host sends every file as bytes to save; the view host as text to read. */
@@ -22,11 +22,11 @@ async function answer(host: FileHost, req: FastifyRequest, reply: FastifyReply, 
   } catch (e) {
     // The source failed (its database or file store): worth a retry, never a 500.
     req.log.error({ err: e }, 'file host could not read the entry');
-    return sendError(reply, filesErrors.busy());
+    throw filesErrors.busy();
   }
   if (!outcome.found) {
-    if (outcome.reason === 'timeout') return sendError(reply, filesErrors.busy());
-    return sendError(reply, filesErrors.notFound(path));
+    if (outcome.reason === 'timeout') throw filesErrors.busy();
+    throw filesErrors.notFound(path);
   }
   const contentType = view ? VIEW_TYPE : DOWNLOAD_TYPE;
   if (name.gz) {
@@ -37,7 +37,7 @@ async function answer(host: FileHost, req: FastifyRequest, reply: FastifyReply, 
     return sendBody(req, reply, { bytes: outcome.bytes, etag: `"${outcome.tag}-gzip"`, contentType, encoding: 'gzip', vary: true });
   }
   const bytes = await host.identity(outcome);
-  if (!bytes) return sendError(reply, filesErrors.notFound(path));
+  if (!bytes) throw filesErrors.notFound(path);
   return sendBody(req, reply, { bytes, etag: `"${outcome.tag}"`, contentType, vary: outcome.gzipped });
 }
 
@@ -46,13 +46,13 @@ export function fileHostRoutes(app: FastifyInstance, source: EntryFileSource): v
   const host = fileHost(app, source);
   app.get<{ Params: { name: string } }>('/download/:name', async (req, reply) => {
     const name = parseFileName(req.params.name);
-    if (!name) return sendError(reply, filesErrors.notFound(req.url));
+    if (!name) throw filesErrors.notFound(req.url);
     return answer(host, req, reply, name, req.url, false);
   });
   // The view form shows text files in the browser; it has no compressed or binary variants.
   app.get<{ Params: { name: string } }>('/view/:name', async (req, reply) => {
     const name = parseFileName(req.params.name);
-    if (!name || name.gz || name.kind === 'bcif') return sendError(reply, filesErrors.notFound(req.url));
+    if (!name || name.gz || name.kind === 'bcif') throw filesErrors.notFound(req.url);
     return answer(host, req, reply, name, req.url, true);
   });
 }

@@ -4,14 +4,7 @@
  * Accept-Ranges, and the stored gzip passed through with Content-Encoding when the client takes it.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FileHostError } from './errors.js';
 import { filesErrors } from './errors.js';
-
-export function sendError(reply: FastifyReply, e: FileHostError): FastifyReply {
-  reply.code(e.status).header('content-type', e.contentType);
-  for (const [k, v] of Object.entries(e.headers ?? {})) reply.header(k, v);
-  return reply.send(e.body);
-}
 
 /** Whether Accept-Encoding admits gzip (a q=0 refuses it). */
 export function acceptsGzip(req: FastifyRequest): boolean {
@@ -71,7 +64,7 @@ export function sendBody(req: FastifyRequest, reply: FastifyReply, body: Body): 
   // Ranges apply to the identity form only; a gzip-encoded answer is always whole.
   const range = body.encoding ? 'none' : parseRange(req.headers.range, length);
   const ifRange = req.headers['if-range'];
-  if (range === 'unsatisfiable') return sendError(reply, filesErrors.unsatisfiable(length));
+  if (range === 'unsatisfiable') throw filesErrors.unsatisfiable(length);
   if (range !== 'none' && (!ifRange || ifRange === body.etag)) {
     const [start, end] = range;
     reply.code(206).header('content-range', `bytes ${start}-${end}/${length}`);

@@ -4,7 +4,7 @@ import { filesErrors } from '../files/errors.js';
 import type { FileHost } from '../files/handlers.js';
 import { entryId } from '../files/names.js';
 import { fileHost } from '../files/routes.js';
-import { sendBody, sendError } from '../files/send.js';
+import { sendBody } from '../files/send.js';
 import type { EntryFileSource } from '../files/source.js';
 import { fasta } from './fasta.js';
 
@@ -16,24 +16,24 @@ export function siteRoutes(app: FastifyInstance, source: EntryFileSource): void 
   type Params = { key: string; mode?: string };
   const serve = async (req: FastifyRequest<{ Params: Params }>, reply: FastifyReply, scope: 'entry' | 'entity' | 'chain') => {
     const { key, mode } = req.params;
-    if (mode !== undefined && mode !== 'download' && mode !== 'display') return sendError(reply, filesErrors.fastaNotFound());
+    if (mode !== undefined && mode !== 'download' && mode !== 'display') throw filesErrors.fastaNotFound();
     const m = scope === 'entry' ? [key, key] : scope === 'entity' ? /^([^_]+)_(\d+)$/.exec(key) : /^([^.]+)\.(.+)$/.exec(key);
     const id = m ? entryId(m[1] as string) : undefined;
-    if (!m || !id) return sendError(reply, filesErrors.fastaBadId());
+    if (!m || !id) throw filesErrors.fastaBadId();
     let result: Awaited<ReturnType<FileHost['sequences']>>;
     try {
       result = await host.sequences(id);
     } catch (e) {
       req.log.error({ err: e }, 'FASTA could not read the entry');
-      return sendError(reply, filesErrors.busy());
+      throw filesErrors.busy();
     }
-    if (!result.found) return result.reason === 'timeout' ? sendError(reply, filesErrors.busy()) : sendError(reply, filesErrors.fastaNotFound());
+    if (!result.found) throw result.reason === 'timeout' ? filesErrors.busy() : filesErrors.fastaNotFound();
     let sequences = result.sequences;
     if (scope === 'entity') sequences = sequences.filter((s) => s.entityId === m[2]);
     if (scope === 'chain') {
       sequences = sequences.filter((s) => s.chains.some((c) => c.label === m[2])).map((s) => ({ ...s, chains: s.chains.filter((c) => c.label === m[2]) }));
     }
-    if (!sequences.length) return sendError(reply, filesErrors.fastaNotFound());
+    if (!sequences.length) throw filesErrors.fastaNotFound();
     const text = fasta(id, sequences);
     const suffix = scope === 'entry' ? id : scope === 'entity' ? `${id}_${m[2]}` : `${id}.${m[2]}`;
     return sendBody(req, reply, {
