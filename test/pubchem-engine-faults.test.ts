@@ -5,7 +5,7 @@
  * main thread, which runs no RDKit for requests, answers other requests meanwhile.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { threadBudget } from '../src/services/pubchem/search/pool.js';
+import { threadBudget } from '../src/core/chem/match-pool.js';
 import { B, V, demoSuite, fault, post, req, type Res } from './helpers/pubchem.js';
 import { STORES } from './helpers/stores.js';
 

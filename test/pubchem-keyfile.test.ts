@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fragmentKeys, generateKeys } from '../synthetic/pubchem-keys-generate.js';
-import { SearchTimeout } from '../src/services/pubchem/search/scan.js';
+import { SearchTimeout } from '../src/core/chem/deadline.js';
 import { HEADER_BYTES, KEY_BYTES, RAW_KEY_BYTES, popcountBytes, segmentsOf } from '../src/services/pubchem/search/keyfile/format.js';
 import { KeyFileError, KeyFileSearcher, writeKeyFile, type KeyHit } from '../src/services/pubchem/search/keyfile/index.js';
 

@@ -8,8 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MatchPool, type ThreadState } from '../src/services/pubchem/search/pool.js';
-import { SearchTimeout } from '../src/services/pubchem/search/scan.js';
+import { MatchPool, type ThreadState } from '../src/core/chem/match-pool.js';
+import { SearchTimeout } from '../src/core/chem/deadline.js';
 import { tempDir } from './helpers/stores.js';
 
 /** Busy for `m.busy` ms, then answers with its name (a CPU-bound task, as RDKit's are). */

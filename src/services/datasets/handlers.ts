@@ -3,7 +3,7 @@
  * both. Reads the gene data the E-utilities service loaded.
  */
 import { decodeToken, encodeToken, paramsDigest } from '../../core/http/tokens.js';
-import { geneTableSet } from '../eutils/data.js';
+import { geneTableSet } from '../ncbi/datasets.js';
 import { G } from '../ncbi/gene/fields.js';
 import { findTaxon, loadGenes } from '../ncbi/gene/view.js';
 import { Searcher, indexTables } from '../ncbi/search/index.js';

@@ -6,7 +6,7 @@
 import { tableSet, type TableSet } from '../../core/ingest/dataset.js';
 import { CLINVAR_DB } from '../ncbi/clinvar/fields.js';
 import { CLINVAR_PREFIX } from '../ncbi/clinvar/store.js';
-import { CLINVAR_DATASET, GENE_DATASET, NCBI_SERVICE } from '../ncbi/datasets.js';
+import { CLINVAR_DATASET, GENE_DATASET, NCBI_SERVICE, geneTableSet } from '../ncbi/datasets.js';
 import { GENE_DB } from '../ncbi/gene/fields.js';
 import { GENE_PREFIX } from '../ncbi/gene/store.js';
 import { findTaxon } from '../ncbi/gene/view.js';
@@ -49,11 +49,6 @@ async function finishedAt(ctx: ServiceContext, gen: number): Promise<string> {
 
 export function isDbName(v: string | undefined): v is DbName {
   return v === 'gene' || v === 'clinvar';
-}
-
-export async function geneTableSet(ctx: ServiceContext): Promise<TableSet | undefined> {
-  const gen = await ctx.generations.active(NCBI_SERVICE, GENE_DATASET);
-  return gen === undefined ? undefined : tableSet(GENE_PREFIX, gen);
 }
 
 export async function backend(ctx: ServiceContext, db: DbName): Promise<Backend | undefined> {

@@ -7,7 +7,7 @@ import type { ServiceModule } from '../types.js';
 import { conformerState } from './chem/compute3d.js';
 import { engineState } from './chem/rdkit.js';
 import { structureState } from './chem/structures.js';
-import { matcherState } from './search/pool.js';
+import { matcherState } from '../../core/chem/match-pool.js';
 import { pubchemCommands } from './commands.js';
 import { DATASETS, SERVICE } from './data.js';
 import { pcCatalogue } from './errors.js';

@@ -19,7 +19,7 @@ import { Options, parsePugPath } from './request.js';
 import type { Env } from './resolve.js';
 import { Ledger } from './search/ledger.js';
 import { ListKeys } from './search/listkeys.js';
-import { MatchPool } from './search/pool.js';
+import { MatchPool } from '../../core/chem/match-pool.js';
 import { SearchQueue } from './search/queue.js';
 import { Searcher } from './search/searcher.js';
 import { handleSources } from './sources.js';

@@ -7,7 +7,7 @@
  * either. The conformer-model values (RMSD, conformer count) describe PubChem's model and are
  * never computed. Results are kept in a small cache per data generation.
  */
-import { MatchPool, type ThreadState } from '../search/pool.js';
+import { MatchPool, type ThreadState } from '../../../core/chem/match-pool.js';
 import { COMPUTED_3D_TAG, atoms3d, conformerFromSdf, type Conformer } from './conformer3d.js';
 import { featureLines, featuresOf, nonAromaticRings } from './features3d.js';
 import type { Props } from './properties.js';

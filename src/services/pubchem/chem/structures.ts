@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { pcErrors } from '../errors.js';
-import { MatchPool, type ThreadState, type WorkerReply } from '../search/pool.js';
-import { SearchTimeout } from '../search/scan.js';
+import { MatchPool, type ThreadState, type WorkerReply } from '../../../core/chem/match-pool.js';
+import { SearchTimeout } from '../../../core/chem/deadline.js';
 import { MAX_STRUCTURE_CHARS, type StructureKind } from './query.js';
 import { MAX_INPUT_CHARS } from './rdkit.js';
 import { builtPath } from '../../../core/files/project.js';

@@ -8,7 +8,7 @@ import type { Props } from '../chem/properties.js';
 import type { CompoundGen } from '../data.js';
 import { pcErrors } from '../errors.js';
 import type { Env } from '../resolve.js';
-import { SearchTimeout } from '../search/scan.js';
+import { SearchTimeout } from '../../../core/chem/deadline.js';
 
 /** Answer header naming the CIDs whose 3D values were computed here rather than loaded. */
 export const COMPUTED_HEADER = 'X-Biomirror-Computed-3D';

@@ -18,9 +18,9 @@ import type { SearchKind, StructureInput } from '../request.js';
 import { bytes } from '../store/sql.js';
 import type { Ledger } from './ledger.js';
 import type { ListKeys } from './listkeys.js';
-import type { MatchPool } from './pool.js';
+import type { MatchPool } from '../../../core/chem/match-pool.js';
 import type { SearchJob, SearchQueue } from './queue.js';
-import { checkDeadline, SearchTimeout } from './scan.js';
+import { checkDeadline, SearchTimeout } from '../../../core/chem/deadline.js';
 
 export interface SearchOptions {
   /** How long a non-fast search may run before it is answered with a list key. */

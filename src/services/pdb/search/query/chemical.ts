@@ -5,8 +5,8 @@
  * query is matched through the component that carries the same InChI, and refused otherwise.
  */
 import { randomUUID } from 'node:crypto';
-import { MatchPool } from '../../../pubchem/search/pool.js';
-import { SearchTimeout } from '../../../pubchem/search/scan.js';
+import { MatchPool } from '../../../../core/chem/match-pool.js';
+import { SearchTimeout } from '../../../../core/chem/deadline.js';
 import type { SearchScope, TerminalResult } from './engine.js';
 import { mapIds, perGeneration } from './engine.js';
 import { badQuery, engineUnavailable } from '../../errors.js';

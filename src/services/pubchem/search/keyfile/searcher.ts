@@ -15,7 +15,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { SearchTimeout } from '../scan.js';
+import { SearchTimeout } from '../../../../core/chem/deadline.js';
 import { BANDS, CELL_BYTES, HEADER_BYTES, KEY_BYTES, KeyFileError, RAW_KEY_BYTES, decodeCells, decodeHeader, popcountBytes, segmentsOf, type Cells, type KeyFileHeader } from './format.js';
 import { compileKernel, kernelLayout, type KernelLayout, type KernelModule } from './kernel.js';
 import { sourceUrl } from '../../../../core/files/project.js';

@@ -4,12 +4,12 @@
  * thread restart, never a stuck server. The same pool runs the structure and conformer threads,
  * and PDB's chemical search.
  */
-import { SearchTimeout } from './scan.js';
-import { sourceUrl } from '../../../core/files/project.js';
-import { WorkerPool, type PoolEvent } from '../../../core/workers/pool.js';
+import { SearchTimeout } from './deadline.js';
+import { sourceUrl } from '../files/project.js';
+import { WorkerPool, type PoolEvent } from '../workers/pool.js';
 
 // The worker is plain JavaScript in the source tree; from the build this path leads back to it.
-const WORKER = sourceUrl('services/pubchem/search/match-worker.mjs');
+const WORKER = sourceUrl('core/chem/match-worker.mjs');
 
 export interface WorkerReply {
   id: number;

@@ -7,7 +7,7 @@
  *
  * Messages: {id, op: 'prepare', text, smarts} -> {id, atoms} (the query is readable);
  * {id, op: 'match', text, smarts, mode: 'sub'|'super', cids, smiles} -> {id, matched} (the
- * compounds are read from their SMILES: the load keeps no RDKit molecule, see chem/compound.ts);
+ * compounds are read from their SMILES: PubChem's load keeps no RDKit molecule);
  * a query RDKit cannot read -> {id, invalid: true}; one that faulted RDKit -> {id, invalid: true, retire: true},
  * after which the thread ends.
  */
