@@ -1,0 +1,79 @@
+/**
+ * The folders' dependency rules (docs/architecture.md): core knows no service and no server; a
+ * service never reaches into the server, and into another service only through a folder the
+ * services share or an interface another service declares for it.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '..', 'src');
+
+/** Folders under src/services that several services share rather than own (NCBI's data layer). */
+const SHARED = new Set(['ncbi']);
+/**
+ * Interfaces one service declares for another, imported for their types only: the AlphaFold DB's
+ * 3D-Beacons summary lists experimental structures through a provider the PDB implements.
+ */
+const DECLARED: Record<string, readonly string[]> = { pdb: ['alphafold/beacons.ts'] };
+
+interface Import {
+  file: string;
+  target: string;
+  typeOnly: boolean;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return sources(p);
+    return /\.(ts|mjs)$/.test(e.name) ? [p] : [];
+  });
+}
+
+/** Every relative import and re-export of a file, resolved to a path below src/. */
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8');
+  const out: Import[] = [];
+  const re = /^\s*(import|export)\s+(type\s+)?[^'";]*?from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/gm;
+  for (const m of text.matchAll(re)) {
+    const spec = (m[3] ?? m[4]) as string;
+    const target = relative(SRC, normalize(join(dirname(file), spec))).replace(/\.js$/, '.ts');
+    out.push({ file: relative(SRC, file), target, typeOnly: m[2] !== undefined });
+  }
+  return out;
+}
+
+const ALL = sources(SRC).flatMap(importsOf);
+const top = (p: string) => p.split('/')[0];
+/** The service folder a path is in; undefined outside them (types.ts and registry.ts sit beside them). */
+const serviceOf = (p: string) => (p.startsWith('services/') && p.split('/').length > 2 ? p.split('/')[1] : undefined);
+
+describe('dependencies between folders', () => {
+  it('reads the imports it checks (the scanner finds known ones)', () => {
+    expect(ALL.some((i) => i.file.startsWith('services/eutils/') && i.target.startsWith('services/ncbi/'))).toBe(true);
+    expect(ALL.some((i) => i.file === 'services/pdb/data/beacons.ts' && i.target === 'services/alphafold/beacons.ts' && i.typeOnly)).toBe(true);
+    expect(ALL.length).toBeGreaterThan(1000);
+  });
+
+  it('keeps core free of services, the server, the CLI and MCP', () => {
+    const wrong = ALL.filter((i) => top(i.file) === 'core' && ['services', 'server', 'cli', 'mcp'].includes(top(i.target) as string));
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps services out of the server, the CLI and MCP', () => {
+    const wrong = ALL.filter((i) => top(i.file) === 'services' && ['server', 'cli', 'mcp'].includes(top(i.target) as string));
+    expect(wrong).toEqual([]);
+  });
+
+  it('lets a service reach another only through a shared folder or a declared interface, for its types', () => {
+    const wrong = ALL.filter((i) => {
+      const from = serviceOf(i.file);
+      const to = serviceOf(i.target);
+      if (!from || !to || from === to) return false;
+      if (SHARED.has(to)) return false;
+      return !(i.typeOnly && DECLARED[from]?.includes(i.target.slice('services/'.length)));
+    });
+    expect(wrong).toEqual([]);
+  });
+});
