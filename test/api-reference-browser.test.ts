@@ -1,6 +1,6 @@
 /**
  * "Try it out" in headless Chromium on the API reference pages of E-utilities, PubChem, bioRxiv,
- * PharmGKB and the AlphaFold DB (its own operations and the 3D-Beacons document): for one operation
+ * PharmGKB, the RCSB PDB's file and site hosts and the AlphaFold DB (its own operations and the 3D-Beacons document): for one operation
  * of each, open the page, click "Try it out" then "Execute" with the example values the reference
  * fills in, and find a 200 with demo data in the response panel. Without Chromium the tests are
  * skipped and say so (in CI, BIOMIRROR_REQUIRE_TOOLS makes that a failure).
@@ -38,6 +38,8 @@ const TRIALS: Trial[] = [
     path: '/api/prediction/{qualifier}',
     expect: 'AF-P69905-F1',
   },
+  { service: 'RCSB PDB files', page: '/rcsb/files/openapi', path: '/view/{file}', expect: 'HEADER' },
+  { service: 'RCSB PDB site (FASTA)', page: '/rcsb/www/openapi', path: '/fasta/entry/{key}', expect: '>4HHB' },
   { service: '3D-Beacons (AlphaFold DB)', page: '/alphafold/openapi', path: '/uniprot/summary/{qualifier}.json', fill: { qualifier: 'P69905' }, expect: 'AF-P69905-F1' },
 ];
 

@@ -1,5 +1,6 @@
 /**
- * The API references of E-utilities, PubChem, bioRxiv, PharmGKB and the AlphaFold DB: each a valid
+ * The API references of E-utilities, PubChem, bioRxiv, PharmGKB, the AlphaFold DB and the RCSB PDB's
+ * file and site hosts: each a valid
  * OpenAPI 3 document whose operations have their parameters, and whose examples answer 200 from the
  * demo data, asked as Swagger UI's "Try it out" asks. The AlphaFold DB also serves the 3D-Beacons
  * document it implements, pointed here.
@@ -44,7 +45,7 @@ function structureProblems(doc: Doc): string[] {
   return out;
 }
 
-describe('API references of E-utilities, PubChem, bioRxiv, PharmGKB and the AlphaFold DB', () => {
+describe('API references of E-utilities, PubChem, bioRxiv, PharmGKB, the AlphaFold DB and the RCSB file and site hosts', () => {
   let r: ReferenceApp;
   beforeAll(async () => {
     r = await referenceApp();

@@ -1,6 +1,6 @@
 /**
  * The services whose API reference is described or vendored here (E-utilities, PubChem, bioRxiv,
- * PharmGKB, the AlphaFold DB), in one app with their demo data, and the request Swagger UI's "Try it
+ * PharmGKB, the AlphaFold DB, the RCSB PDB's file and site hosts over its Data API's demo archive), in one app with their demo data, and the request Swagger UI's "Try it
  * out" makes of a described operation: each parameter at its example (or default), path parameters
  * percent-encoded, Accept the first content type answered.
  */
@@ -8,6 +8,9 @@ import { runLoad } from '../../src/core/ingest/load.js';
 import { alphafold } from '../../src/services/alphafold/index.js';
 import { biorxiv } from '../../src/services/biorxiv/index.js';
 import { eutils } from '../../src/services/eutils/index.js';
+import { rcsbData } from '../../src/services/pdb/data/index.js';
+import { rcsbFiles } from '../../src/services/pdb/files/index.js';
+import { rcsbSite } from '../../src/services/pdb/www/index.js';
 import { pgx } from '../../src/services/pgx/index.js';
 import type { OperationDoc, ServiceModule } from '../../src/services/types.js';
 import { makeApp, type TestApp } from './app.js';
@@ -23,9 +26,10 @@ export interface ReferenceApp {
 
 export async function referenceApp(): Promise<ReferenceApp> {
   const store = await (STORES[0] as (typeof STORES)[number]).open();
-  const services = [eutils, pubchemModule(), biorxiv, pgx, alphafold];
-  const t = await makeApp(store, { services });
-  for (const s of services) for (const ds of s.datasets) if (ds.demo) await runLoad(store.db, t.generations, ds, ds.demo);
+  const services = [eutils, pubchemModule(), biorxiv, pgx, alphafold, rcsbFiles, rcsbSite];
+  // The file and site hosts serve the entries the Data API host loads.
+  const t = await makeApp(store, { services: [...services, rcsbData] });
+  for (const s of [...services, rcsbData]) for (const ds of s.datasets) if (ds.demo) await runLoad(store.db, t.generations, ds, ds.demo);
   return {
     store,
     t,

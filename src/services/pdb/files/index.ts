@@ -1,5 +1,6 @@
 import type { ServiceModule } from '../../types.js';
 import { filesCatalogue } from './errors.js';
+import { FILES_REFERENCE } from './reference.js';
 import { fileHostRoutes } from './routes.js';
 import { storedEntryFiles } from './source.js';
 
@@ -14,6 +15,7 @@ export const rcsbFiles: ServiceModule = {
   baseUrls: { files_url: '' },
   publicUrls: { files_url: 'https://files.rcsb.org' },
   defaultPort: 8090,
+  reference: FILES_REFERENCE,
   limits: [],
   migrations: [],
   datasets: [],

@@ -1,6 +1,7 @@
 import type { ServiceModule } from '../../types.js';
 import { filesCatalogue } from '../files/errors.js';
 import { storedEntryFiles } from '../files/source.js';
+import { SITE_REFERENCE } from './reference.js';
 import { siteRoutes } from './routes.js';
 
 /**
@@ -14,6 +15,7 @@ export const rcsbSite: ServiceModule = {
   baseUrls: { fasta_url: '' },
   publicUrls: { fasta_url: 'https://www.rcsb.org' },
   defaultPort: 8092,
+  reference: SITE_REFERENCE,
   limits: [],
   migrations: [],
   datasets: [],
