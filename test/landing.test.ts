@@ -103,6 +103,8 @@ describe('landing page and API references', () => {
     const page = await t.app.inject({ method: 'GET', url: '/pubchem/openapi' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('/pubchem/openapi.json');
+    // Readable before Swagger UI has loaded (or without JavaScript): what loads, and the document.
+    expect(page.body).toMatch(/<div id="ui"><p[^>]*>Loading the API reference of PubChem[^<]*<a href="\/pubchem\/openapi.json">/);
     for (const src of page.body.matchAll(/(?:src|href)="([^"]+)"/g)) expect(src[1]).toMatch(/^\//);
     for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css', 'reference.js']) {
       const a = await t.app.inject({ method: 'GET', url: `/_biomirror/assets/${name}` });

@@ -87,7 +87,9 @@ export function referencePage(title: string, specs: readonly { name: string; url
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}: API reference</title>
 <link rel="stylesheet" href="/_biomirror/assets/swagger-ui.css"></head>
-<body><div id="ui"></div>
+<body><div id="ui"><p style="font: 16px sans-serif; margin: 2em">Loading the API reference of ${esc(title)}…
+The OpenAPI ${specs.length > 1 ? 'documents are' : 'document is'} at ${specs.map((s) => `<a href="${esc(s.url)}">${esc(s.url)}</a>`).join(', ')}.</p>
+<noscript><p style="font: 16px sans-serif; margin: 2em">The interactive reference needs JavaScript; the documents above are plain JSON.</p></noscript></div>
 <script src="/_biomirror/assets/swagger-ui-bundle.js"></script>
 ${specs.length > 1 ? '<script src="/_biomirror/assets/swagger-ui-standalone-preset.js"></script>\n' : ''}<script src="/_biomirror/assets/reference.js" data-specs="${esc(JSON.stringify(specs))}" id="reference"></script>
 </body></html>
