@@ -10,10 +10,10 @@ export type SNode = { k: 'text'; name: string } | { k: 'num'; name: string } | {
 
 export type SValue = string | number | undefined | SValue[] | { [name: string]: SValue };
 
-export const text = (name: string): SNode => ({ k: 'text', name });
-export const num = (name: string): SNode => ({ k: 'num', name });
-export const obj = (name: string, children: readonly SNode[]): SNode => ({ k: 'obj', name, children });
-export const list = (name: string, item: SNode): SNode => ({ k: 'list', name, item });
+export const textField = (name: string): SNode => ({ k: 'text', name });
+export const numberField = (name: string): SNode => ({ k: 'num', name });
+export const objectField = (name: string, children: readonly SNode[]): SNode => ({ k: 'obj', name, children });
+export const listField = (name: string, item: SNode): SNode => ({ k: 'list', name, item });
 
 function xmlOf(node: SNode, value: SValue, out: string[]): void {
   if (node.k === 'text') {

@@ -2,34 +2,34 @@
 import type { SummaryRow } from '../../ncbi/clinvar/records.js';
 import { conditions, docsumDate, hgvsParts, spdi, vcvAccession } from '../../ncbi/clinvar/values.js';
 import type { VariantView } from '../../ncbi/clinvar/view.js';
-import { list, obj, text, type SNode, type SValue } from '../schema.js';
+import { listField, objectField, textField, type SNode, type SValue } from '../schema.js';
 
-const XREF = (name: string) => obj(name, [text('db_source'), text('db_id')]);
+const XREF = (name: string) => objectField(name, [textField('db_source'), textField('db_id')]);
 const CLASSIFICATION = (name: string) =>
-  obj(name, [
-    text('description'),
-    text('last_evaluated'),
-    text('review_status'),
-    text('fda_recognized_database'),
-    list('trait_set', obj('trait', [list('trait_xrefs', XREF('trait_xref')), text('trait_name')])),
+  objectField(name, [
+    textField('description'),
+    textField('last_evaluated'),
+    textField('review_status'),
+    textField('fda_recognized_database'),
+    listField('trait_set', objectField('trait', [listField('trait_xrefs', XREF('trait_xref')), textField('trait_name')])),
   ]);
 
 export const CLINVAR_DOCSUM: readonly SNode[] = [
-  text('obj_type'),
-  text('accession'),
-  text('accession_version'),
-  text('title'),
-  list(
+  textField('obj_type'),
+  textField('accession'),
+  textField('accession_version'),
+  textField('title'),
+  listField(
     'variation_set',
-    obj('variation', [
-      text('measure_id'),
-      list('variation_xrefs', XREF('variation_xref')),
-      text('variation_name'),
-      text('cdna_change'),
-      list('aliases', text('string')),
-      list(
+    objectField('variation', [
+      textField('measure_id'),
+      listField('variation_xrefs', XREF('variation_xref')),
+      textField('variation_name'),
+      textField('cdna_change'),
+      listField('aliases', textField('string')),
+      listField(
         'variation_loc',
-        obj(
+        objectField(
           'assembly_set',
           [
             'status',
@@ -48,28 +48,28 @@ export const CLINVAR_DOCSUM: readonly SNode[] = [
             'annotation_release',
             'alt',
             'ref',
-          ].map(text),
+          ].map(textField),
         ),
       ),
-      list('allele_freq_set', obj('allele_freq', [text('source'), text('value'), text('minor_allele')])),
-      text('variant_type'),
-      text('canonical_spdi'),
+      listField('allele_freq_set', objectField('allele_freq', [textField('source'), textField('value'), textField('minor_allele')])),
+      textField('variant_type'),
+      textField('canonical_spdi'),
     ]),
   ),
-  obj('supporting_submissions', [list('scv', text('string')), list('rcv', text('string'))]),
+  objectField('supporting_submissions', [listField('scv', textField('string')), listField('rcv', textField('string'))]),
   CLASSIFICATION('germline_classification'),
   CLASSIFICATION('clinical_impact_classification'),
   CLASSIFICATION('oncogenicity_classification'),
-  text('record_status'),
-  text('gene_sort'),
-  text('chr_sort'),
-  text('location_sort'),
-  text('variation_set_name'),
-  text('variation_set_id'),
-  list('genes', obj('gene', [text('symbol'), text('GeneID'), text('strand'), text('source')])),
-  list('molecular_consequence_list', text('string')),
-  text('protein_change'),
-  text('fda_recognized_database'),
+  textField('record_status'),
+  textField('gene_sort'),
+  textField('chr_sort'),
+  textField('location_sort'),
+  textField('variation_set_name'),
+  textField('variation_set_id'),
+  listField('genes', objectField('gene', [textField('symbol'), textField('GeneID'), textField('strand'), textField('source')])),
+  listField('molecular_consequence_list', textField('string')),
+  textField('protein_change'),
+  textField('fda_recognized_database'),
 ];
 
 /** Facts of the assemblies ClinVar places variants on. */

@@ -1,30 +1,30 @@
 /** The db=gene document summary (esummary version 2.0), field by field as the official DTD orders it. */
 import type { GeneView } from '../../ncbi/gene/view.js';
 import { cellList } from '../../ncbi/text.js';
-import { list, num, obj, text, type SNode, type SValue } from '../schema.js';
+import { listField, numberField, objectField, textField, type SNode, type SValue } from '../schema.js';
 import { chromosomeOf, primaryPlacements } from '../../ncbi/gene/placement.js';
 
 export const GENE_DOCSUM: readonly SNode[] = [
-  text('Name'),
-  text('Description'),
-  num('Status'),
-  num('CurrentID'),
-  text('Chromosome'),
-  text('GeneticSource'),
-  text('MapLocation'),
-  text('OtherAliases'),
-  text('OtherDesignations'),
-  text('NomenclatureSymbol'),
-  text('NomenclatureName'),
-  text('NomenclatureStatus'),
-  list('Mim', text('int')),
-  list('GenomicInfo', obj('GenomicInfoType', [text('ChrLoc'), text('ChrAccVer'), num('ChrStart'), num('ChrStop'), num('ExonCount')])),
-  num('GeneWeight'),
-  text('Summary'),
-  text('ChrSort'),
-  num('ChrStart'),
-  obj('Organism', [text('ScientificName'), text('CommonName'), num('TaxID')]),
-  list('LocationHist', obj('LocationHistType', [text('AnnotationRelease'), text('AssemblyAccVer'), text('ChrAccVer'), num('ChrStart'), num('ChrStop')])),
+  textField('Name'),
+  textField('Description'),
+  numberField('Status'),
+  numberField('CurrentID'),
+  textField('Chromosome'),
+  textField('GeneticSource'),
+  textField('MapLocation'),
+  textField('OtherAliases'),
+  textField('OtherDesignations'),
+  textField('NomenclatureSymbol'),
+  textField('NomenclatureName'),
+  textField('NomenclatureStatus'),
+  listField('Mim', textField('int')),
+  listField('GenomicInfo', objectField('GenomicInfoType', [textField('ChrLoc'), textField('ChrAccVer'), numberField('ChrStart'), numberField('ChrStop'), numberField('ExonCount')])),
+  numberField('GeneWeight'),
+  textField('Summary'),
+  textField('ChrSort'),
+  numberField('ChrStart'),
+  objectField('Organism', [textField('ScientificName'), textField('CommonName'), numberField('TaxID')]),
+  listField('LocationHist', objectField('LocationHistType', [textField('AnnotationRelease'), textField('AssemblyAccVer'), textField('ChrAccVer'), numberField('ChrStart'), numberField('ChrStop')])),
 ];
 
 const NOMENCLATURE_STATUS: Record<string, string> = { O: 'Official', I: 'Interim' };
