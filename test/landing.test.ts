@@ -49,6 +49,10 @@ describe('landing page and API references', () => {
       expect(html.body).toContain(`:${s.defaultPort}`);
     }
     expect(html.body).toContain('not loaded');
+    // A host without data of its own names the one whose loads it serves.
+    expect(html.body).toMatch(/<code>rcsb-files<\/code>.*?serves what RCSB PDB Data API \(REST and GraphQL\) \(rcsb-data\) loads/s);
+    expect(html.body).toMatch(/<code>exec<\/code>.*?has no data of its own/s);
+    expect(html.body).not.toContain('another part');
     expect(html.body).toContain('pubchempy.API_BASE');
     expect(html.body).not.toMatch(/<script/);
     const json = await t.app.inject({ method: 'GET', url: '/' });

@@ -31,8 +31,7 @@ export async function ingestCommand(args: string[], flags: IngestFlags): Promise
     return 2;
   }
   if (service.datasets.length === 0) {
-    const loaders = SERVICES.filter((s) => s.datasets.length > 0 && s.mount.split('/')[1] === service.mount.split('/')[1]).map((s) => s.id);
-    process.stderr.write(`${service.id} loads nothing of its own${loaders.length ? `; it serves what ${loaders.join(', ')} loads` : ''}\n`);
+    process.stderr.write(`${service.id} loads nothing of its own${service.dataOf ? `; it serves what ${service.dataOf} loads` : ''}\n`);
     return 2;
   }
   const ds = flags.dataset ? service.datasets.find((d) => d.name === flags.dataset) : service.datasets[0];

@@ -36,6 +36,13 @@ function examples(origin: string): string {
   return blocks.map(([title, code]) => `<h3>${esc(title)}</h3><pre><code>${esc(code)}</code></pre>`).join('\n');
 }
 
+/** What a service without datasets of its own serves: another's loads, or nothing loaded at all. */
+function servesWhat(s: ServiceModule, services: readonly ServiceModule[]): string {
+  const from = s.dataOf ? services.find((o) => o.id === s.dataOf) : undefined;
+  if (s.dataOf) return `serves what ${from ? `${from.title} (${from.id})` : s.dataOf} loads`;
+  return 'has no data of its own';
+}
+
 export function landingPage(report: Report, services: readonly ServiceModule[], config: Config, origin: string): string {
   const host = new URL(origin).hostname;
   const rows = services
@@ -58,7 +65,7 @@ export function landingPage(report: Report, services: readonly ServiceModule[], 
             : `<div><b>${esc(d.dataset)}</b>: not loaded</div>`,
         )
         .join('');
-      return `<tr><td><b>${esc(s.title)}</b><br><code>${esc(s.id)}</code></td><td>${urls}</td><td>${data || '<span class="own">serves what another part loads</span>'}</td><td><a href="${esc(s.mount)}/openapi">reference</a><br><a href="${esc(s.mount)}/openapi.json">openapi.json</a></td></tr>`;
+      return `<tr><td><b>${esc(s.title)}</b><br><code>${esc(s.id)}</code></td><td>${urls}</td><td>${data || `<span class="own">${esc(servesWhat(s, services))}</span>`}</td><td><a href="${esc(s.mount)}/openapi">reference</a><br><a href="${esc(s.mount)}/openapi.json">openapi.json</a></td></tr>`;
     })
     .join('\n');
   return `<!doctype html>

@@ -113,6 +113,8 @@ export interface ServiceModule {
   // Datasets differ in record type; the loader is generic over it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   datasets: readonly Dataset<Sourced<any>>[];
+  /** For a service with no datasets of its own: the id of the service whose loads it serves. */
+  dataOf?: string;
   errors: ErrorCatalogue;
   /**
    * Headers reporting the rate-limit state on every response, where the upstream sends them

@@ -53,8 +53,7 @@ export function chooseSource(service: string, dataset: string | undefined): Sour
   if (!mod) throw new UsageError(`unknown service "${service}"; services: ${SERVICES.map((s) => s.id).join(', ')}`);
   const own = SOURCES.filter((s) => s.service === service);
   if (own.length === 0) {
-    const loaders = SERVICES.filter((s) => s.datasets.length > 0 && s.mount.split('/')[1] === mod.mount.split('/')[1]).map((s) => s.id);
-    throw new UsageError(`${service} loads nothing of its own${loaders.length ? `; it serves what ${loaders.join(', ')} loads` : ''}`);
+    throw new UsageError(`${service} loads nothing of its own${mod.dataOf ? `; it serves what ${mod.dataOf} loads` : ''}`);
   }
   if (!dataset) {
     if (own.length === 1) return own[0] as Source;

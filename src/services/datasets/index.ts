@@ -32,6 +32,7 @@ export const datasets: ServiceModule = {
   limits: LIMITS,
   migrations: [],
   datasets: [],
+  dataOf: 'eutils',
   errors: datasetsCatalogue,
   routes: registerRoutes,
 };

@@ -19,6 +19,7 @@ export const rcsbFiles: ServiceModule = {
   limits: [],
   migrations: [],
   datasets: [],
+  dataOf: 'rcsb-data',
   errors: filesCatalogue,
   routes: (app, ctx) => fileHostRoutes(app, storedEntryFiles(ctx)),
 };

@@ -21,6 +21,7 @@ export const rcsbSearch: ServiceModule = {
   limits: [],
   migrations: [],
   datasets: [],
+  dataOf: 'rcsb-data',
   errors: rcsbCatalogue,
   routes: searchRoutes,
   engines: () => ({

@@ -19,6 +19,7 @@ export const rcsbSite: ServiceModule = {
   limits: [],
   migrations: [],
   datasets: [],
+  dataOf: 'rcsb-data',
   errors: filesCatalogue,
   routes: (app, ctx) => siteRoutes(app, storedEntryFiles(ctx)),
 };
