@@ -104,6 +104,10 @@ for (const target of STORES) {
         expect(m.err).toMatch(/skipped .*mixed\.jsonl at line 2: invalid JSON/);
         expect(m.err).toMatch(/loaded 1 records, skipped 1/);
         expect((await cli(['ingest', 'nosuchservice', mixed], env)).code).toBe(2);
+        // A host without data of its own names the service whose loads it serves.
+        const host = await cli(['ingest', 'rcsb-files', mixed], env);
+        expect(host.code).toBe(2);
+        expect(host.err).toContain('rcsb-files loads nothing of its own; it serves what rcsb-data loads');
       } finally {
         await s.cleanup();
       }

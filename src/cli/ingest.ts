@@ -5,6 +5,7 @@ import { progressFor } from '../core/ingest/progress.js';
 import { describeLoad, spaceNote } from '../core/ingest/report.js';
 import { sqlitePath } from '../core/store/open.js';
 import { SERVICES, findService } from '../services/registry.js';
+import { loadsNothing } from '../services/types.js';
 import { createLogger, openRuntime } from '../server/serve.js';
 import { configFrom, type CommonFlags } from './flags.js';
 import { dropKeptAnswers } from './kept.js';
@@ -31,7 +32,7 @@ export async function ingestCommand(args: string[], flags: IngestFlags): Promise
     return 2;
   }
   if (service.datasets.length === 0) {
-    process.stderr.write(`${service.id} loads nothing of its own${service.dataOf ? `; it serves what ${service.dataOf} loads` : ''}\n`);
+    process.stderr.write(`${loadsNothing(service)}\n`);
     return 2;
   }
   const ds = flags.dataset ? service.datasets.find((d) => d.name === flags.dataset) : service.datasets[0];

@@ -150,6 +150,11 @@ export interface ServiceCommand {
   run(args: string[], ctx: ServiceContext, out: (line: string) => void): Promise<number>;
 }
 
+/** Why a service takes no load of its own, said to a person (ingest and fetch refuse with it). */
+export function loadsNothing(s: Pick<ServiceModule, 'id' | 'dataOf'>): string {
+  return `${s.id} loads nothing of its own${s.dataOf ? `; it serves what ${s.dataOf} loads` : ''}`;
+}
+
 /** What a base URL stands for, said to a person: the real service's address, or biomirror's own. */
 export function standsFor(s: Pick<ServiceModule, 'publicUrls'>, key: string): string {
   return s.publicUrls?.[key] ?? "biomirror's own";

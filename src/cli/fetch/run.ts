@@ -13,6 +13,7 @@ import type { SkipPlace } from '../../core/ingest/dataset.js';
 import type { Db } from '../../core/store/db.js';
 import type { Generations } from '../../core/store/generations.js';
 import { SERVICES, findService } from '../../services/registry.js';
+import { loadsNothing } from '../../services/types.js';
 import { download, type Local } from './download.js';
 import { FetchError, UsageError } from './errors.js';
 import { Http } from './http.js';
@@ -53,7 +54,7 @@ export function chooseSource(service: string, dataset: string | undefined): Sour
   if (!mod) throw new UsageError(`unknown service "${service}"; services: ${SERVICES.map((s) => s.id).join(', ')}`);
   const own = SOURCES.filter((s) => s.service === service);
   if (own.length === 0) {
-    throw new UsageError(`${service} loads nothing of its own${mod.dataOf ? `; it serves what ${mod.dataOf} loads` : ''}`);
+    throw new UsageError(loadsNothing(mod));
   }
   if (!dataset) {
     if (own.length === 1) return own[0] as Source;
