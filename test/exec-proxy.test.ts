@@ -168,4 +168,10 @@ describe.skipIf(skip !== '')(`request bodies sent through the proxy from many co
     expect(r.json.stderr).toBe('');
     expect(JSON.parse(r.json.stdout)).toEqual([413, 413]);
   }, 60_000);
+
+  it('refuses an upload to a path it will not route with a status its client reads, not a reset mid-send', async () => {
+    const r = await execute(t.app, 'probe', 'post_flood', [2, 15, '/entrez/eutils/../einfo.fcgi']);
+    expect(r.json.stderr).toBe('');
+    expect(JSON.parse(r.json.stdout)).toEqual([400, 400]);
+  }, 60_000);
 });

@@ -168,17 +168,17 @@ export class MirrorProxy {
       try {
         url = new URL(target);
       } catch {
-        return this.refuse(res, 400, 'this is a proxy: send absolute URLs or CONNECT');
+        return this.refuseUnread(req, res, 400, 'this is a proxy: send absolute URLs or CONNECT');
       }
-      if (url.protocol !== 'http:') return this.refuse(res, 400, `unsupported scheme ${url.protocol}`);
+      if (url.protocol !== 'http:') return this.refuseUnread(req, res, 400, `unsupported scheme ${url.protocol}`);
       host = url.hostname.toLowerCase();
       // The path as written, not as URL parsing normalised it: dot segments are refused, not resolved.
       target = rawPathOfAbsolute(target) ?? url.pathname + url.search;
     }
     const gateway = this.gateway();
-    if (!gateway) return this.refuse(res, 503, 'biomirror is starting');
+    if (!gateway) return this.refuseUnread(req, res, 503, 'biomirror is starting');
     const route = resolveRoute(host, target, gateway.mounts());
-    if ('status' in route) return this.refuse(res, route.status, route.reason);
+    if ('status' in route) return this.refuseUnread(req, res, route.status, route.reason);
 
     // The body is held in memory until the app has answered: its bytes come out of a budget shared
     // by every connection. A declared length waits for room before a byte is read.
@@ -199,6 +199,16 @@ export class MirrorProxy {
     } finally {
       this.bodies.release(held);
     }
+  }
+
+  /**
+   * A refusal before the body is read: a request without a body keeps its connection; one with a
+   * body is refused as refuseAndClose does, so that its client reads the answer while still sending.
+   */
+  private refuseUnread(req: IncomingMessage, res: ServerResponse, status: number, reason: string): void {
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody) this.refuseAndClose(req, res, status, reason);
+    else this.refuse(res, status, reason);
   }
 
   /** A refusal that also ends the connection. The body still coming is read and dropped for a while
