@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { sdfRecords, type SdfItem } from '../src/services/pubchem/ingest/sdf-stream.js';
+import { sdfChunks, sdfRecords, type SdfItem } from '../src/services/pubchem/ingest/sdf-stream.js';
+import { scanCompound } from '../src/services/pubchem/ingest/sdf-scan.js';
+import { compoundFromTags, storedProps } from '../src/services/pubchem/chem/compound.js';
 import { formulaOf, graphOf } from '../src/services/pubchem/chem/graph.js';
 import { massString, weightString } from '../src/services/pubchem/chem/compute.js';
 import { propertyName, storedName } from '../src/services/pubchem/chem/properties.js';
-import { parseSdf, readMolfile } from '../src/services/pubchem/chem/sdf.js';
+import { parseSdf, parseSdfText, readMolfile } from '../src/services/pubchem/chem/sdf.js';
 import { rdkit } from '../src/services/pubchem/chem/rdkit.js';
 import { throttlingControl } from '../src/services/pubchem/limits.js';
 import { csvTable, outputFromAccept } from '../src/services/pubchem/output/formats.js';
@@ -193,5 +195,73 @@ describe('writers', () => {
     expect(documentXml({ Fault: { Code: 'X', Message: 'a < b & c' } })).toContain('<Message>a &lt; b &amp; c</Message>');
     expect(throttlingControl(0.12, 0.6, false, false)).toMatch(/^Request Count status: Green \(12%\), Request Time status: Yellow \(60%\), Service status: (Green|Yellow|Red) \(\d+%\)$/);
     expect(throttlingControl(1, 0, true, false)).toMatch(/^Request Count status: Black \(100%\).*, too many requests per second or blacklisted$/);
+  });
+});
+
+describe('records of PubChem files read from their bytes', () => {
+  const real = gunzipSync(readFileSync(join(import.meta.dirname, 'fixtures/pubchem/real-subskeys.sdf.gz')));
+  /** The whole-record reading: what a load stored before records were read from their bytes. */
+  const whole = (text: string) => {
+    const rec = parseSdfText(text);
+    if (typeof rec === 'string') return undefined;
+    const built = compoundFromTags(Number(rec.tags.get('PUBCHEM_COMPOUND_CID')), rec);
+    if (!built) return undefined;
+    const { props, computed: _c, record: _r, sdf: _s, ...columns } = built;
+    return { columns, props };
+  };
+  const scanned = (text: string) => {
+    const bytes = Buffer.from(text, 'utf8');
+    return scanCompound(bytes.toString('latin1'), 0, bytes.length);
+  };
+
+  it('gives the columns and property values the whole reading gives, on every real record it reads', async () => {
+    let fast = 0;
+    let total = 0;
+    for await (const chunk of sdfChunks(Readable.from([real.subarray(0, 5_000_000), real.subarray(5_000_000)]))) {
+      for (const span of chunk.spans) {
+        total++;
+        const text = chunk.bytes.toString('utf8', span.start, span.end);
+        const got = scanCompound(chunk.latin1, span.start, span.end);
+        const want = whole(text);
+        // Every record the whole reading stores without RDKit is read from its bytes, with the same columns.
+        expect(got === undefined).toBe(want === undefined);
+        if (!got || !want) continue;
+        fast++;
+        expect(got).toEqual(want.columns);
+        expect(storedProps(text)).toEqual(want.props);
+      }
+    }
+    expect(total).toBe(1328);
+    expect(fast).toBeGreaterThan(300);
+  });
+
+  it('leaves records laid out otherwise to the whole reading, and never reads a value it would not', () => {
+    const texts = real.toString('utf8').split(/(?<=\n\$\$\$\$\n)/);
+    const base = texts.find((t) => whole(t) !== undefined) as string;
+    expect(scanned(base)).toEqual(whole(base)?.columns);
+    const weight = /> <PUBCHEM_MOLECULAR_WEIGHT>\n([^\n]*)\n/.exec(base)?.[1] as string;
+    const variants: [string, string, 'whole' | 'same'][] = [
+      ['CRLF line ends', base.replace(/\n/g, '\r\n'), 'whole'],
+      ['a numbered data header', base.replace('> <PUBCHEM_MOLECULAR_WEIGHT>', '>  7  <PUBCHEM_MOLECULAR_WEIGHT>'), 'whole'],
+      ['a name the parser trims, given first', base.replace('> <PUBCHEM_COMPOUND_CID>', '> < PUBCHEM_MOLECULAR_WEIGHT >\n1\n\n> <PUBCHEM_COMPOUND_CID>'), 'whole'],
+      ['a value on two lines', base.replace(`> <PUBCHEM_MOLECULAR_WEIGHT>\n${weight}\n`, `> <PUBCHEM_MOLECULAR_WEIGHT>\n${weight}\n0\n`), 'whole'],
+      ['blank lines between items', base.replace('M  END\n', 'M  END\n\n').replace('\n\n> <PUBCHEM_MOLECULAR_WEIGHT>', '\n\n\n> <PUBCHEM_MOLECULAR_WEIGHT>'), 'same'],
+      ['a line of spaces between items', base.replace('\n\n> <PUBCHEM_MOLECULAR_WEIGHT>', '\n\n  \n> <PUBCHEM_MOLECULAR_WEIGHT>'), 'whole'],
+      ['text after the data header', base.replace('> <PUBCHEM_MOLECULAR_WEIGHT>', '> <PUBCHEM_MOLECULAR_WEIGHT> (1)'), 'whole'],
+      ['a value with spaces around it', base.replace(`> <PUBCHEM_MOLECULAR_WEIGHT>\n${weight}\n`, `> <PUBCHEM_MOLECULAR_WEIGHT>\n${weight}  \n`), 'same'],
+      ['a tag given twice', base.replace('$$$$\n', () => '> <PUBCHEM_MOLECULAR_WEIGHT>\n999\n\n$$$$\n'), 'same'],
+      ['no blank line before the end', base.replace(/\n+\$\$\$\$\n$/, () => '\n$$$$\n'), 'same'],
+      ['a value this project computed', base.replace('$$$$\n', () => '> <BIOMIRROR_COMPUTED>\nPUBCHEM_XLOGP3\n\n$$$$\n'), 'whole'],
+      ['no substructure keys', base.replace(/> <PUBCHEM_CACTVS_SUBSKEYS>\n[^\n]*\n\n/, ''), 'whole'],
+      ['an empty required value', base.replace(`> <PUBCHEM_MOLECULAR_WEIGHT>\n${weight}\n`, '> <PUBCHEM_MOLECULAR_WEIGHT>\n\n'), 'whole'],
+      ['malformed keys', base.replace(/(> <PUBCHEM_CACTVS_SUBSKEYS>\n)[^\n]*/, '$1AAAA'), 'same'],
+    ];
+    for (const [what, text, expected] of variants) {
+      expect(text, what).not.toBe(base);
+      const got = scanned(text);
+      if (expected === 'whole') expect(got, what).toBeUndefined();
+      else expect(got, what).toEqual(whole(text)?.columns);
+    }
+    expect(scanned(variants[13]?.[1] as string)?.notes[0]).toMatch(/PUBCHEM_CACTVS_SUBSKEYS is malformed/);
   });
 });

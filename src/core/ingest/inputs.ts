@@ -54,7 +54,9 @@ export function openInput(path: string, bytes?: ByteProgress): Readable {
   const raw = createReadStream(path, { highWaterMark: 1 << 20 });
   if (bytes) raw.on('data', (chunk: Buffer | string) => bytes.add(chunk.length));
   if (!path.endsWith('.gz')) return raw;
-  const gunzip = createGunzip();
+  // Chunks of 1 MiB, not zlib's 16 KiB: each chunk costs a trip through the thread pool, and
+  // gunzipping PubChem's SD files ran twice as fast (measured 23 → 12 µs a record).
+  const gunzip = createGunzip({ chunkSize: 1 << 20 });
   raw.on('error', (err) => gunzip.destroy(err));
   // A reader that stops early (a peek, a format check, an error) destroys the decompressor; the file
   // under it must close too, or every such file keeps a descriptor for the life of the process.

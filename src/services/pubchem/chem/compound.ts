@@ -37,6 +37,8 @@ export interface BuiltCompound {
   bits: number | null;
   /** What the load reports about the record that still loads (a malformed key tag). */
   notes: string[];
+  /** The SMILES with stereo and isotopes (the matching threads read structures from it); '' without one. */
+  smiles: string;
 }
 
 const num = (v: unknown): number | null => {
@@ -67,6 +69,12 @@ interface Keys {
   note?: string;
 }
 
+/** The keys a PUBCHEM_CACTVS_SUBSKEYS value gives, or the note a malformed one gets. */
+export function keysOfTag(tag: string): Keys {
+  const d = decodeSubskeys(tag);
+  return typeof d === 'string' ? { computed: false, note: `${SUBSKEYS_TAG} is malformed (${d})` } : { keys: d, computed: false };
+}
+
 /**
  * The substructure keys of a structure: PubChem's from the SD tag when there is one (a malformed
  * one is reported and gives none: a value PubChem did not publish is not made up in its place),
@@ -74,10 +82,7 @@ interface Keys {
  */
 function keysFor(tags: ReadonlyMap<string, string>, mol: Mol | undefined, keysOf: KeysOf | undefined): Keys {
   const tag = tags.get(SUBSKEYS_TAG);
-  if (tag !== undefined) {
-    const d = decodeSubskeys(tag);
-    return typeof d === 'string' ? { computed: false, note: `${SUBSKEYS_TAG} is malformed (${d})` } : { keys: d, computed: false };
-  }
+  if (tag !== undefined) return keysOfTag(tag);
   if (!keysOf || !mol) return { computed: false };
   const c = keysOf(mol);
   return typeof c === 'string' ? { computed: false, note: `its substructure keys could not be computed (${c})` } : { keys: c, computed: true };
@@ -111,7 +116,10 @@ const COMPUTABLE = [
   'CovalentUnitCount',
 ];
 
-const isComplete = (fromTags: Props) => COMPUTABLE.every((p) => fromTags[p] !== undefined || p === 'XLogP');
+/** What a record must carry to be stored without RDKit. */
+export const REQUIRED_PROPS: readonly string[] = COMPUTABLE.filter((p) => p !== 'XLogP');
+
+const isComplete = (fromTags: Props) => REQUIRED_PROPS.every((p) => fromTags[p] !== undefined);
 
 /**
  * Property values and full record of a structure; tags win over computed values. `keysOf` computes
@@ -155,6 +163,7 @@ function lookupColumns(cid: number, props: Props) {
     mw: num(props.MolecularWeight),
     exactMass: num(props.ExactMass),
     monoisotopicMass: num(props.MonoisotopicMass),
+    smiles: typeof props.SMILES === 'string' ? props.SMILES : '',
     props,
   };
 }
@@ -165,9 +174,7 @@ function lookupColumns(cid: number, props: Props) {
  */
 function fromPubchemFile(cid: number, rec: SdfRecord, fromTags: Props): BuiltCompound {
   const k = keysFor(rec.tags, undefined, undefined);
-  delete fromTags.Fingerprint2D;
-  if (k.keys) fromTags.Fingerprint2D = encodeSubskeys(k.keys);
-  const props = withTotals(fromTags);
+  const props = pubchemFileProps(fromTags, k.keys);
   const own = rec.tags.has(COMPUTED_TAG);
   return {
     ...lookupColumns(cid, props),
@@ -179,6 +186,26 @@ function fromPubchemFile(cid: number, rec: SdfRecord, fromTags: Props): BuiltCom
     bits: k.keys ? keyCount(k.keys) : null,
     notes: k.note ? [k.note] : [],
   };
+}
+
+/** The property values of a record of PubChem's files: its tags', the keys in their canonical form, stereo totals. */
+function pubchemFileProps(fromTags: Props, keys: Uint8Array | undefined): Props {
+  delete fromTags.Fingerprint2D;
+  if (keys) fromTags.Fingerprint2D = encodeSubskeys(keys);
+  return withTotals(fromTags);
+}
+
+/**
+ * A compound of PubChem's files as a load stores it when its SD text is kept as read: lookup
+ * columns and keys; its property values are read from the text when asked (`storedProps`).
+ */
+export type FileColumns = Omit<BuiltCompound, 'props' | 'computed' | 'record' | 'sdf'>;
+
+/** Property values of a compound stored with its SD text as read (ingest/sdf-scan.ts), from its SD text; a reason when the text is not a record. */
+export function storedProps(sdf: string): Props | string {
+  const rec = parseSdfText(sdf);
+  if (typeof rec === 'string') return rec;
+  return pubchemFileProps(propsFromTags(rec.tags), keysFor(rec.tags, undefined, undefined).keys);
 }
 
 /** Properties a generated SD file (one this project wrote) lists as computed. */

@@ -143,7 +143,8 @@ export const WRITTEN_TAGS: readonly string[] = [
   'PUBCHEM_COMPONENT_COUNT',
 ];
 
-function typed(kind: Kind, raw: string): PropValue | undefined {
+/** A tag's value as its property holds it, or undefined when the tag gives none. */
+export function typed(kind: Kind, raw: string): PropValue | undefined {
   const v = raw.trim();
   if (v === '') return undefined;
   if (kind === 'string') return v;

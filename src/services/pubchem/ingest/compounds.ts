@@ -15,6 +15,7 @@ import type { CompoundItem } from '../store/compounds.js';
 import { readWholeJson } from './files.js';
 import { tsvRows } from './sdf-stream.js';
 import { sdfFileBatches } from './sdf-threads.js';
+import { positiveInt } from './fields.js';
 
 type Kind = 'sdf' | 'title' | 'synonyms' | 'sids' | 'pugview';
 
@@ -33,12 +34,6 @@ export function compoundFileKind(path: string): Kind | undefined {
 const MAX_VIEW_BYTES = 64 << 20;
 
 const EXPECTED = 'PubChem Compound SD files (Compound_*.sdf[.gz]) and/or CID-Title, CID-Synonym-filtered, CID-SID, or PUG View JSON records';
-
-const positiveInt = (s: string | undefined): number | undefined => {
-  if (s === undefined || !/^\d{1,12}$/.test(s.trim())) return undefined;
-  const n = Number(s.trim());
-  return n > 0 ? n : undefined;
-};
 
 export async function* readCompounds(input: string, ctx: ReadContext): AsyncGenerator<Sourced<CompoundItem>> {
   const files = (await listInputs(input)).filter((f) => compoundFileKind(f.path));

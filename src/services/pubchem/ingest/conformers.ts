@@ -10,18 +10,13 @@ import { ByteProgress, baseName, listInputs, openInput } from '../../../core/ing
 import type { Sourced } from '../../../core/ingest/load.js';
 import { conformerFromSdf, type Conformer } from '../chem/conformer3d.js';
 import { sdfRecords } from './sdf-stream.js';
+import { positiveInt } from './fields.js';
 
 const EXPECTED = 'PubChem Compound_3D SD files (01_conf_per_cmpd/SDF/*.sdf[.gz])';
 
 const isSdf = (path: string) => {
   const name = baseName(path);
   return name.endsWith('.sdf') && !name.startsWith('substance');
-};
-
-const positiveInt = (s: string | undefined): number | undefined => {
-  if (s === undefined || !/^\d{1,12}$/.test(s.trim())) return undefined;
-  const n = Number(s.trim());
-  return n > 0 ? n : undefined;
 };
 
 export async function* readConformers(input: string, ctx: ReadContext): AsyncGenerator<Sourced<Conformer>> {

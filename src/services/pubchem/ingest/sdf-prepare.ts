@@ -6,12 +6,15 @@
 import { compoundFromTags, type BuiltCompound } from '../chem/compound.js';
 import type { SdfRecord } from '../chem/sdf.js';
 import { openInput, type ByteProgress } from '../../../core/ingest/inputs.js';
-import { sdfRecords } from './sdf-stream.js';
+import { sdfChunks, spanRecord } from './sdf-stream.js';
+import { scanCompound } from './sdf-scan.js';
+import { positiveInt } from './fields.js';
 import { BLOCK_RECORDS, packTexts } from '../store/sdf-blocks.js';
 
 /**
- * A compound as the store writes it: its properties already as JSON when a reading thread built it,
- * and its SD text (then `sdf` is empty) in a compressed block it shares with the next ones.
+ * A compound as the store writes it: its properties as JSON when a reading thread built them, or ''
+ * for a record of PubChem's files (read from its SD text when asked), and its SD text (then `sdf` is
+ * empty) in a compressed block it shares with the next ones.
  */
 export type LoadedCompound = Omit<BuiltCompound, 'props' | 'keys'> & {
   props: BuiltCompound['props'] | string;
@@ -28,33 +31,43 @@ export type PreparedRecord =
   /** Not loaded; `molfile` false when the record is not a molfile at all (the loader's format check). */
   | { t: 'skip'; line: number; reason: string; molfile: boolean };
 
-const positiveInt = (s: string | undefined): number | undefined => {
-  if (s === undefined || !/^\d{1,12}$/.test(s.trim())) return undefined;
-  const n = Number(s.trim());
-  return n > 0 ? n : undefined;
-};
-
 /** Records of `path` in batches of `size`, with the compressed bytes read for each batch. */
 export async function* preparedBatches(path: string, size: number, onBytes: (n: number) => void): AsyncGenerator<PreparedRecord[]> {
   const counter = { add: onBytes } as unknown as ByteProgress;
   let batch: PreparedRecord[] = [];
-  for await (const item of sdfRecords(openInput(path, counter))) {
-    batch.push(prepare(item.line, item.record));
-    if (batch.length >= size) {
-      yield pack(batch);
-      batch = [];
+  // The SD bytes of records kept as read, beside their records until packed (never posted).
+  let raw: (Uint8Array | undefined)[] = [];
+  for await (const chunk of sdfChunks(openInput(path, counter))) {
+    for (const span of chunk.spans) {
+      const columns = span.oversized ? undefined : scanCompound(chunk.latin1, span.start, span.end);
+      if (columns) {
+        batch.push({ t: 'compound', line: span.line, c: { ...columns, props: '', computed: [], record: '', sdf: '' } });
+        raw.push(chunk.bytes.subarray(span.start, span.end));
+      } else {
+        // Any other record is parsed whole.
+        batch.push(prepare(span.line, spanRecord(chunk, span).record));
+        raw.push(undefined);
+      }
+      if (batch.length >= size) {
+        yield pack(batch, raw);
+        batch = [];
+        raw = [];
+      }
     }
   }
-  if (batch.length) yield pack(batch);
+  if (batch.length) yield pack(batch, raw);
 }
 
 /** The SD texts of a batch's built compounds moved into blocks of consecutive records. */
-function pack(batch: PreparedRecord[]): PreparedRecord[] {
-  const built = batch.flatMap((p) => (p.t === 'compound' ? [p.c] : []));
+function pack(batch: PreparedRecord[], raw: readonly (Uint8Array | undefined)[]): PreparedRecord[] {
+  const built: { c: LoadedCompound; text: string | Uint8Array }[] = [];
+  batch.forEach((p, i) => {
+    if (p.t === 'compound') built.push({ c: p.c, text: raw[i] ?? p.c.sdf });
+  });
   for (let i = 0; i < built.length; i += BLOCK_RECORDS) {
     const members = built.slice(i, i + BLOCK_RECORDS);
-    const block = packTexts(members.map((c) => c.sdf));
-    members.forEach((c, slot) => {
+    const block = packTexts(members.map((m) => m.text));
+    members.forEach(({ c }, slot) => {
       c.packed = { block, slot };
       c.sdf = '';
     });

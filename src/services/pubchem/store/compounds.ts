@@ -12,7 +12,7 @@ import type { Sourced } from '../../../core/ingest/load.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
 import { columnsOf } from '../../../core/store/tables.js';
-import { storedRecord, type BuiltCompound } from '../chem/compound.js';
+import { storedProps, storedRecord, type BuiltCompound } from '../chem/compound.js';
 import type { LoadedCompound } from '../ingest/sdf-prepare.js';
 import { rdkit } from '../chem/rdkit.js';
 import { byIds, bytes, countOf, existing, types } from './sql.js';
@@ -69,7 +69,7 @@ export async function createCompoundTables(db: Db, t: TableSet): Promise<void> {
   const n = compoundTables(t);
   const ty = types(db);
   await db.exec(`
-    CREATE TABLE ${ident(n.compounds)} (cid INTEGER PRIMARY KEY, props TEXT NOT NULL, computed TEXT NOT NULL, record TEXT NOT NULL, sdf TEXT NOT NULL, block INTEGER, slot INTEGER);
+    CREATE TABLE ${ident(n.compounds)} (cid INTEGER PRIMARY KEY, props TEXT NOT NULL, computed TEXT NOT NULL, record TEXT NOT NULL, sdf TEXT NOT NULL, block INTEGER, slot INTEGER, smiles TEXT);
     CREATE TABLE ${ident(n.blocks)} (id INTEGER PRIMARY KEY, data ${ty.blob} NOT NULL);
     CREATE TABLE ${ident(n.lookup)} (
       cid INTEGER PRIMARY KEY, inchikey TEXT NOT NULL, ikey14 TEXT NOT NULL, formula TEXT NOT NULL,
@@ -129,7 +129,7 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
           block = blockIds.get(packed.block) ?? blockIds.size;
           blockIds.set(packed.block, block);
         }
-        compounds.push([c.cid, typeof c.props === 'string' ? c.props : JSON.stringify(c.props), c.computed.join(','), c.record, c.sdf, block, packed ? packed.slot : null]);
+        compounds.push([c.cid, typeof c.props === 'string' ? c.props : JSON.stringify(c.props), c.computed.join(','), c.record, c.sdf, block, packed ? packed.slot : null, c.smiles]);
         lookup.push([c.cid, c.inchikey, c.inchikey.slice(0, 14), c.formula, c.mw, c.exactMass, c.monoisotopicMass]);
         // Keys from a reading thread arrive as plain bytes; the drivers bind Buffers.
         structures.push([c.cid, c.bits, c.keys && !Buffer.isBuffer(c.keys) ? Buffer.from(c.keys.buffer, c.keys.byteOffset, c.keys.byteLength) : c.keys]);
@@ -160,7 +160,7 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
     );
     for (const row of compounds) if (row[5] !== null) row[5] = base + (row[5] as number);
   }
-  await tx.insertMany(n.compounds, ['cid', 'props', 'computed', 'record', 'sdf', 'block', 'slot'], compounds);
+  await tx.insertMany(n.compounds, ['cid', 'props', 'computed', 'record', 'sdf', 'block', 'slot', 'smiles'], compounds);
   await tx.insertMany(n.lookup, ['cid', 'inchikey', 'ikey14', 'formula', 'mw', 'exact_mass', 'mono_mass'], lookup);
   await tx.insertMany(n.structures, ['cid', 'bits', 'subskeys'], structures);
   await tx.insertMany(n.titles, ['cid', 'title'], titles);
@@ -254,15 +254,27 @@ export class CompoundStore {
     this.gen = t.gen;
   }
 
+  /**
+   * Stored columns of compounds. `props` of a record of PubChem's files loaded as read is '' in the
+   * table: it is read from the record's SD text here (store/sdf-blocks.ts, chem/compound.ts).
+   */
   async rows(cids: readonly number[], cols: readonly ('props' | 'computed' | 'record' | 'sdf')[]): Promise<Map<number, CompoundRow>> {
-    const packed = cols.includes('sdf') && (await this.hasBlocks());
-    const select = packed ? [...cols, 'block', 'slot'] : cols;
+    const packed = (cols.includes('sdf') || cols.includes('props')) && (await this.hasBlocks());
+    const select = packed ? [...new Set([...cols, 'props', 'block', 'slot'])] : cols;
     const rows = await byIds<CompoundRow & { block?: number | null; slot?: number | null }>(
       this.db,
       (m) => `SELECT cid, ${select.join(', ')} FROM ${ident(this.n.compounds)} WHERE cid IN (${m})`,
       cids,
     );
-    if (packed) await this.unpack(rows);
+    if (packed) await this.unpack(cols.includes('sdf') ? rows : rows.filter((r) => r.props === ''));
+    for (const r of rows) {
+      if (r.props !== '') continue;
+      const props = storedProps(r.sdf ?? '');
+      // A stored text that is not a record is a damaged database, not a request's fault.
+      if (typeof props === 'string') throw new Error(`CID ${r.cid}: its stored SD text cannot be read (${props})`);
+      r.props = JSON.stringify(props);
+    }
+    if (packed && !cols.includes('sdf')) for (const r of rows) r.sdf = '';
     return new Map(rows.map((r) => [Number(r.cid), r]));
   }
 
@@ -272,6 +284,14 @@ export class CompoundStore {
   private hasBlocks(): Promise<boolean> {
     this.blocksKept ??= columnsOf(this.db, this.n.compounds).then((cols) => cols.includes('block'));
     return this.blocksKept;
+  }
+
+  private smilesKept: Promise<boolean> | undefined;
+
+  /** Whether this generation keeps each compound's SMILES in a column of its own (else in `props`). */
+  private hasSmiles(): Promise<boolean> {
+    this.smilesKept ??= columnsOf(this.db, this.n.compounds).then((cols) => cols.includes('smiles'));
+    return this.smilesKept;
   }
 
   /** Fills `sdf` of rows whose text is in a block, reading each block once. */
@@ -411,8 +431,13 @@ export class CompoundStore {
 
   /** The SMILES of compounds (the matching threads read structures from it). */
   async smiles(cids: readonly number[]): Promise<Map<number, string>> {
-    const rows = await this.rows(cids, ['props']);
     const out = new Map<number, string>();
+    if (await this.hasSmiles()) {
+      const rows = await byIds<{ cid: number; smiles: string | null }>(this.db, (m) => `SELECT cid, smiles FROM ${ident(this.n.compounds)} WHERE cid IN (${m})`, cids);
+      for (const r of rows) if (r.smiles) out.set(Number(r.cid), r.smiles);
+      return out;
+    }
+    const rows = await this.rows(cids, ['props']);
     for (const [cid, r] of rows) {
       const smiles = (JSON.parse(r.props) as { SMILES?: unknown }).SMILES;
       if (typeof smiles === 'string' && smiles) out.set(cid, smiles);
