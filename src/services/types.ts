@@ -5,6 +5,7 @@ import type { LocalAnswer, LocalRequest } from '../core/http/local-apps.js';
 import type { Dataset } from '../core/ingest/dataset.js';
 import type { Sourced } from '../core/ingest/load.js';
 import type { LimitRule } from '../core/limits/policy.js';
+import type { PullHints } from '../core/pullthrough/hints.js';
 import type { Db } from '../core/store/db.js';
 import type { Generations } from '../core/store/generations.js';
 import type { Migration } from '../core/store/migrations.js';
@@ -116,6 +117,8 @@ export interface ServiceModule {
   /** For a service with no datasets of its own: the id of the service whose loads it serves. */
   dataOf?: string;
   errors: ErrorCatalogue;
+  /** For pull-through: the datasets a request reads, and which 200 answers are misses (core/pullthrough/hints.ts). */
+  pullThrough?: PullHints;
   /**
    * Headers reporting the rate-limit state on every response, where the upstream sends them
    * (PubChem's X-Throttling-Control). `fraction` is how much of each budget is in use (0..1).

@@ -1,8 +1,9 @@
 /**
  * Pull-through, as one onSend hook of the app (server/app.ts installs it before the services, so it
  * sees their answers first). Why onSend: the service answers first, so loaded data always wins; only
- * a miss (a 404 of a route the service has, or any answer of a service with nothing loaded) is
- * looked up among kept answers and then, with `--pull-through`, asked of the upstream. The hook
+ * a miss (a 404 of a route the service has, a 200 the service says is its "not found", or any answer
+ * when the data the request needs is not loaded; hints.ts) is looked up among kept answers and then,
+ * with `--pull-through`, asked of the upstream. The hook
  * replaces status, headers and body of the miss; an onRequest lookup would be faster for kept
  * answers but would shadow data loaded after them.
  */
@@ -14,6 +15,7 @@ import type { Db } from '../store/db.js';
 import { UpstreamClient, SELECTED_HEADERS, type Outcome } from './client.js';
 import { formParams, requestKey, withoutIdentity, type ForwardBody, type Params, type RequestKey } from './keys.js';
 import { MAX_KEPT_BYTES, NOT_FOUND_TTL_MS, PULL_THROUGH_DEFAULTS, type PullThroughSettings } from './settings.js';
+import type { PulledRequest } from './hints.js';
 import { KeptStore, type KeptAnswer } from './store.js';
 import { VOLATILE_PARAMS, intervalMs, policyOf, publicTarget, type PulledService } from './upstreams.js';
 
@@ -43,11 +45,27 @@ interface Plan {
   volatile?: string;
 }
 
+/** Local 200 answers larger than this are not read for a miss (an ESummary of 10,000 unknown UIDs is under 1 MiB). */
+const MAX_MISS_BYTES = 4 * 1024 * 1024;
+
 const pathOf = (url: string) => url.split('?')[0] ?? url;
 const queryOf = (url: string): Params => {
   const i = url.indexOf('?');
   return i < 0 ? [] : [...new URLSearchParams(url.slice(i + 1))];
 };
+
+/** The request as the service's hints read it. */
+function pulledRequest(req: FastifyRequest, within: string): PulledRequest {
+  const body = req.body;
+  const parsed = body !== null && typeof body === 'object' && !Buffer.isBuffer(body);
+  const json =
+    parsed &&
+    String(req.headers['content-type'] ?? '')
+      .toLowerCase()
+      .startsWith('application/json');
+  const form = parsed && !json ? formParams(body as Record<string, unknown>) : [];
+  return { method: req.method as 'GET' | 'POST', path: within, params: [...queryOf(req.url), ...form], ...(json ? { json: body } : {}) };
+}
 
 /** A status worth keeping: answers (not 202, PubChem's "still working") and the 404 of a record. */
 const keepable = (status: number) => (status >= 200 && status < 300 && status !== 202) || status === 404;
@@ -77,15 +95,34 @@ export class PullThrough {
   }
 
   /**
-   * Nothing loaded: none of its datasets has a load. A service without datasets of its own (the
-   * RCSB hosts beside the Data API) serves what the services of its first mount segment load.
+   * Nothing loaded for this request: a dataset it needs (as the service names them) has no load,
+   * or, when it names none, none of the datasets it serves has. A service without datasets of its
+   * own serves its `dataOf`'s, or else those of the services of its first mount segment (the RCSB
+   * hosts beside the Data API).
    */
-  private async empty(service: PulledService): Promise<boolean> {
+  private async empty(service: PulledService, req: () => PulledRequest): Promise<boolean> {
+    const g = this.deps.generations;
+    const needs = service.pullThrough?.needs?.(req());
+    if (needs?.length) {
+      const owner = service.dataOf ?? service.id;
+      for (const d of needs) if ((await g.active(owner, d)) === undefined) return true;
+      return false;
+    }
     const top = service.mount.split('/')[1];
-    const owners = service.datasets.length ? [service] : this.services.filter((s) => s.datasets.length > 0 && s.mount.split('/')[1] === top);
+    const owners = service.datasets.length ? [service] : this.services.filter((s) => s.datasets.length > 0 && (service.dataOf ? s.id === service.dataOf : s.mount.split('/')[1] === top));
     if (!owners.length) return false;
-    for (const s of owners) for (const d of s.datasets) if ((await this.deps.generations.active(s.id, d.name)) !== undefined) return false;
+    for (const s of owners) for (const d of s.datasets) if ((await g.active(s.id, d.name)) !== undefined) return false;
     return true;
+  }
+
+  /** Whether the service says this local 200 answer holds none of the records asked for. */
+  private saysMissing(service: PulledService, req: () => PulledRequest, reply: FastifyReply, payload: unknown): boolean {
+    const miss = service.pullThrough?.miss;
+    if (!miss || reply.statusCode !== 200) return false;
+    // A streamed answer is a file, never a miss; a miss is small, so a big answer is not read.
+    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload : undefined;
+    if (body === undefined || body.length > MAX_MISS_BYTES) return false;
+    return miss(req(), { contentType: String(reply.getHeader('content-type') ?? ''), body: body.toString() });
   }
 
   /** How the request goes upstream and under which key, or undefined when it never does. */
@@ -164,8 +201,13 @@ export class PullThrough {
     if (!service?.publicUrls) return payload;
     const within = this.prefixed ? path.slice(service.mount.length) || '/' : path;
     if (OWN_PATHS.test(within)) return payload;
-    // Loaded data wins: a local answer other than "not found" stands, unless nothing is loaded.
-    if (status !== 404 && !(await this.empty(service))) return payload;
+    // Loaded data wins: a local answer other than "not found" stands, unless nothing it needs is
+    // loaded or the service says the answer is its way of saying "not found".
+    if (status !== 404) {
+      let seen: PulledRequest | undefined;
+      const request = () => (seen ??= pulledRequest(req, within));
+      if (!(await this.empty(service, request)) && !this.saysMissing(service, request, reply, payload)) return payload;
+    }
     const plan = this.plan(req, service, within);
     if (!plan) return payload;
     try {

@@ -5,6 +5,7 @@
  * (Each service module could declare its own entry instead; until then it is one table, here.)
  */
 import type { ErrorCatalogue } from '../http/errors.js';
+import type { PullHints } from './hints.js';
 
 /** What pull-through needs of a service module (ServiceModule has all of it). */
 export interface PulledService {
@@ -14,7 +15,11 @@ export interface PulledService {
   baseUrls: Readonly<Record<string, string>>;
   publicUrls?: Readonly<Record<string, string>>;
   datasets: readonly { name: string }[];
+  /** For a service with no datasets of its own: the id of the service whose loads it serves. */
+  dataOf?: string;
   errors: ErrorCatalogue;
+  /** What the service says of its requests and answers: the datasets they read, its 200 misses. */
+  pullThrough?: PullHints;
 }
 
 export interface HostPolicy {

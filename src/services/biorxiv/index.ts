@@ -1,6 +1,7 @@
 import type { ServiceModule } from '../types.js';
 import { bxCatalogue } from './errors.js';
 import { DATASET, SERVICE } from './handlers.js';
+import { biorxivPullThrough } from './pull.js';
 import { readPreprints } from './ingest.js';
 import { BIORXIV_REFERENCE } from './reference.js';
 import { registerRoutes } from './routes.js';
@@ -39,5 +40,6 @@ export const biorxiv: ServiceModule = {
     },
   ],
   errors: bxCatalogue,
+  pullThrough: biorxivPullThrough,
   routes: registerRoutes,
 };

@@ -3,6 +3,7 @@ import type { ServiceModule } from '../types.js';
 import { datasetsCatalogue } from './errors.js';
 import { datasetsDocument } from './oas.js';
 import { registerRoutes } from './routes.js';
+import { datasetsPullThrough } from './pull.js';
 
 function apiKey(headers: Record<string, string | string[] | undefined>): string | undefined {
   const v = headers['api-key'];
@@ -34,5 +35,6 @@ export const datasets: ServiceModule = {
   datasets: [],
   dataOf: 'eutils',
   errors: datasetsCatalogue,
+  pullThrough: datasetsPullThrough,
   routes: registerRoutes,
 };

@@ -5,6 +5,7 @@ import { apiKeyOf, eutilsCatalogue } from './errors.js';
 import { HISTORY_MIGRATIONS } from './history.js';
 import { EUTILS_REFERENCE } from './reference.js';
 import { registerRoutes } from './routes.js';
+import { eutilsPullThrough } from './pull.js';
 
 // The spec: 3 requests per second without a key, 10 with one; counted per key, or per IP without.
 // The key may come in the query string or in a POST form body.
@@ -25,6 +26,7 @@ export const eutils: ServiceModule = {
   migrations: HISTORY_MIGRATIONS,
   datasets: [geneDataset, clinvarDataset],
   errors: eutilsCatalogue,
+  pullThrough: eutilsPullThrough,
   // The real service reports the budget on every answer.
   limitHeaders(usage): Record<string, string> {
     const u = usage[0];

@@ -5,6 +5,7 @@ import { readCatalog } from './catalog/ingest.js';
 import { catalogUpdates } from './catalog/updates.js';
 import { CATALOG_PREFIX, CATALOG_TABLES, countCatalog, createCatalog, finishCatalog, writeCatalog } from './catalog/store.js';
 import { gwasCatalogue } from './errors.js';
+import { gwasPullThrough } from './pull.js';
 import { CATALOG_PATH, SUMSTATS_PATH, registerRoutes, type GwasOptions } from './routes.js';
 import { SUMSTATS } from './sumstats/handlers.js';
 import { v2Document } from './v2/routes.js';
@@ -73,6 +74,7 @@ export function createGwasService(options: Partial<GwasOptions> = {}): ServiceMo
       },
     ],
     errors: gwasCatalogue,
+    pullThrough: gwasPullThrough,
     routes: (app, ctx) => registerRoutes(app, ctx, opts),
   };
 }

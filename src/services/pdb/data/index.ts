@@ -4,6 +4,7 @@ import { archiveDataset } from '../ingest/archive.js';
 import { componentsDataset } from '../ingest/components.js';
 import { siftsDataset } from '../ingest/sifts.js';
 import { dataRoutes } from './routes.js';
+import { rcsbDataPullThrough } from './pull.js';
 import { SERVICE } from '../store/tables.js';
 import { sourcePath } from '../../../core/files/project.js';
 
@@ -28,5 +29,6 @@ export const rcsbData: ServiceModule = {
   migrations: [],
   datasets: [archiveDataset(demo('')), componentsDataset(demo('components.cif.gz')), siftsDataset(demo('pdb_chain_uniprot.tsv.gz'))],
   errors: rcsbCatalogue,
+  pullThrough: rcsbDataPullThrough,
   routes: dataRoutes,
 };
