@@ -15,8 +15,8 @@ import { builtPath } from '../../../core/files/project.js';
 const BATCH = 500;
 /**
  * Batches a thread may hold ready: far more than the loader's transaction takes (5,000 records), so
- * that the thread reading the next file reads on while the loader writes the current one's (on two
- * cores a load ran 12 % faster with 80 than with 12); about 64 × 500 × 1.7 KB, blocks compressed.
+ * that the thread reading the next file reads on while the loader writes the current one's; about
+ * 64 × 500 × 1.7 KB, blocks compressed. (300,000 records on two cores: 28.3 s with 12, 25.2 with 80.)
  */
 const AHEAD = 64;
 
@@ -28,8 +28,8 @@ function workerPath(): string | undefined {
 
 /**
  * Reading threads: BIOMIRROR_INGEST_WORKERS (0 reads in the loader's thread), else one fewer than
- * the cores, at least two (on two cores the next file is read while the loader writes and the
- * current file's thread waits for it: 28 % faster than one), at most 4.
+ * the cores, at least two (on two cores the next file is read while the loader writes: 300,000
+ * records in 25.2 s instead of 32.6 s with one), at most 4.
  */
 export function readingThreads(): number {
   const env = process.env.BIOMIRROR_INGEST_WORKERS;
