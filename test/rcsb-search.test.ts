@@ -8,7 +8,7 @@ import { ARCHIVE_PREFIX } from '../src/services/pdb/store/tables.js';
 import { tableSet } from '../src/core/ingest/dataset.js';
 import { motifBudget } from '../src/services/pdb/search/query/seqmotif.js';
 import type { TestApp } from './helpers/app.js';
-import { DEMO_DIR, globinVariant as variant, loadArchive, loadDemo, pdbApp, writeFile, type Json } from './helpers/pdb.js';
+import { DEMO_DIR, globinVariant as variant, loadArchive, loadDemo, pdbApp, writeFile, postJson, type Json } from './helpers/pdb.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { missing } from './helpers/tools.js';
 
@@ -25,16 +25,7 @@ const all = { return_all_hits: true, results_verbosity: 'compact' };
 describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', (_name, target) => {
   let store: OpenedStore;
   let t: TestApp;
-  const post = async (body: unknown) => {
-    const r = await t.app.inject({ method: 'POST', url: Q, payload: body as Json });
-    let json: Json = {};
-    try {
-      json = r.json();
-    } catch {
-      // 204 has no body.
-    }
-    return { status: r.statusCode, body: json, raw: r.body };
-  };
+  const post = (body: unknown) => postJson(t.app, Q, body);
   /** Identifiers a query returns (all of them, compact), [] for 204. */
   const ids = async (query: unknown, return_type = 'entry', options: Json = {}) => {
     const r = await post({ query, return_type, request_options: { ...all, ...options } });

@@ -110,3 +110,15 @@ export async function graphql(app: FastifyInstance, query: string, variables?: J
   const r = await app.inject({ method: 'POST', url: `${DATA}/graphql`, payload: { query, variables } });
   return { status: r.statusCode, body: r.json() };
 }
+
+/** A JSON POST to an app (a Search API query): status, parsed body ({} for a 204) and raw text. */
+export async function postJson(app: FastifyInstance, url: string, body: unknown): Promise<{ status: number; body: Json; raw: string }> {
+  const r = await app.inject({ method: 'POST', url, payload: body as Json });
+  let json: Json = {};
+  try {
+    json = r.json();
+  } catch {
+    // 204 has no body.
+  }
+  return { status: r.statusCode, body: json, raw: r.body };
+}

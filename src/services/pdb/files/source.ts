@@ -43,6 +43,11 @@ export class MemoryDerivedCache implements DerivedCache {
 // Derived files (BinaryCIF, legacy PDB, assemblies) of this process, shared by the files and site hosts.
 const derived = new MemoryDerivedCache(Number(process.env.BIOMIRROR_PDB_DERIVED_CACHE_MB ?? 256) * 1024 * 1024);
 
+/** The same cache, for the search host, which reads the file host's files by their public URLs. */
+export function derivedFiles(): DerivedCache {
+  return derived;
+}
+
 /** The file hosts read the entries the Data API host loaded, from the platform's file store. */
 export function storedEntryFiles(ctx: ServiceContext): EntryFileSource {
   const data = new PdbData(ctx.db, ctx.generations);

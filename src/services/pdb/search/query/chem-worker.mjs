@@ -2,11 +2,14 @@
 /**
  * Chemical similarity over the loaded chemical components, off the main thread (run by the
  * PubChem service's matching pool, which ends a thread that passes its deadline). The thread keeps
- * the components of one dictionary generation parsed, with their fingerprints and InChIKeys.
+ * the components of one dictionary generation parsed, with their fingerprints and the standard
+ * InChI RDKit computes for them.
  *
- * Message: {id, key, items: [{id, smiles}], smiles, match_type} -> {id, hits: [[compId, score]]};
- * a query RDKit cannot read -> {id, invalid: true}. Plain JavaScript: Node starts it both from the
- * source tree (tests) and from the build.
+ * Message: {id, key, items: [{id, smiles}], smiles | inchi, match_type} -> {id, hits: [[compId, score]]};
+ * a query that is not a readable SMILES or InChI -> {id, invalid: true}; an InChI query of a match
+ * type that needs the molecule itself (fingerprints, substructures: RDKit cannot read InChI) whose
+ * structure is none of the components' -> {id, unread: true}. Plain JavaScript: Node starts it
+ * both from the source tree (tests) and from the build.
  */
 import { parentPort } from 'node:worker_threads';
 
@@ -14,20 +17,75 @@ const init = (await import('@rdkit/rdkit')).default;
 const rdkit = await init();
 rdkit.disable_logging();
 
-/** @type {{ key: string, comps: { id: string, mol: any, maccs: Uint8Array, tree: Uint8Array, ikey: string }[] } | undefined} */
+/**
+ * @typedef {{ main: string, charge: string, stereo: string, isotopic: string }} Layers
+ * @type {{ key: string, comps: { id: string, mol: any, maccs: Uint8Array, tree: Uint8Array, inchi: Layers | undefined }[] } | undefined}
+ */
 let loaded;
 
 const TREE = JSON.stringify({ nBits: 2048 });
 
-function inchikey(mol) {
+/** A formula layer: components separated by dots, each with an optional count (`2ClH.Zn`). */
+const FORMULA = /^(\d*([A-Z][a-z]?\d*)+)(\.\d*([A-Z][a-z]?\d*)+)*$/;
+
+/**
+ * An InChI's layers as the graph match types weigh them: the skeleton (formula, connections,
+ * hydrogens), the charge (`/q`, and the protons `/p` added or removed), the stereo layers
+ * (`/b/t/m/s`) and the isotopic ones (`/i` and what follows it); undefined when the text is not an
+ * InChI. A non-standard InChI's fixed-hydrogen and reconnected layers (`/f`, `/r`) are left out:
+ * the components' InChI are standard ones, which have neither.
+ * @param {string} text
+ * @returns {Layers | undefined}
+ */
+function layersOf(text) {
+  const m = /^InChI=1S?\/([^\s]+)$/.exec(text.trim());
+  if (!m) return undefined;
+  const [formula, ...rest] = /** @type {string} */ (m[1]).split('/');
+  if (!formula || !FORMULA.test(formula)) return undefined;
+  /** @type {Record<keyof Layers, string[]>} */
+  const out = { main: [formula], charge: [], stereo: [], isotopic: [] };
+  let isotopic = false;
+  for (const layer of rest) {
+    const tag = layer[0];
+    if (tag === undefined) return undefined;
+    if (tag === 'f' || tag === 'r') break;
+    if (tag === 'i') isotopic = true;
+    if (isotopic) out.isotopic.push(layer);
+    else if (tag === 'c' || tag === 'h') out.main.push(layer);
+    else if (tag === 'q' || tag === 'p') out.charge.push(layer);
+    else if (tag === 'b' || tag === 't' || tag === 'm' || tag === 's') out.stereo.push(layer);
+    else return undefined;
+  }
+  return { main: out.main.join('/'), charge: out.charge.join('/'), stereo: out.stereo.join('/'), isotopic: out.isotopic.join('/') };
+}
+
+/** @param {any} mol */
+function inchiOf(mol) {
   try {
     const inchi = mol.get_inchi();
-    return inchi ? rdkit.get_inchikey_for_inchi(inchi) : '';
+    return inchi ? layersOf(inchi) : undefined;
   } catch {
-    return '';
+    return undefined;
   }
 }
 
+/**
+ * Whole-graph matches, on the InChI (the RCSB's criteria, schema of the chemical descriptor):
+ * every kind compares atoms, connections and formal charge; relaxed ignores stereochemistry;
+ * relaxed-stereo compares it; exact and strict compare everything, isotopes included (InChI
+ * cannot tell their other criteria, aromaticity and ring membership, apart from these).
+ * @param {Layers} q
+ * @param {Layers} c
+ * @param {string} type
+ */
+function sameGraph(q, c, type) {
+  if (q.main !== c.main || q.charge !== c.charge) return false;
+  if (type === 'graph-relaxed') return true;
+  if (q.stereo !== c.stereo) return false;
+  return type === 'graph-relaxed-stereo' || q.isotopic === c.isotopic;
+}
+
+/** @param {string} key @param {{ id: string, smiles: string }[]} items */
 function load(key, items) {
   if (loaded?.key === key) return;
   for (const c of loaded?.comps ?? []) c.mol.delete();
@@ -40,7 +98,7 @@ function load(key, items) {
       mol = null;
     }
     if (!mol || !mol.is_valid()) continue;
-    comps.push({ id: it.id, mol, maccs: mol.get_maccs_fp_as_uint8array(), tree: mol.get_rdkit_fp_as_uint8array(TREE), ikey: inchikey(mol) });
+    comps.push({ id: it.id, mol, maccs: mol.get_maccs_fp_as_uint8array(), tree: mol.get_rdkit_fp_as_uint8array(TREE), inchi: inchiOf(mol) });
   }
   loaded = { key, comps };
 }
@@ -67,23 +125,45 @@ const TREE_MIN = 0.6;
 const MACCS_MIN = 0.9;
 const TOP = 50;
 
+/**
+ * The query's molecule: read from SMILES, or for an InChI the component with the same standard
+ * InChI (a copy, deleted by the caller like any query).
+ * @returns {{ mol?: any, inchi?: Layers, invalid?: true, unread?: true }}
+ */
+function queryOf(msg, comps) {
+  if (typeof msg.inchi === 'string') {
+    const inchi = layersOf(msg.inchi);
+    if (!inchi) return { invalid: true };
+    if (msg.match_type.startsWith('graph-')) return { inchi };
+    const same = comps.find((c) => c.inchi && sameGraph(inchi, c.inchi, 'graph-exact'));
+    return same ? { mol: rdkit.get_mol_copy(same.mol), inchi } : { unread: true };
+  }
+  let mol = null;
+  try {
+    mol = rdkit.get_mol(msg.smiles);
+  } catch {
+    mol = null;
+  }
+  if (!mol || !mol.is_valid()) {
+    mol?.delete();
+    return { invalid: true };
+  }
+  return { mol, inchi: inchiOf(mol) };
+}
+
 function search(msg) {
   load(msg.key, msg.items);
-  let q = null;
+  const comps = loaded?.comps ?? [];
+  const t = msg.match_type;
+  const q = queryOf(msg, comps);
+  if (q.invalid) return { id: msg.id, invalid: true };
+  if (q.unread) return { id: msg.id, unread: true };
   try {
-    q = rdkit.get_mol(msg.smiles);
-  } catch {
-    q = null;
-  }
-  if (!q || !q.is_valid()) return { id: msg.id, invalid: true };
-  try {
-    const comps = loaded?.comps ?? [];
-    const t = msg.match_type;
     /** @type {[string, number][]} */
     const hits = [];
     if (t === 'fingerprint-similarity') {
-      const qm = q.get_maccs_fp_as_uint8array();
-      const qt = q.get_rdkit_fp_as_uint8array(TREE);
+      const qm = q.mol.get_maccs_fp_as_uint8array();
+      const qt = q.mol.get_rdkit_fp_as_uint8array(TREE);
       const best = new Map();
       const tree = comps
         .map((c) => [c.id, tanimoto(qt, c.tree)])
@@ -99,23 +179,14 @@ function search(msg) {
       for (const [id, s] of best) hits.push([id, s]);
     } else if (t.startsWith('sub-struct-graph-')) {
       const details = JSON.stringify({ useChirality: t.endsWith('stereo') || t.endsWith('exact') || t.endsWith('strict') });
-      for (const c of comps) if (c.mol.get_substruct_match(q, details) !== '{}') hits.push([c.id, 1]);
-    } else {
-      // Whole-graph matches: InChIKeys compare the graph (first block), and stereo and charge state
-      // (the rest); relaxed ignores stereo, relaxed-stereo ignores protonation.
-      const k = inchikey(q);
-      if (k) {
-        const [a, b] = k.split('-');
-        for (const c of comps) {
-          const [x, y] = c.ikey.split('-');
-          const same = t === 'graph-relaxed' ? a === x : t === 'graph-relaxed-stereo' ? a === x && b === y : c.ikey === k;
-          if (same) hits.push([c.id, 1]);
-        }
-      }
+      for (const c of comps) if (c.mol.get_substruct_match(q.mol, details) !== '{}') hits.push([c.id, 1]);
+    } else if (q.inchi) {
+      const inchi = q.inchi;
+      for (const c of comps) if (c.inchi && sameGraph(inchi, c.inchi, t)) hits.push([c.id, 1]);
     }
     return { id: msg.id, hits };
   } finally {
-    q.delete();
+    q.mol?.delete();
   }
 }
 

@@ -1,8 +1,11 @@
 /**
  * `chemical`: the loaded chemical components by molecular formula (element counts, in JS), or by
  * a SMILES or InChI descriptor with the service's match types, computed with RDKit on the PubChem
- * service's matching pool (threads ended past their deadline). RDKit cannot read InChI: an InChI
- * query is matched through the component that carries the same InChI, and refused otherwise.
+ * service's matching pool (threads ended past their deadline). Whole-graph matches compare the
+ * layers of standard InChI: the one RDKit computes for each component with the query's (given, or
+ * computed from its SMILES). RDKit cannot read InChI, so an InChI query of the match types that
+ * need a molecule (fingerprints, substructures) takes the component whose computed InChI is the
+ * same, and is refused when there is none.
  */
 import { randomUUID } from 'node:crypto';
 import { MatchPool } from '../../../../core/chem/match-pool.js';
@@ -28,11 +31,10 @@ function matchPool(): MatchPool {
 export interface Component {
   id: string;
   smiles: string | undefined;
-  inchi: string | undefined;
   formula: string | undefined;
 }
 
-const DESCRIPTORS = ['rcsb_chem_comp_descriptor.SMILES_stereo', 'rcsb_chem_comp_descriptor.SMILES', 'rcsb_chem_comp_descriptor.InChI', 'chem_comp.formula'];
+const DESCRIPTORS = ['rcsb_chem_comp_descriptor.SMILES_stereo', 'rcsb_chem_comp_descriptor.SMILES', 'chem_comp.formula'];
 const components = perGeneration<Component[]>();
 /** Names a component list for the matching thread, which parses one list and keeps it. */
 const keys = new WeakMap<Component[], string>();
@@ -52,9 +54,8 @@ function componentsOf(s: SearchScope): Promise<Component[]> {
     for (const r of rows) {
       const attr = pathOf.get(String(r.attr)) ?? '';
       let c = by.get(r.obj);
-      if (!c) by.set(r.obj, (c = { id: r.obj, smiles: undefined, inchi: undefined, formula: undefined }));
+      if (!c) by.set(r.obj, (c = { id: r.obj, smiles: undefined, formula: undefined }));
       if (attr.endsWith('SMILES_stereo') || (attr.endsWith('SMILES') && c.smiles === undefined)) c.smiles = r.str;
-      else if (attr.endsWith('InChI')) c.inchi = r.str;
       else if (attr === 'chem_comp.formula') c.formula = r.str;
     }
     return [...by.values()];
@@ -98,24 +99,22 @@ export async function chemicalTerminal(t: Terminal, rt: ReturnType, s: SearchSco
   }
   if (value.length > MAX_DESCRIPTOR) throw badQuery(`A chemical descriptor takes at most ${MAX_DESCRIPTOR} characters`);
   const matchType = String(p.match_type ?? 'graph-relaxed');
-  let smiles = value;
-  if (p.descriptor_type === 'InChI') {
-    const same = comps.find((c) => c.inchi === value);
-    if (!same?.smiles) throw badQuery('InChI descriptors are matched through the loaded chemical components; no component has this InChI (use a SMILES descriptor)');
-    smiles = same.smiles;
-  }
+  const inchi = p.descriptor_type === 'InChI';
   const items = comps.filter((c) => c.smiles).map((c) => ({ id: c.id, smiles: c.smiles as string }));
   if (items.length === 0) return { scores };
   let key = keys.get(comps);
   if (!key) keys.set(comps, (key = randomUUID()));
-  let reply: { invalid?: boolean; hits?: [string, number][]; error?: string };
+  let reply: { invalid?: boolean; unread?: boolean; hits?: [string, number][]; error?: string };
   try {
-    reply = (await matchPool().run({ key, items, smiles, match_type: matchType }, Date.now() + chemBudget.ms)) as typeof reply;
+    const query = inchi ? { inchi: value } : { smiles: value };
+    reply = (await matchPool().run({ key, items, ...query, match_type: matchType }, Date.now() + chemBudget.ms)) as typeof reply;
   } catch (err) {
     if (err instanceof SearchTimeout) throw engineUnavailable(`The chemical search ran past its time limit (${chemBudget.ms} ms)`);
     throw engineUnavailable(`The chemical search failed: ${(err as Error).message}`);
   }
   if (reply.invalid) throw badQuery(`Not a readable ${String(p.descriptor_type ?? 'SMILES')} descriptor: ${value.slice(0, 200)}`);
+  if (reply.unread)
+    throw badQuery(`An InChI descriptor is matched by ${matchType} through the loaded chemical component with the same InChI, and none has this one (use a SMILES descriptor, or a graph match type)`);
   for (const [id, score] of reply.hits ?? []) scores.set(id, score);
   return mapIds(s, 'mol_definition', { scores }, rt);
 }
