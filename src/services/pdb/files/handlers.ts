@@ -137,13 +137,13 @@ export class FileHost {
     if (await this.source.cache.get(unavailableKey)) return { found: false, reason: 'unavailable' };
     try {
       // Keyed apart from files the pool wrote before header records were added here.
-      const key = kind === 'pdb' ? `${base}:h1` : base;
+      const key = kind === 'pdb' ? `${base}:h2` : base;
       const plain = await this.derived(key, async () => {
         const out = await runCifTask(kind, raw, conversionBudget.ms, name.assembly ? { assembly: name.assembly } : {});
-        // The pool's writer leaves out REVDAT, JRNL, REMARK 1/2, HELIX, SSBOND and LINK; added here from the mmCIF.
+        // The pool's writer leaves out most header records, CONECT and MASTER; added here from the mmCIF (legacy-header.ts).
         return kind === 'pdb' ? withHeader(out, raw) : out;
       });
-      const tag = `${hash.slice(0, 20)}-${kind}${name.assembly ?? ''}${kind === 'pdb' ? '-h1' : ''}`;
+      const tag = `${hash.slice(0, 20)}-${kind}${name.assembly ?? ''}${kind === 'pdb' ? '-h2' : ''}`;
       if (!gz) return { found: true, bytes: plain, gzipped: false, tag };
       const packed = await this.derived(`${key}.gz`, async () => new Uint8Array(await gzipAsync(plain)));
       return { found: true, bytes: packed, gzipped: true, tag: `${tag}-gz` };

@@ -1,37 +1,20 @@
 /**
- * Header records of a legacy `.pdb` file that the structure-file pool's writer does not write:
- * REVDAT (from pdbx_audit_revision_history, newest first, so readers such as Biopython's
- * `parse_pdb_header` take the last one as the release date), JRNL (the primary citation), REMARK 1
- * (the other citations), REMARK 2 (resolution), HELIX (struct_conf), SSBOND and LINK (struct_conn).
- * They are merged into the pool's output in the wwPDB format's record order. The mmCIF is parsed
- * again here, once per stored file (the result is cached with the converted file); a file that does
- * not parse keeps the pool's shorter header rather than failing the request.
+ * Records of a legacy `.pdb` file that the structure-file pool's writer does not write, from the
+ * mmCIF: COMPND and SOURCE, REVDAT (from pdbx_audit_revision_history, newest first, so readers such
+ * as Biopython's `parse_pdb_header` take the last one as the release date), JRNL (the primary
+ * citation), REMARK 1 (the other citations), REMARK 2 (resolution), HELIX (struct_conf), SSBOND and
+ * LINK (struct_conn) here; CAVEAT, SPRSDE, SEQADV, HETSYN, FORMUL, SITE and MTRIX (legacy-records),
+ * REMARK 3 onwards (legacy-remarks), CONECT and MASTER (legacy-connect). The header is put in the
+ * wwPDB format's record order; CONECT and MASTER follow the coordinates. The mmCIF is parsed again
+ * here, once per stored file (the result is cached with the converted file); a file that does not
+ * parse keeps the pool's shorter header rather than failing the request.
  */
 import { parseCif } from '../../../core/mmcif/index.js';
 import { firstBlock } from '../../../core/mmcif/parse.js';
-
-type Block = ReturnType<typeof firstBlock>;
-
-const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
-const pad80 = (s: string) => (s.length >= 80 ? s.slice(0, 80) : s.padEnd(80));
-
-/** One value of a category (row i), '' for absent, '.' or '?'. */
-function value(block: Block, category: string, field: string, row = 0): string {
-  const f = block.categories[category]?.getField(field);
-  if (!f || row >= f.rowCount || f.valueKind(row) !== 0) return '';
-  return f.str(row).trim();
-}
-
-function rows(block: Block, category: string): number {
-  return block.categories[category]?.rowCount ?? 0;
-}
-
-/** "1984-07-17" as the legacy format writes dates: "17-JUL-84". */
-export function legacyDate(iso: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
-  if (!m) return '         ';
-  return `${m[3]}-${MONTHS[Number(m[2]) - 1] ?? '???'}-${(m[1] as string).slice(2)}`;
-}
+import { atomField as linkAtomName, type Block, legacyDate, pad80, rows, value } from './legacy-cif.js';
+import { conect, master } from './legacy-connect.js';
+import { caveat, formul, hetsyn, mtrix, seqadv, site, sprsde } from './legacy-records.js';
+import { laterRemarks } from './legacy-remarks.js';
 
 /** "Perutz, M.F." written the legacy way: "M.F.PERUTZ". */
 function legacyAuthor(name: string): string {
@@ -158,45 +141,6 @@ function helix(block: Block): string[] {
   return out;
 }
 
-const TWO_LETTER = /^(FE|ZN|MG|MN|CU|CO|NI|NA|CL|BR|CD|HG|SE|CA|LI|AL|GA|PT|AU|AG|MO|SR|BA|CS|RB|TB|YB|GD|SM|EU|PB|IR|OS|RU|RH|PD|SB|TE|XE|KR|AR|NE|HE|BE|SI|TI|CR|V|AS)$/;
-const STANDARD = new Set([
-  'ALA',
-  'ARG',
-  'ASN',
-  'ASP',
-  'CYS',
-  'GLN',
-  'GLU',
-  'GLY',
-  'HIS',
-  'ILE',
-  'LEU',
-  'LYS',
-  'MET',
-  'PHE',
-  'PRO',
-  'SER',
-  'THR',
-  'TRP',
-  'TYR',
-  'VAL',
-  'A',
-  'C',
-  'G',
-  'U',
-  'DA',
-  'DC',
-  'DG',
-  'DT',
-]);
-
-/** Columns 13-16 of an atom name without its element: two-letter elements (a metal ion's FE) start at 13. */
-function linkAtomName(name: string, comp: string): string {
-  if (name.length >= 4) return name.slice(0, 4);
-  if (!STANDARD.has(comp) && TWO_LETTER.test(name)) return name.padEnd(4);
-  return ` ${name.padEnd(3)}`;
-}
-
 const symmetry = (s: string) => (s || '1_555').replace('_', '').padStart(6);
 
 /** SSBOND (disulfides) and LINK (other covalent and metal bonds) from struct_conn, author naming. */
@@ -222,8 +166,8 @@ function connections(block: Block): { ssbond: string[]; link: string[] } {
     if (type === 'disulf') {
       ssbond.push(pad80(`SSBOND ${String(ssbond.length + 1).padStart(3)} ${comp1.padStart(3)} ${c1 || ' '} ${seq1}${ins1}   ${comp2.padStart(3)} ${c2 || ' '} ${seq2}${ins2}${' '.repeat(23)}${syms}`));
     } else {
-      const a1 = `${linkAtomName(v('ptnr1_label_atom_id', i), comp1)}${v('pdbx_ptnr1_label_alt_id', i) || ' '}${comp1.padStart(3)} ${c1 || ' '}${seq1}${ins1}`;
-      const a2 = `${linkAtomName(v('ptnr2_label_atom_id', i), comp2)}${v('pdbx_ptnr2_label_alt_id', i) || ' '}${comp2.padStart(3)} ${c2 || ' '}${seq2}${ins2}`;
+      const a1 = `${linkAtomName(v('ptnr1_label_atom_id', i), comp1, block)}${v('pdbx_ptnr1_label_alt_id', i) || ' '}${comp1.padStart(3)} ${c1 || ' '}${seq1}${ins1}`;
+      const a2 = `${linkAtomName(v('ptnr2_label_atom_id', i), comp2, block)}${v('pdbx_ptnr2_label_alt_id', i) || ' '}${comp2.padStart(3)} ${c2 || ' '}${seq2}${ins2}`;
       link.push(pad80(`LINK        ${a1}${' '.repeat(15)}${a2}  ${syms}`));
     }
   }
@@ -317,49 +261,110 @@ function compndSource(block: Block): { compnd: string[]; source: string[] } {
   return { compnd: compnd.length ? specification('COMPND', compnd) : [], source: source.length ? specification('SOURCE', source) : [] };
 }
 
-/** The records this module writes for a block, by where they go. */
-export function extraHeaderRecords(block: Block, idCode: string): { afterTitle: string[]; afterAuthor: string[]; remarks: string[]; secondary: string[] } {
+/** The records this module writes for a block, header records and those after the coordinates apart. */
+export function extraHeaderRecords(block: Block, idCode: string, hets: readonly string[] = []): string[] {
   const { ssbond, link } = connections(block);
   const { compnd, source } = compndSource(block);
-  return {
-    afterTitle: [...compnd, ...source],
-    afterAuthor: [...revdat(block, idCode), ...jrnl(block)],
-    remarks: [...remark1(block), ...remark2(block)],
-    secondary: [...helix(block), ...ssbond, ...link],
-  };
+  return [
+    ...caveat(block, idCode),
+    ...compnd,
+    ...source,
+    ...revdat(block, idCode),
+    ...sprsde(block, idCode),
+    ...jrnl(block),
+    ...remark1(block),
+    ...remark2(block),
+    ...laterRemarks(block, idCode),
+    ...seqadv(block, idCode),
+    ...hetsyn(block, hets),
+    ...formul(block),
+    ...helix(block),
+    ...ssbond,
+    ...link,
+    ...site(block),
+    ...mtrix(block),
+  ];
 }
 
-const BEFORE_REMARKS = /^(DBREF|SEQADV|SEQRES|MODRES|HET {3}|HETNAM|HETSYN|FORMUL|HELIX |SHEET |SSBOND|LINK {2}|CISPEP|SITE {2}|CRYST1|ORIGX|SCALE|MTRIX|MODEL |ATOM {2}|HETATM|END)/;
-const AFTER_AUTHOR = /^(REVDAT|SPRSDE|JRNL {2}|REMARK)/;
+/** The header's record types in the order the format gives them; REMARKs sort by number after. */
+const ORDER = [
+  'HEADER',
+  'OBSLTE',
+  'TITLE ',
+  'SPLIT ',
+  'CAVEAT',
+  'COMPND',
+  'SOURCE',
+  'KEYWDS',
+  'EXPDTA',
+  'NUMMDL',
+  'MDLTYP',
+  'AUTHOR',
+  'REVDAT',
+  'SPRSDE',
+  'JRNL  ',
+  'REMARK',
+  'DBREF ',
+  'DBREF1',
+  'DBREF2',
+  'SEQADV',
+  'SEQRES',
+  'MODRES',
+  'HET   ',
+  'HETNAM',
+  'HETSYN',
+  'FORMUL',
+  'HELIX ',
+  'SHEET ',
+  'SSBOND',
+  'LINK  ',
+  'CISPEP',
+  'SITE  ',
+  'CRYST1',
+  'ORIGX',
+  'SCALE',
+  'MTRIX',
+];
+const RANK = new Map(ORDER.map((t, k) => [t, k]));
 
-/** Legacy text with the extra header records merged in; text without a HEADER record is returned as is. */
+/** Header lines in record order; a type not listed keeps the place of the line before it. Stable within a type. */
+function ordered(header: readonly string[]): string[] {
+  let last = 0;
+  const keyed = header.map((line, k) => {
+    // ORIGXn, SCALEn and MTRIXn share a rank: each operator's three rows stay together as written.
+    const type = /^(ORIGX|SCALE|MTRIX)[123]/.test(line) ? line.slice(0, 5) : line.slice(0, 6).padEnd(6);
+    const rank = RANK.get(type) ?? last;
+    last = rank;
+    const sub = line.startsWith('REMARK') ? Number(line.slice(6, 10)) || 0 : 0;
+    return { line, rank, sub, k };
+  });
+  keyed.sort((a, b) => a.rank - b.rank || a.sub - b.sub || a.k - b.k);
+  return keyed.map((x) => x.line);
+}
+
+const COORDINATES = /^(MODEL |ATOM {2}|HETATM|TER|ANISOU|ENDMDL|CONECT|MASTER|END)/;
+
+/** Legacy text with the extra records merged in; text without a HEADER record is returned as is. */
 export function mergeHeader(text: string, block: Block): string {
   const lines = text.split('\n');
   if (!lines[0]?.startsWith('HEADER')) return text;
   const idCode = lines[0].slice(62, 66).trim() || value(block, 'entry', 'id');
-  const { afterTitle, afterAuthor, remarks, secondary } = extraHeaderRecords(block, idCode);
-  // COMPND and SOURCE follow HEADER, OBSLTE, TITLE, SPLIT and CAVEAT.
-  let titleAt = lines.findIndex((l, k) => k > 0 && !/^(OBSLTE|TITLE |SPLIT |CAVEAT)/.test(l));
-  if (titleAt < 0) titleAt = 1;
-  let remarkAt = lines.findIndex((l) => BEFORE_REMARKS.test(l));
-  if (remarkAt < 0) remarkAt = lines.length;
-  // HELIX/SHEET, SSBOND and LINK come after the heterogen section, before CRYST1 and the coordinates.
-  let secondaryAt = lines.findIndex((l) => /^(CRYST1|ORIGX|SCALE|MTRIX|MODEL |ATOM {2}|HETATM|END)/.test(l));
-  if (secondaryAt < remarkAt) secondaryAt = remarkAt;
-  // After AUTHOR (or the last record before it): the first line that is a remark or later.
-  let authorAt = lines.findIndex((l) => AFTER_AUTHOR.test(l) || BEFORE_REMARKS.test(l));
-  if (authorAt < 0 || authorAt > remarkAt) authorAt = remarkAt;
-  return [
-    ...lines.slice(0, titleAt),
-    ...afterTitle,
-    ...lines.slice(titleAt, authorAt),
-    ...afterAuthor,
-    ...lines.slice(authorAt, remarkAt),
-    ...remarks,
-    ...lines.slice(remarkAt, secondaryAt),
-    ...secondary,
-    ...lines.slice(secondaryAt),
-  ].join('\n');
+  let coordAt = lines.findIndex((l) => COORDINATES.test(l));
+  if (coordAt < 0) coordAt = lines.length;
+  const hets = [
+    ...new Set(
+      lines
+        .slice(0, coordAt)
+        .filter((l) => l.startsWith('HET   '))
+        .map((l) => l.slice(7, 10).trim()),
+    ),
+  ];
+  const header = ordered([...lines.slice(0, coordAt), ...extraHeaderRecords(block, idCode, hets)]);
+  // The coordinate section as written, then CONECT, MASTER and END.
+  const tail = lines.slice(coordAt);
+  while (tail.length && (tail[tail.length - 1] === '' || /^(END|MASTER|CONECT)/.test(tail[tail.length - 1] as string))) tail.pop();
+  const body = [...header, ...tail, ...conect(block, tail)];
+  return `${[...body, master(body), pad80('END')].join('\n')}\n`;
 }
 
 /** mergeHeader over the raw (possibly gzipped) mmCIF bytes; the text unchanged when they do not parse. */

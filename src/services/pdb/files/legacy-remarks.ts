@@ -1,0 +1,260 @@
+/**
+ * REMARKs after REMARK 2, from the mmCIF items that carry them: 3 and 200 (legacy-remark-templates),
+ * 4 (format version), 100 (processing site), 280 (crystal), 300 and 350 (assemblies), 465, 470 and
+ * 610 (missing residues and atoms), 500 (validation: pdbx_validate_*), 800 (sites) and 900 (related
+ * entries), 620 (metal coordination). REMARK 290 is not written: it needs the space group's
+ * operators, which the mmCIF names but does not list.
+ */
+import { parseOperExpression } from '../../../core/mmcif/index.js';
+import { atomField, type Block, fx, multiModel, pad80, reader, residueColumns, rows, value, wrapWords } from './legacy-cif.js';
+import { remark500 } from './legacy-remark500.js';
+import { remark200, remark3 } from './legacy-remark-templates.js';
+
+/** One REMARK line ('' for the blank line that opens a remark or a paragraph). */
+const line = (n: number, text = '') => pad80(`REMARK ${String(n).padStart(3)}${text ? ` ${text}` : ''}`);
+
+function remark4(idCode: string): string[] {
+  return [line(4), line(4, `${idCode} COMPLIES WITH FORMAT V. 3.30, 13-JUL-11`)];
+}
+
+/** REMARK 100: where the entry was processed (newer files add a date the mmCIF does not keep) and its deposition id. */
+function remark100(block: Block): string[] {
+  const site = value(block, 'pdbx_database_status', 'process_site');
+  if (!site) return [];
+  const out = [line(100), line(100, `THIS ENTRY HAS BEEN PROCESSED BY ${site.toUpperCase()}.`)];
+  for (let i = 0; i < rows(block, 'database_2'); i++) {
+    if (value(block, 'database_2', 'database_id', i) === 'WWPDB') out.push(line(100, `THE DEPOSITION ID IS ${value(block, 'database_2', 'database_code', i)}.`));
+  }
+  return out;
+}
+
+function remark280(block: Block): string[] {
+  if (!rows(block, 'exptl_crystal')) return [];
+  const v = reader(block, 'exptl_crystal');
+  const conditions = value(block, 'exptl_crystal_grow', 'pdbx_details').toUpperCase();
+  const out = [line(280), line(280, 'CRYSTAL'), line(280, `SOLVENT CONTENT, VS   (%): ${v('density_percent_sol') || 'NULL'}`)];
+  out.push(line(280, `MATTHEWS COEFFICIENT, VM (ANGSTROMS**3/DA): ${v('density_Matthews') || 'NULL'}`), line(280));
+  const text = wrapWords(`CRYSTALLIZATION CONDITIONS: ${conditions || 'NULL'}`, 68);
+  return [...out, ...text.map((t) => line(280, t))];
+}
+
+/** Author chain ids of label asym ids. */
+function authChains(block: Block): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [category, asym, auth] of [
+    ['pdbx_poly_seq_scheme', 'asym_id', 'pdb_strand_id'],
+    ['pdbx_nonpoly_scheme', 'asym_id', 'pdb_strand_id'],
+    ['pdbx_branch_scheme', 'asym_id', 'pdb_asym_id'],
+  ] as const) {
+    for (let i = 0; i < rows(block, category); i++) if (!out.has(value(block, category, asym, i))) out.set(value(block, category, asym, i), value(block, category, auth, i));
+  }
+  return out;
+}
+
+/** BIOMT lines of one operator of pdbx_struct_oper_list. */
+function biomt(block: Block, operId: string, serial: number): string[] {
+  const v = reader(block, 'pdbx_struct_oper_list');
+  let row = -1;
+  for (let i = 0; i < rows(block, 'pdbx_struct_oper_list'); i++) if (v('id', i) === operId) row = i;
+  if (row < 0) return [];
+  const out: string[] = [];
+  for (let r = 1; r <= 3; r++) {
+    const m = (c: number) => fx(Number(v(`matrix[${r}][${c}]`, row)) || 0, 10, 6);
+    out.push(line(350, `  BIOMT${r} ${String(serial).padStart(3)}${m(1)}${m(2)}${m(3)}     ${fx(Number(v(`vector[${r}]`, row)) || 0, 10, 5)}`));
+  }
+  return out;
+}
+
+/** One assembly's REMARK 350 paragraph. */
+function assembly350(block: Block, row: number, chains: Map<string, string>): string[] {
+  const v = reader(block, 'pdbx_struct_assembly');
+  const id = v('id', row);
+  const details = v('details', row);
+  const oligomer = v('oligomeric_details', row).toUpperCase();
+  const out = [line(350), line(350, `BIOMOLECULE: ${id}`)];
+  if (details.includes('author')) out.push(line(350, `AUTHOR DETERMINED BIOLOGICAL UNIT: ${oligomer}`));
+  if (details.includes('software')) {
+    out.push(line(350, `SOFTWARE DETERMINED QUATERNARY STRUCTURE: ${oligomer}`));
+    if (v('method_details', row)) out.push(line(350, `SOFTWARE USED: ${v('method_details', row).toUpperCase()}`));
+    const prop = (type: string) => {
+      for (let i = 0; i < rows(block, 'pdbx_struct_assembly_prop'); i++) {
+        if (value(block, 'pdbx_struct_assembly_prop', 'biol_id', i) === id && value(block, 'pdbx_struct_assembly_prop', 'type', i) === type)
+          return value(block, 'pdbx_struct_assembly_prop', 'value', i);
+      }
+      return '';
+    };
+    if (prop('ABSA (A^2)')) out.push(line(350, `TOTAL BURIED SURFACE AREA: ${prop('ABSA (A^2)')} ANGSTROM**2`));
+    if (prop('SSA (A^2)')) out.push(line(350, `SURFACE AREA OF THE COMPLEX: ${prop('SSA (A^2)')} ANGSTROM**2`));
+    if (prop('MORE')) out.push(line(350, `CHANGE IN SOLVENT FREE ENERGY: ${Number(prop('MORE')).toFixed(1)} KCAL/MOL`));
+  }
+  const g = reader(block, 'pdbx_struct_assembly_gen');
+  let serial = 0;
+  for (let i = 0; i < rows(block, 'pdbx_struct_assembly_gen'); i++) {
+    if (g('assembly_id', i) !== id) continue;
+    const list = [
+      ...new Set(
+        g('asym_id_list', i)
+          .split(',')
+          .map((a) => chains.get(a.trim()) ?? a.trim()),
+      ),
+    ].filter(Boolean);
+    wrapWords(list.join(', '), 38).forEach((t, k) => out.push(line(350, `${k === 0 ? 'APPLY THE FOLLOWING TO CHAINS:' : '                   AND CHAINS:'} ${t}`)));
+    for (const ops of parseOperExpression(g('oper_expression', i))) out.push(...biomt(block, ops.join('x'), ++serial));
+  }
+  return out;
+}
+
+function remark300and350(block: Block): string[] {
+  const n = rows(block, 'pdbx_struct_assembly');
+  if (!n) return [];
+  const ids = Array.from({ length: n }, (_, i) => value(block, 'pdbx_struct_assembly', 'id', i));
+  const r300 = [line(300), line(300, `BIOMOLECULE: ${ids.join(', ')}`)];
+  for (const t of [
+    'SEE REMARK 350 FOR THE AUTHOR PROVIDED AND/OR PROGRAM',
+    'GENERATED ASSEMBLY INFORMATION FOR THE STRUCTURE IN',
+    'THIS ENTRY. THE REMARK MAY ALSO PROVIDE INFORMATION ON',
+    'BURIED SURFACE AREA.',
+  ])
+    r300.push(line(300, t));
+  const r350 = [line(350)];
+  for (const t of [
+    'COORDINATES FOR A COMPLETE MULTIMER REPRESENTING THE KNOWN',
+    'BIOLOGICALLY SIGNIFICANT OLIGOMERIZATION STATE OF THE',
+    'MOLECULE CAN BE GENERATED BY APPLYING BIOMT TRANSFORMATIONS',
+    'GIVEN BELOW.  BOTH NON-CRYSTALLOGRAPHIC AND',
+    'CRYSTALLOGRAPHIC OPERATIONS ARE GIVEN.',
+  ])
+    r350.push(line(350, t));
+  const chains = authChains(block);
+  for (let i = 0; i < n; i++) r350.push(...assembly350(block, i, chains));
+  return [...r300, ...r350];
+}
+
+const MISSING_INTRO: Record<number, string[]> = {
+  465: ['MISSING RESIDUES', 'THE FOLLOWING RESIDUES WERE NOT LOCATED IN THE', 'EXPERIMENT. (M=MODEL NUMBER; RES=RESIDUE NAME; C=CHAIN', 'IDENTIFIER; SSSEQ=SEQUENCE NUMBER; I=INSERTION CODE.)', ''],
+  470: ['MISSING ATOM', 'THE FOLLOWING RESIDUES HAVE MISSING ATOMS (M=MODEL NUMBER;', 'RES=RESIDUE NAME; C=CHAIN IDENTIFIER; SSEQ=SEQUENCE NUMBER;', 'I=INSERTION CODE):'],
+  610: ['MISSING HETEROATOM', 'THE FOLLOWING RESIDUES HAVE MISSING ATOMS (M=MODEL NUMBER;', 'RES=RESIDUE NAME; C=CHAIN IDENTIFIER; SSEQ=SEQUENCE NUMBER;', 'I=INSERTION CODE):'],
+};
+const MISSING_HEAD: Record<number, string> = { 465: '  M RES C SSSEQI', 470: '  M RES CSSEQI  ATOMS', 610: '  M RES C SSEQI' };
+
+/** REMARK 465 (unobserved residues), 470 (polymer residues missing atoms) and 610 (HET groups missing atoms). */
+function missing(block: Block): string[] {
+  const multi = multiModel(block);
+  const tables = new Map<number, string[]>([
+    [465, []],
+    [470, []],
+    [610, []],
+  ]);
+  const r = reader(block, 'pdbx_unobs_or_zero_occ_residues');
+  for (let i = 0; i < rows(block, 'pdbx_unobs_or_zero_occ_residues'); i++) {
+    if (r('occupancy_flag', i) !== '1') continue;
+    tables.get(465)?.push(residueColumns(multi ? r('PDB_model_num', i) : '', r('auth_comp_id', i), r('auth_asym_id', i), r('auth_seq_id', i), r('PDB_ins_code', i), ' ', 5));
+  }
+  // Atoms grouped by residue: 470 lists their names, 610 the residue only.
+  const a = reader(block, 'pdbx_unobs_or_zero_occ_atoms');
+  const residues = new Map<string, { remark: number; text: string; names: string[] }>();
+  for (let i = 0; i < rows(block, 'pdbx_unobs_or_zero_occ_atoms'); i++) {
+    if (a('occupancy_flag', i) !== '1') continue;
+    const remark = a('polymer_flag', i) === 'Y' ? 470 : 610;
+    const text = residueColumns(multi ? a('PDB_model_num', i) : '', a('auth_comp_id', i), a('auth_asym_id', i), a('auth_seq_id', i), a('PDB_ins_code', i), remark === 610 ? ' ' : '');
+    const entry = residues.get(`${remark}|${text}`) ?? { remark, text, names: [] };
+    entry.names.push(a('auth_atom_id', i));
+    residues.set(`${remark}|${text}`, entry);
+  }
+  for (const e of residues.values()) tables.get(e.remark)?.push(e.remark === 470 ? `${e.text}  ${e.names.map((n) => ` ${n.padEnd(4)}`).join('')}` : e.text);
+  const out: string[] = [];
+  for (const [n, list] of tables) {
+    if (list.length) out.push(line(n), ...(MISSING_INTRO[n] ?? []).map((t) => line(n, t)), line(n, MISSING_HEAD[n]), ...list.map((t) => line(n, t)));
+  }
+  return out;
+}
+
+/** One metal's REMARK 620 table: its ligands, then the angles between them as a lower triangle. */
+function metal620(block: Block, rowsOf: number[], multi: boolean): string[] {
+  const v = reader(block, 'pdbx_struct_conn_angle');
+  const partner = (p: 1 | 2 | 3, i: number) =>
+    `${residueColumns('', v(`ptnr${p}_auth_comp_id`, i), v(`ptnr${p}_auth_asym_id`, i), v(`ptnr${p}_auth_seq_id`, i), v(`ptnr${p}_PDB_ins_code`, i)).slice(4)} ${atomField(v(`ptnr${p}_label_atom_id`, i), v(`ptnr${p}_auth_comp_id`, i), block)}`;
+  const ligands: string[] = [];
+  const angles = new Map<string, string>();
+  for (const i of rowsOf) {
+    const [a, b] = [partner(1, i), partner(3, i)];
+    for (const l of [a, b]) if (!ligands.includes(l)) ligands.push(l);
+    angles.set(`${a}|${b}`, v('value', i)).set(`${b}|${a}`, v('value', i));
+  }
+  const first = rowsOf[0] as number;
+  const metal = residueColumns(
+    multi ? v('ptnr2_PDB_model_num', first) : '',
+    v('ptnr2_auth_comp_id', first),
+    v('ptnr2_auth_asym_id', first),
+    v('ptnr2_auth_seq_id', first),
+    v('ptnr2_PDB_ins_code', first),
+  );
+  const out = [
+    line(620),
+    line(620, 'COORDINATION ANGLES FOR:  M RES CSSEQI METAL'),
+    pad80(`REMARK 620${' '.repeat(25)}${metal} ${atomField(v('ptnr2_label_atom_id', first), v('ptnr2_auth_comp_id', first), block)}`),
+  ];
+  out.push(line(620, 'N RES CSSEQI ATOM'));
+  ligands.forEach((l, k) => {
+    const cells = ligands.slice(0, k).map((o) => {
+      const a = Number(angles.get(`${l}|${o}`));
+      return Number.isFinite(a) && angles.has(`${l}|${o}`) ? a.toFixed(1).padStart(6) : '      ';
+    });
+    out.push(line(620, `${String(k + 1).slice(-1)} ${l}${cells.join('')}`));
+  });
+  const numbers = ligands.slice(0, -1).map((_, k) => `${String(k + 1).padStart(5)} `);
+  return [...out, line(620, `N${' '.repeat(16)}${numbers.join('')}`)];
+}
+
+/** REMARK 620: metal coordination angles (pdbx_struct_conn_angle), one table per metal atom. */
+function remark620(block: Block): string[] {
+  const v = reader(block, 'pdbx_struct_conn_angle');
+  const byMetal = new Map<string, number[]>();
+  for (let i = 0; i < rows(block, 'pdbx_struct_conn_angle'); i++) {
+    const key = ['ptnr2_auth_asym_id', 'ptnr2_auth_seq_id', 'ptnr2_PDB_ins_code', 'ptnr2_label_atom_id'].map((f) => v(f, i)).join('|');
+    byMetal.set(key, [...(byMetal.get(key) ?? []), i]);
+  }
+  if (!byMetal.size) return [];
+  const intro = ['METAL COORDINATION', '(M=MODEL NUMBER; RES=RESIDUE NAME; C=CHAIN IDENTIFIER;', 'SSEQ=SEQUENCE NUMBER; I=INSERTION CODE):'];
+  const multi = multiModel(block);
+  return [line(620), ...intro.map((t) => line(620, t)), ...[...byMetal.values()].flatMap((r) => metal620(block, r, multi))];
+}
+
+function remark800(block: Block): string[] {
+  const v = reader(block, 'struct_site');
+  const out: string[] = [];
+  for (let i = 0; i < rows(block, 'struct_site'); i++) {
+    out.push(...(i === 0 ? [line(800), line(800, 'SITE')] : [line(800)]));
+    out.push(line(800, `SITE_IDENTIFIER: ${v('id', i)}`), line(800, `EVIDENCE_CODE: ${v('pdbx_evidence_code', i).toUpperCase() || 'NULL'}`));
+    out.push(...wrapWords(`SITE_DESCRIPTION: ${v('details', i).toUpperCase() || 'NULL'}`, 68).map((t) => line(800, t)));
+  }
+  return out;
+}
+
+function remark900(block: Block): string[] {
+  const v = reader(block, 'pdbx_database_related');
+  const out: string[] = [];
+  for (let i = 0; i < rows(block, 'pdbx_database_related'); i++) {
+    if (i === 0) out.push(line(900), line(900, 'RELATED ENTRIES'));
+    out.push(line(900, `RELATED ID: ${v('db_id', i).padEnd(6)} RELATED DB: ${v('db_name', i)}`));
+    out.push(...wrapWords(v('details', i).toUpperCase(), 68).map((t) => line(900, t)));
+  }
+  return out;
+}
+
+/** REMARK 3 onwards (the header's record ordering puts them in number order). */
+export function laterRemarks(block: Block, idCode: string): string[] {
+  return [
+    ...remark3(block),
+    ...remark4(idCode),
+    ...remark100(block),
+    ...remark200(block),
+    ...remark280(block),
+    ...remark300and350(block),
+    ...missing(block),
+    ...remark500(block),
+    ...remark620(block),
+    ...remark800(block),
+    ...remark900(block),
+  ];
+}
