@@ -7,7 +7,11 @@
 import { param, type PullHints, type PulledRequest } from '../../core/pullthrough/hints.js';
 import { CLINVAR_DATASET, GENE_DATASET } from '../ncbi/datasets.js';
 
-const DATASET_OF: Readonly<Record<string, string>> = { gene: GENE_DATASET, clinvar: CLINVAR_DATASET };
+// A Map, not an object: `db=constructor` must name nothing.
+const DATASET_OF: ReadonlyMap<string, string> = new Map([
+  ['gene', GENE_DATASET],
+  ['clinvar', CLINVAR_DATASET],
+]);
 
 const toolOf = (req: PulledRequest) => /\/(\w+)\.fcgi$/.exec(req.path)?.[1]?.toLowerCase();
 
@@ -44,7 +48,7 @@ function xmlSummaryMissing(body: string): boolean {
 export const eutilsPullThrough: PullHints = {
   needs(req) {
     const names = toolOf(req) === 'elink' ? [param(req, 'dbfrom'), param(req, 'db')] : [param(req, 'db')];
-    const datasets = names.flatMap((n) => DATASET_OF[n?.trim().toLowerCase() ?? ''] ?? []);
+    const datasets = names.flatMap((n) => DATASET_OF.get(n?.trim().toLowerCase() ?? '') ?? []);
     return datasets.length ? [...new Set(datasets)] : undefined;
   },
   miss(req, answer) {
