@@ -9,7 +9,7 @@ import { runLoad } from '../src/core/ingest/load.js';
 import { rcsbData } from '../src/services/pdb/data/index.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
 import type { TestApp } from './helpers/app.js';
-import { COMPONENTS, pdbApp, SEARCH_QUERY, postJson } from './helpers/pdb.js';
+import { COMPONENTS, pdbApp, SEARCH_QUERY, postJson, searchIds } from './helpers/pdb.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
 
 const L_ALANINE = 'InChI=1S/C3H7NO2/c1-2(4)3(5)6/h2H,4H2,1H3,(H,5,6)/t2-/m0/s1';
@@ -33,12 +33,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API chemical
   let store: OpenedStore;
   let t: TestApp;
   const post = (body: unknown) => postJson(t.app, SEARCH_QUERY, body);
-  const ids = async (query: unknown) => {
-    const r = await post({ query, return_type: 'mol_definition', request_options: { return_all_hits: true, results_verbosity: 'compact' } });
-    if (r.status === 204) return [];
-    expect(r.status, r.raw).toBe(200);
-    return r.body.result_set as string[];
-  };
+  const ids = (query: unknown) => searchIds(t.app, query, 'mol_definition');
 
   beforeAll(async () => {
     store = await target.open();

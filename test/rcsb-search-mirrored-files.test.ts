@@ -13,7 +13,7 @@ import { rcsbData } from '../src/services/pdb/data/index.js';
 import { rcsbSearch } from '../src/services/pdb/search/index.js';
 import { loadAf } from './alphafold-fixtures.js';
 import type { TestApp } from './helpers/app.js';
-import { DEMO_DIR, globinVariant, loadArchive, pdbApp, SEARCH_QUERY, writeFile, postJson, type Json } from './helpers/pdb.js';
+import { DEMO_DIR, globinVariant, loadArchive, pdbApp, SEARCH_QUERY, writeFile, postJson, searchIds, type Json } from './helpers/pdb.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { missing } from './helpers/tools.js';
 
@@ -32,12 +32,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API query fi
   // Nothing may go to the network: every request made through fetch fails the test.
   const network = vi.fn((..._args: unknown[]) => Promise.reject(new Error('no network in this test')));
   const post = (body: unknown) => postJson(t.app, SEARCH_QUERY, body);
-  const ids = async (query: unknown, return_type = 'entry') => {
-    const r = await post({ query, return_type, request_options: { return_all_hits: true, results_verbosity: 'compact' } });
-    if (r.status === 204) return [];
-    expect(r.status, r.raw).toBe(200);
-    return r.body.result_set as string[];
-  };
+  const ids = (query: unknown, return_type = 'entry') => searchIds(t.app, query, return_type);
   const refused = async (query: unknown, why: RegExp) => {
     const r = await post({ query, return_type: 'entry' });
     expect(r.status, r.raw).toBe(400);

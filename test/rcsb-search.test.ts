@@ -8,7 +8,7 @@ import { ARCHIVE_PREFIX } from '../src/services/pdb/store/tables.js';
 import { tableSet } from '../src/core/ingest/dataset.js';
 import { motifBudget } from '../src/services/pdb/search/query/seqmotif.js';
 import type { TestApp } from './helpers/app.js';
-import { DEMO_DIR, globinVariant as variant, loadArchive, loadDemo, pdbApp, writeFile, postJson, type Json } from './helpers/pdb.js';
+import { DEMO_DIR, globinVariant as variant, loadArchive, loadDemo, pdbApp, writeFile, postJson, searchIds, type Json } from './helpers/pdb.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 import { missing } from './helpers/tools.js';
 
@@ -27,12 +27,7 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Search API on %s', 
   let t: TestApp;
   const post = (body: unknown) => postJson(t.app, Q, body);
   /** Identifiers a query returns (all of them, compact), [] for 204. */
-  const ids = async (query: unknown, return_type = 'entry', options: Json = {}) => {
-    const r = await post({ query, return_type, request_options: { ...all, ...options } });
-    if (r.status === 204) return [];
-    expect(r.status, r.raw).toBe(200);
-    return r.body.result_set as string[];
-  };
+  const ids = (query: unknown, return_type = 'entry', options: Json = {}) => searchIds(t.app, query, return_type, options);
 
   beforeAll(async () => {
     store = await target.open();

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { runLoad, type LoadOptions, type LoadResult } from '../../src/core/ingest/load.js';
 import type { Generations } from '../../src/core/store/generations.js';
 import { rcsbData } from '../../src/services/pdb/data/index.js';
@@ -121,4 +121,12 @@ export async function postJson(app: FastifyInstance, url: string, body: unknown)
     // 204 has no body.
   }
   return { status: r.statusCode, body: json, raw: r.body };
+}
+
+/** Every identifier a Search API query returns (all hits, compact); [] for a 204, and any other status fails the test. */
+export async function searchIds(app: FastifyInstance, query: unknown, return_type = 'entry', options: Json = {}): Promise<string[]> {
+  const r = await postJson(app, SEARCH_QUERY, { query, return_type, request_options: { return_all_hits: true, results_verbosity: 'compact', ...options } });
+  if (r.status === 204) return [];
+  expect(r.status, r.raw).toBe(200);
+  return r.body.result_set as string[];
 }

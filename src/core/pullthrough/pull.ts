@@ -201,21 +201,23 @@ export class PullThrough {
     if (!service?.publicUrls) return payload;
     const within = this.prefixed ? path.slice(service.mount.length) || '/' : path;
     if (OWN_PATHS.test(within)) return payload;
-    // Loaded data wins: a local answer other than "not found" stands, unless nothing it needs is
-    // loaded or the service says the answer is its way of saying "not found".
-    if (status !== 404) {
-      let seen: PulledRequest | undefined;
-      const request = () => (seen ??= pulledRequest(req, within));
-      if (!(await this.empty(service, request)) && !this.saysMissing(service, request, reply, payload)) return payload;
-    }
-    const plan = this.plan(req, service, within);
-    if (!plan) return payload;
     try {
+      // Loaded data wins: a local answer other than "not found" stands, unless nothing it needs is
+      // loaded or the service says the answer is its way of saying "not found".
+      if (status !== 404) {
+        let seen: PulledRequest | undefined;
+        const request = () => (seen ??= pulledRequest(req, within));
+        if (!(await this.empty(service, request)) && !this.saysMissing(service, request, reply, payload)) return payload;
+      }
+      const plan = this.plan(req, service, within);
+      if (!plan) return payload;
       const out = await this.answer(req, reply, plan, payload);
       // A streamed local answer (a file) put aside is closed, not left open.
       if (out !== payload && payload instanceof Readable) payload.destroy();
       return out;
     } catch (err) {
+      // Whatever fails here (a service's hint, the kept store, the upstream), the local answer
+      // goes out as the service wrote it: pull-through never turns a request into a 500.
       req.log.error({ err, reqId: req.id, service: service.id }, 'pull-through failed');
       return payload;
     }

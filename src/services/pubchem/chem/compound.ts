@@ -204,9 +204,11 @@ export type FileColumns = Omit<BuiltCompound, 'props' | 'computed' | 'record' | 
 /** Property values of a compound stored with its SD text as read (ingest/sdf-scan.ts), from its SD text; a reason when the text is not a record. */
 export function storedProps(sdf: string): Props | string {
   const rec = parseSdfText(sdf);
-  if (typeof rec === 'string') return rec;
-  return pubchemFileProps(propsFromTags(rec.tags), keysFor(rec.tags, undefined, undefined).keys);
+  return typeof rec === 'string' ? rec : fileProps(rec.tags);
 }
+
+/** The values of a record of PubChem's files from its tags, as its load would have stored them. */
+const fileProps = (tags: ReadonlyMap<string, string>): Props => pubchemFileProps(propsFromTags(tags), keysFor(tags, undefined, undefined).keys);
 
 /** Properties a generated SD file (one this project wrote) lists as computed. */
 function generatedProps(tags: ReadonlyMap<string, string>, props: Props): string[] {
@@ -220,8 +222,9 @@ function generatedProps(tags: ReadonlyMap<string, string>, props: Props): string
  */
 export function storedRecord(cid: number, row: { record: string; sdf: string; props: string; computed: string }, rdkitVersion: string): Record<string, unknown> {
   if (row.record) return JSON.parse(row.record) as Record<string, unknown>;
-  const props = JSON.parse(row.props) as Props;
   const rec = parseSdfText(row.sdf);
+  // '' for a record of PubChem's files kept as read: its values come from the text parsed here.
+  const props = row.props ? (JSON.parse(row.props) as Props) : typeof rec === 'string' ? {} : fileProps(rec.tags);
   const computed = new Set(row.computed ? row.computed.split(',') : []);
   const built = typeof rec === 'string' ? rec : compoundRecord({ cid, molblock: rec.molblock, props, tags: rec.tags, computed, rdkitVersion });
   // A molfile the record cannot be built from still has its identity and values.

@@ -258,7 +258,7 @@ export class CompoundStore {
    * Stored columns of compounds. `props` of a record of PubChem's files loaded as read is '' in the
    * table: it is read from the record's SD text here (store/sdf-blocks.ts, chem/compound.ts).
    */
-  async rows(cids: readonly number[], cols: readonly ('props' | 'computed' | 'record' | 'sdf')[]): Promise<Map<number, CompoundRow>> {
+  async rows(cids: readonly number[], cols: readonly ('props' | 'computed' | 'record' | 'sdf')[], opts: { readProps?: boolean } = {}): Promise<Map<number, CompoundRow>> {
     const packed = (cols.includes('sdf') || cols.includes('props')) && (await this.hasBlocks());
     const select = packed ? [...new Set([...cols, 'props', 'block', 'slot'])] : cols;
     const rows = await byIds<CompoundRow & { block?: number | null; slot?: number | null }>(
@@ -267,7 +267,8 @@ export class CompoundStore {
       cids,
     );
     if (packed) await this.unpack(cols.includes('sdf') ? rows : rows.filter((r) => r.props === ''));
-    for (const r of rows) {
+    // `readProps: false` leaves '' for a caller that parses the text itself (full records).
+    for (const r of opts.readProps === false ? [] : rows) {
       if (r.props !== '') continue;
       const props = storedProps(r.sdf ?? '');
       // A stored text that is not a record is a damaged database, not a request's fault.
@@ -314,7 +315,7 @@ export class CompoundStore {
 
   /** Full records (PC_Compound objects), kept or built from the SD text as loaded (chem/compound.ts). */
   async records(cids: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
-    const rows = await this.rows(cids, ['record', 'sdf', 'props', 'computed']);
+    const rows = await this.rows(cids, ['record', 'sdf', 'props', 'computed'], { readProps: false });
     const version = rows.size && [...rows.values()].some((r) => !r.record && r.computed) ? (await rdkit()).version() : '';
     return new Map([...rows].map(([cid, r]) => [cid, storedRecord(cid, r, version)]));
   }
