@@ -94,6 +94,19 @@ describe('resumable downloads', () => {
     expect(new Date(got.lastModified ?? '').getTime()).toBe(Date.parse('Tue, 04 Nov 2025 10:00:00 GMT'));
   });
 
+  it("paces requests at an upstream's published spacing, and never faster than asked before", async () => {
+    up.put('/api/x', 'x');
+    const http = new Http();
+    http.pace(150);
+    // A later, shorter pace (another part of the same source) does not speed the requests up.
+    http.pace(20);
+    for (let i = 0; i < 4; i++) (await http.get(`${up.url}/api/x`)).done();
+    const at = up.seen('/api/x').map((r) => r.at);
+    expect(at).toHaveLength(4);
+    // Starts are spaced at least 150 ms apart (the clock's millisecond rounding aside).
+    for (let i = 1; i < at.length; i++) expect((at[i] as number) - (at[i - 1] as number)).toBeGreaterThanOrEqual(148);
+  });
+
   it('keeps what arrived when the retries run out, and the next run resumes from it', async () => {
     const body = randomBytes(2 << 20);
     up.put('/data/f.bin', body, { cutAt: 700_000, cuts: 2 });

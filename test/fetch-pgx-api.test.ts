@@ -16,6 +16,8 @@ import { P, PGX_DEMO, loadPgx, pgxApp, writeTree } from './helpers/pgx.js';
 import { STORES, tempDir } from './helpers/stores.js';
 
 process.env.BIOMIRROR_FETCH_RETRIES = '0';
+// The pace itself is the fetch client's, tested there; here the harvest's content.
+process.env.BIOMIRROR_HARVEST_SPACING_MS = '0';
 
 /** The demo's table without the columns PharmGKB's downloads do not have. */
 function withoutColumns(file: string, drop: string[]): string {

@@ -24,6 +24,8 @@ export interface Seen {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
+  /** When it arrived (Date.now()). */
+  at: number;
 }
 
 export class Upstream {
@@ -74,7 +76,7 @@ export class Upstream {
 
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0] as string);
-    this.requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers });
+    this.requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, at: Date.now() });
     if (this.handler && (await this.handler(req, res))) return;
     if (path.endsWith('/')) {
       const html = this.listing(path);

@@ -30,7 +30,8 @@ export const pharmgkb: BulkSource = {
   upstreams: ['clinpgx'],
   async plan(ctx) {
     const parts = chooseParts(ctx.opts, [...Object.keys(FILES), 'api'], Object.keys(FILES));
-    ctx.http.pace(500);
+    // PharmGKB asks for two requests a second; a private upstream may be asked faster.
+    ctx.http.pace(Number(process.env.BIOMIRROR_HARVEST_SPACING_MS ?? 500));
     const files = [...parts]
       .filter((p) => p !== 'api')
       .map((p) => {
