@@ -319,3 +319,32 @@ describe('pull-through toward a fake upstream', () => {
     expect(fake.seen.map((s) => s.path)).toContain('/clinicaltrials/api/v2/studies/NCT99999999');
   });
 });
+
+for (const target of STORES) {
+  describe(`pull-through pace shared by the servers of one database (${target.name})`, () => {
+    it('spaces the requests of two servers toward one host at its rate, as one queue', async () => {
+      const fake = new Fake((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url })));
+      await fake.start();
+      const store = await target.open();
+      const list = [service('eutils')];
+      // Two servers over one database: what two processes of `serve --workers 2` are.
+      const one = await serveOn(store, list, { pullThrough: { enabled: true, upstream: fake.url } });
+      const two = await serveOn(store, list, { pullThrough: { enabled: true, upstream: fake.url } });
+      try {
+        const ids = [301, 302, 303, 304];
+        const answers = await Promise.all(ids.map((id, i) => ask((i % 2 ? two : one).url, { path: `/eutils/esummary.fcgi?db=gene&id=${id}` })));
+        expect(answers.map((x) => x.status)).toEqual([200, 200, 200, 200]);
+        const at = fake.seen.map((s) => s.at).sort((x, y) => x - y);
+        expect(at).toHaveLength(4);
+        // E-utilities without a key: 3 a second, 333 ms apart, whichever server sent them (each
+        // server alone pacing itself would send its first requests at the same moment).
+        for (let i = 1; i < at.length; i++) expect((at[i] as number) - (at[i - 1] as number)).toBeGreaterThanOrEqual(200);
+      } finally {
+        await one.close();
+        await two.close();
+        await fake.stop();
+        await store.cleanup();
+      }
+    });
+  });
+}

@@ -2,9 +2,10 @@
  * The client toward the upstreams: one queue per upstream host that spaces requests evenly at the
  * host's rate (upstreams.ts), a time limit per answer, and on 429 or 503 a wait of the upstream's
  * Retry-After (bounded) before trying again, which also holds back the rest of that host's queue.
- * Queues are per process: several processes sharing a database each keep their own pace.
+ * The turns are taken from a Pace (pace.ts): the database's, shared by every process that uses it.
  */
 import { readFileSync } from 'node:fs';
+import { MemoryPace, type Pace } from './pace.js';
 import type { PullThroughSettings } from './settings.js';
 import { projectPath } from '../files/project.js';
 
@@ -49,35 +50,18 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
 }
 
 export class UpstreamClient {
-  private readonly next = new Map<string, number>();
-
   constructor(
     private readonly settings: Pick<PullThroughSettings, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'maxQueueWaitMs'>,
     private readonly fetchImpl: typeof fetch = fetch,
+    private readonly pace: Pace = new MemoryPace(),
   ) {}
-
-  /**
-   * Waits for this request's turn in its queue; refuses (with the wait) when the turn is further
-   * away than the bound, so a flood of misses is told to come back instead of piling up.
-   */
-  private async turn(queue: string, interval: number): Promise<number | undefined> {
-    const now = Date.now();
-    const at = Math.max(now, this.next.get(queue) ?? 0);
-    if (at - now > this.settings.maxQueueWaitMs) return at - now;
-    this.next.set(queue, at + interval);
-    if (at > now) await sleep(at - now);
-    return undefined;
-  }
-
-  private holdBack(queue: string, ms: number): void {
-    this.next.set(queue, Math.max(this.next.get(queue) ?? 0, Date.now() + ms));
-  }
 
   async call(c: UpstreamCall): Promise<Outcome> {
     const queue = `${new URL(c.url).origin} ${c.host}`;
     const who = c.host === new URL(c.url).host ? c.host : `${c.host} (through ${new URL(c.url).host})`;
     for (let attempt = 0; ; attempt++) {
-      const refused = await this.turn(queue, c.intervalMs);
+      // A turn further away than the bound is refused, so a flood of misses is told to come back.
+      const refused = await this.pace.turn(queue, c.intervalMs, this.settings.maxQueueWaitMs);
       if (refused !== undefined) {
         return { kind: 'failed', status: 503, message: `too many requests are waiting for the upstream ${who}`, retryAfterSeconds: Math.ceil(refused / 1000) };
       }
@@ -102,7 +86,7 @@ export class UpstreamClient {
       }
       if (res.status === 429 || res.status === 503) {
         const wait = retryAfterMs(res.headers.get('retry-after')) ?? 1000 * 2 ** attempt;
-        this.holdBack(queue, wait);
+        await this.pace.holdBack(queue, wait);
         if (attempt >= this.settings.retries || wait > this.settings.maxRetryWaitMs) {
           const tries = attempt + 1;
           return {

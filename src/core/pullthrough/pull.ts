@@ -14,6 +14,7 @@ import type { Generations } from '../store/generations.js';
 import type { Db } from '../store/db.js';
 import { UpstreamClient, SELECTED_HEADERS, type Outcome } from './client.js';
 import { formParams, requestKey, withoutIdentity, type ForwardBody, type Params, type RequestKey } from './keys.js';
+import { SharedPace } from './pace.js';
 import { MAX_KEPT_BYTES, NOT_FOUND_TTL_MS, PULL_THROUGH_DEFAULTS, type PullThroughSettings } from './settings.js';
 import type { PulledRequest } from './hints.js';
 import { KeptStore, type KeptAnswer } from './store.js';
@@ -83,7 +84,9 @@ export class PullThrough {
     fetchImpl?: typeof fetch,
   ) {
     this.settings = { ...PULL_THROUGH_DEFAULTS, ...deps.settings };
-    this.client = new UpstreamClient(this.settings, fetchImpl);
+    // One pace per host for every process on this database (`serve --workers N`, shared PostgreSQL).
+    const pace = new SharedPace(deps.db, (err) => deps.log.warn({ err }, 'pull-through: the shared pace is unavailable; pacing this process alone'));
+    this.client = new UpstreamClient(this.settings, fetchImpl, pace);
   }
 
   static async create(deps: PullDeps, services: readonly PulledService[], prefixed: boolean, fetchImpl?: typeof fetch): Promise<PullThrough> {

@@ -6,6 +6,7 @@
  */
 import type { Db } from '../store/db.js';
 import { migrate, type Migration } from '../store/migrations.js';
+import { PACE_TABLE } from './pace.js';
 
 export interface KeptAnswer {
   key: string;
@@ -47,7 +48,13 @@ const keptTable = (bytes: string, bigint: string) => `
         );
         CREATE INDEX bm_pullthrough_service ON bm_pullthrough (service, key);`;
 
-const migrations: Migration[] = [{ id: '001_kept', sql: { sqlite: keptTable('BLOB', 'INTEGER'), postgres: keptTable('BYTEA', 'BIGINT') } }];
+// The turns toward each upstream queue (pace.ts): the time after which the next may start, in ms.
+const paceTable = (bigint: string) => `CREATE TABLE ${PACE_TABLE} (queue TEXT PRIMARY KEY, next_at ${bigint} NOT NULL);`;
+
+const migrations: Migration[] = [
+  { id: '001_kept', sql: { sqlite: keptTable('BLOB', 'INTEGER'), postgres: keptTable('BYTEA', 'BIGINT') } },
+  { id: '002_pace', sql: { sqlite: paceTable('INTEGER'), postgres: paceTable('BIGINT') } },
+];
 
 interface Row {
   key: string;
