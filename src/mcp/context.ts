@@ -29,6 +29,11 @@ export interface McpContext {
   execToken?: (() => Promise<string | undefined>) | undefined;
   /** Who calls; the local user when not given. */
   caller?: Caller | undefined;
+  /**
+   * Where the answers of this tool call came from when not from the loaded data: each pulled-through
+   * or kept upstream answer's `X-Biomirror-Source` ("upstream <host> <fetched at>").
+   */
+  pulled?: Set<string> | undefined;
 }
 
 /** A tool error the agent can act on: a bad argument, or a record not in the loaded data. */
@@ -61,6 +66,8 @@ export async function call(ctx: McpContext, method: 'GET' | 'POST', url: string,
     remoteAddress: (ctx.caller ?? LOCAL_CALLER).ip,
     ...(opts.body === undefined ? {} : { payload: JSON.stringify(opts.body) }),
   });
+  const from = res.headers['x-biomirror-source'];
+  if (typeof from === 'string') ctx.pulled?.add(from);
   let json: unknown;
   try {
     json = res.body === '' ? undefined : (JSON.parse(res.body) as unknown);

@@ -8,6 +8,7 @@ export const ANSWER_BUDGET = 8 * 1024;
 export const SourceSchema = z.object({
   service: z.string(),
   datasets: z.array(z.object({ dataset: z.string(), release: z.string().nullable(), loaded_at: z.string().nullable(), source: z.string() })),
+  upstream: z.array(z.string()).optional().describe('present when (part of) the answer was pulled through from the real service, not loaded: "upstream <host> <fetched at>" each'),
 });
 
 export const OUTPUT = {

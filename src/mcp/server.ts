@@ -34,12 +34,15 @@ export function registerTools(server: McpServer, base: McpContext): void {
       t.name,
       { title: t.title, description: t.description, inputSchema: t.input, outputSchema: OUTPUT, annotations: { ...ANNOTATIONS, ...t.annotations, title: t.title } },
       async (args: Record<string, unknown>, extra) => {
-        const ctx: McpContext = { ...base, caller: callerOf(extra) };
+        const pulled = new Set<string>();
+        const ctx: McpContext = { ...base, caller: callerOf(extra), pulled };
         try {
           const { resume, ...page } = await t.run(ctx, args);
-          const source = await sourceOf(ctx, t.service);
+          const loaded = await sourceOf(ctx, t.service);
+          // An answer pulled through from the upstream (serve --pull-through, or kept) says so.
+          const source = pulled.size ? { ...loaded, upstream: [...pulled].sort() } : loaded;
           // Some services answer an empty list when nothing is loaded: say so, not "no matches".
-          if (page.items.length === 0 && source.datasets.length === 0 && t.needsData !== false) {
+          if (page.items.length === 0 && source.datasets.length === 0 && !pulled.size && t.needsData !== false) {
             throw new ToolError(
               `the service ${t.service} has no data loaded on this server, so this answer would be empty: load it with \`biomirror fetch ${t.service}\` or \`biomirror demo ${t.service}\``,
             );
