@@ -3,6 +3,7 @@
  * keeps the answer and serves it once A is gone, also after a restart; a fake upstream checks the
  * pace toward a host, the 429/503/timeout answers, and that private requests never leave.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -348,3 +349,49 @@ for (const target of STORES) {
     });
   });
 }
+
+describe('pull-through of an answer too large to keep', () => {
+  it('passes it on as it arrives, whole, and keeps nothing of it', async () => {
+    const first = randomBytes(3 << 20);
+    const last = randomBytes(1 << 20);
+    let received = 0;
+    let release: () => void = () => undefined;
+    const clientHasFirst = new Promise<void>((resolve) => (release = resolve));
+    let waitedOut = false;
+    // The upstream holds back the end of its body until the client has the start: an answer held
+    // whole before being passed on would never arrive (and the wait would run out).
+    const fake = new Fake((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.write(first);
+      const timeout = new Promise<void>((resolve) => setTimeout(() => ((waitedOut = true), resolve()), 8000));
+      void Promise.race([clientHasFirst, timeout]).then(() => res.end(last));
+    });
+    await fake.start();
+    const store = await (STORES[0] as (typeof STORES)[number]).open();
+    const b = await serveOn(store, [service('alphafold')], { pullThrough: { enabled: true, upstream: fake.url, maxKeptBytes: 1 << 20 } });
+    try {
+      const path = '/alphafold/files/AF-P69905-F1-model_v6.cif';
+      const r = await fetch(`${b.url}${path}`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('x-biomirror-source')).toMatch(/^upstream 127\.0\.0\.1:\d+ /);
+      const parts: Buffer[] = [];
+      for await (const chunk of r.body as AsyncIterable<Uint8Array>) {
+        parts.push(Buffer.from(chunk));
+        received += chunk.byteLength;
+        if (received >= first.length) release();
+      }
+      expect(waitedOut).toBe(false);
+      expect(Buffer.concat(parts).equals(Buffer.concat([first, last]))).toBe(true);
+      expect(await (await KeptStore.open(store.db)).summary()).toEqual([]);
+      // Not kept: asked again of the upstream.
+      const again = await fetch(`${b.url}${path}`);
+      expect((await again.arrayBuffer()).byteLength).toBe(first.length + last.length);
+      expect(fake.seen).toHaveLength(2);
+    } finally {
+      release();
+      await b.close();
+      await fake.stop();
+      await store.cleanup();
+    }
+  }, 60_000);
+});

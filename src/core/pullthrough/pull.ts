@@ -15,7 +15,7 @@ import type { Db } from '../store/db.js';
 import { UpstreamClient, SELECTED_HEADERS, type Outcome } from './client.js';
 import { formParams, requestKey, withoutIdentity, type ForwardBody, type Params, type RequestKey } from './keys.js';
 import { SharedPace } from './pace.js';
-import { MAX_KEPT_BYTES, NOT_FOUND_TTL_MS, PULL_THROUGH_DEFAULTS, type PullThroughSettings } from './settings.js';
+import { NOT_FOUND_TTL_MS, PULL_THROUGH_DEFAULTS, type PullThroughSettings } from './settings.js';
 import type { PulledRequest } from './hints.js';
 import { KeptStore, type KeptAnswer } from './store.js';
 import { VOLATILE_PARAMS, intervalMs, policyOf, publicTarget, type PulledService } from './upstreams.js';
@@ -193,6 +193,10 @@ export class PullThrough {
     };
   }
 
+  private call(plan: Plan): Promise<Outcome> {
+    return this.client.call({ host: plan.host, url: plan.url, method: plan.method, body: plan.body, headers: plan.headers, intervalMs: plan.interval });
+  }
+
   /** The Fastify onSend hook. */
   readonly onSend = async (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const status = reply.statusCode;
@@ -235,11 +239,17 @@ export class PullThrough {
     const t0 = Date.now();
     let pending = this.inFlight.get(plan.key.key);
     if (!pending) {
-      pending = this.client.call({ host: plan.host, url: plan.url, method: plan.method, body: plan.body, headers: plan.headers, intervalMs: plan.interval });
+      pending = this.call(plan);
       this.inFlight.set(plan.key.key, pending);
       void pending.finally(() => this.inFlight.delete(plan.key.key));
     }
-    const outcome = await pending;
+    let outcome = await pending;
+    // An answer too large to keep streams to one client: another asking at once asks again.
+    let stream = outcome.kind === 'stream' ? outcome.take() : undefined;
+    if (outcome.kind === 'stream' && !stream) {
+      outcome = await this.call(plan);
+      stream = outcome.kind === 'stream' ? outcome.take() : undefined;
+    }
     this.deps.log.info({ reqId: req.id, service: plan.service.id, upstream: plan.host, status: outcome.status, ms: Date.now() - t0 }, 'pulled through');
     if (outcome.kind === 'failed') {
       if (kept) return apply(reply, kept);
@@ -252,6 +262,8 @@ export class PullThrough {
       return typeof e.body === 'string' || Buffer.isBuffer(e.body) ? e.body : JSON.stringify(e.body);
     }
     const [, host, at] = /^upstream (\S+) (\S+)$/.exec(outcome.source ?? '') ?? [];
+    const provenance = { upstream: host ?? new URL(plan.url).host, fetchedAt: at ?? new Date().toISOString() };
+    if (outcome.kind === 'stream') return applyStream(reply, outcome, provenance, stream as Readable);
     const answer: KeptAnswer = {
       key: plan.key.key,
       service: plan.service.id,
@@ -260,10 +272,9 @@ export class PullThrough {
       contentType: outcome.contentType,
       headers: outcome.headers,
       body: outcome.body,
-      upstream: host ?? new URL(plan.url).host,
-      fetchedAt: at ?? new Date().toISOString(),
+      ...provenance,
     };
-    if (keepable(answer.status) && !plan.volatile && answer.body.length <= MAX_KEPT_BYTES) {
+    if (keepable(answer.status) && !plan.volatile) {
       // Kept once per request; an answer fetched twice at once is written twice, the same row.
       await this.store.put(answer).catch((err: unknown) => this.deps.log.warn({ err, service: plan.service.id }, 'could not keep an upstream answer'));
     }
@@ -271,12 +282,24 @@ export class PullThrough {
   }
 }
 
-/** Puts an upstream answer in place of the local miss, with its provenance. */
-function apply(reply: FastifyReply, a: KeptAnswer): Buffer {
+type Head = Pick<KeptAnswer, 'status' | 'contentType' | 'headers' | 'upstream' | 'fetchedAt'>;
+
+function applyHead(reply: FastifyReply, a: Head): void {
   for (const h of BODY_HEADERS) reply.removeHeader(h);
   reply.code(a.status);
   if (a.contentType) reply.header('content-type', a.contentType);
   for (const [k, v] of Object.entries(a.headers)) reply.header(k, v);
   reply.header('x-biomirror-source', `upstream ${a.upstream} ${a.fetchedAt}`);
+}
+
+/** Puts an upstream answer in place of the local miss, with its provenance. */
+function apply(reply: FastifyReply, a: KeptAnswer): Buffer {
+  applyHead(reply, a);
   return a.body;
+}
+
+/** The same for an answer too large to keep: its body passed on as it arrives. */
+function applyStream(reply: FastifyReply, o: Omit<Head, 'upstream' | 'fetchedAt'>, provenance: Pick<Head, 'upstream' | 'fetchedAt'>, body: Readable): Readable {
+  applyHead(reply, { status: o.status, contentType: o.contentType, headers: o.headers, ...provenance });
+  return body;
 }

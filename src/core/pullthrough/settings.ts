@@ -23,6 +23,8 @@ export interface PullThroughSettings {
   ncbiApiKey?: string | undefined;
   /** Sent to E-utilities as `email`, as NCBI asks of programs. */
   ncbiEmail?: string | undefined;
+  /** Answers larger than this are passed on as they arrive, neither held whole nor kept. */
+  maxKeptBytes: number;
   /** Requests per second toward a real host (by host name), replacing the built-in rate. */
   rates?: Record<string, number> | undefined;
 }
@@ -34,10 +36,9 @@ export const PULL_THROUGH_DEFAULTS: PullThroughSettings = {
   maxRetryWaitMs: 10_000,
   // 50 waiting requests at ClinicalTrials.gov's pace.
   maxQueueWaitMs: 60_000,
+  // The store holds a kept body whole in one row.
+  maxKeptBytes: 32 * 1024 * 1024,
 };
-
-/** Answers larger than this are passed on but not kept (the store holds whole bodies in a row). */
-export const MAX_KEPT_BYTES = 32 * 1024 * 1024;
 
 /** A kept "not found" older than this is asked again when pull-through is on (offline serves it). */
 export const NOT_FOUND_TTL_MS = 24 * 60 * 60 * 1000;
