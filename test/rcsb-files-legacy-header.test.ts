@@ -1,7 +1,8 @@
 /**
  * The header records of a legacy `.pdb` written from the mmCIF, compared with the
  * real 4hhb.pdb record type by record type, and read by Biopython's parse_pdb_header.
- * Records 4HHB lacks (SEQADV, an NCS operator to generate) are checked on an altered copy of its mmCIF.
+ * Records 4HHB lacks (SEQADV, an NCS operator to generate, SHEET, CISPEP) and REMARK 290 for a space
+ * group or cell that cannot be used are checked on altered copies of its mmCIF.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -12,7 +13,7 @@ import { closeCifPool, parseCif, toLegacyPdb } from '../src/core/mmcif/index.js'
 import { firstBlock } from '../src/core/mmcif/parse.js';
 import { mergeHeader } from '../src/services/pdb/files/legacy-header.js';
 import { fileHostRoutes } from '../src/services/pdb/files/routes.js';
-import { fixture, memorySource } from './rcsb-files-fixtures.js';
+import { fixture, gz, memorySource } from './rcsb-files-fixtures.js';
 import { missingBiopython } from './helpers/tools.js';
 
 const noBiopython = missingBiopython();
@@ -36,6 +37,66 @@ const records = (text: string, type: string) =>
     .split('\n')
     .filter((l) => l.startsWith(type))
     .map((l) => l.trimEnd());
+
+/** A category as an mmCIF loop, appended to an altered copy of the 4HHB mmCIF. */
+const loop = (category: string, fields: readonly string[], rows: readonly string[]) => ['loop_', ...fields.map((f) => `_${category}.${f}`), ...rows, '#', ''].join('\n');
+
+const cif4hhb = () => gunzipSync(fixture('4hhb.cif.gz')).toString('utf8');
+
+/** Our legacy text of an mmCIF text, header merged. */
+async function legacyOf(cif: string): Promise<string> {
+  const file = await parseCif(cif);
+  return mergeHeader(toLegacyPdb(file), firstBlock(file));
+}
+
+/** 4HHB's mmCIF with a made-up three-strand sheet (registered), a two-strand one (no hydrogen bonds listed) and two cis peptides: not a real entry. */
+function withSheetsAndCisPeptides(): string {
+  const residue = ['comp_id', 'asym_id', 'seq_id'];
+  const range = [
+    'sheet_id',
+    'id',
+    ...residue.map((f) => `beg_label_${f}`),
+    'pdbx_beg_PDB_ins_code',
+    ...residue.map((f) => `end_label_${f}`),
+    'pdbx_end_PDB_ins_code',
+    ...residue.map((f) => `beg_auth_${f}`),
+    ...residue.map((f) => `end_auth_${f}`),
+  ];
+  const partner = (n: number) => [...['atom_id', ...residue].map((f) => `range_${n}_label_${f}`), `range_${n}_PDB_ins_code`, ...['atom_id', ...residue].map((f) => `range_${n}_auth_${f}`)];
+  const cis = ['pdbx_id', 'label_comp_id', 'label_seq_id', 'label_asym_id', 'label_alt_id', 'pdbx_PDB_ins_code', 'auth_comp_id', 'auth_seq_id', 'auth_asym_id'];
+  const cis2 = ['pdbx_label_comp_id_2', 'pdbx_label_seq_id_2', 'pdbx_label_asym_id_2', 'pdbx_PDB_ins_code_2', 'pdbx_auth_comp_id_2', 'pdbx_auth_seq_id_2', 'pdbx_auth_asym_id_2'];
+  return [
+    cif4hhb(),
+    loop('struct_sheet', ['id', 'type', 'number_strands', 'details'], ['AA1 ? 3 ?', 'B ? 2 ?']),
+    loop('struct_sheet_order', ['sheet_id', 'range_id_1', 'range_id_2', 'offset', 'sense'], ['AA1 1 2 ? anti-parallel', 'AA1 2 3 ? parallel', 'B 1 2 ? anti-parallel']),
+    loop('struct_sheet_range', range, [
+      'AA1 1 VAL A 1 ? SER A 3 ? VAL A 1 SER A 3',
+      'AA1 2 HIS B 2 ? THR B 4 ? HIS B 2 THR B 4',
+      'AA1 3 LYS A 7 ? ASN A 9 ? LYS A 7 ASN A 9',
+      'B 1 VAL C 1 ? SER C 3 ? VAL C 1 SER C 3',
+      'B 2 LYS D 8 ? ALA D 10 ? LYS D 8 ALA D 10',
+    ]),
+    loop(
+      'pdbx_struct_sheet_hbond',
+      ['sheet_id', 'range_id_1', 'range_id_2', ...partner(1), ...partner(2)],
+      ['AA1 1 2 O LEU A 2 ? O LEU A 2 N LEU B 3 ? N LEU B 3', 'AA1 2 3 N THR B 4 ? N THR B 4 O THR A 8 ? O THR A 8'],
+    ),
+    loop('struct_mon_prot_cis', [...cis, ...cis2, 'pdbx_PDB_model_num', 'pdbx_omega_angle'], ['1 SER 3 A . ? SER 3 A PRO 4 A ? PRO 4 A 1 -6.14', '2 THR 4 B . ? THR 4 B PRO 5 B ? PRO 5 B 1 12.3']),
+  ].join('\n');
+}
+
+/** Biopython's parse_pdb_header over a legacy text: [resolution, release date, deposition date]. */
+async function biopythonHeader(text: string): Promise<unknown> {
+  const script = [
+    'import io, sys, json',
+    'from Bio.PDB import parse_pdb_header',
+    'h = parse_pdb_header(io.StringIO(sys.stdin.read()))',
+    'print(json.dumps([h["resolution"], h["release_date"], h["deposition_date"]]))',
+  ].join('\n');
+  const run = promisify(execFile)('/usr/bin/python3', ['-c', script], { encoding: 'utf8', timeout: 20_000 });
+  run.child.stdin?.end(text);
+  return JSON.parse((await run).stdout);
+}
 
 /** Per record type of the real file's header: how many of its lines ours has exactly. */
 function agreement(ours: string, real: string) {
@@ -119,10 +180,10 @@ describe('legacy .pdb header records', () => {
     console.log(`legacy header agreement with the real 4hhb.pdb: ${a.matched}/${a.total} lines (${a.percent}%)`, a.perType);
     for (const type of ['HEADER', 'COMPND', 'SOURCE', 'REVDAT', 'JRNL', 'REMARK', 'HELIX', 'LINK', 'CRYST1', 'SCALE1', 'ORIGX1']) expect(a.perType[type], type).not.toMatch(/^0\//);
     // Before these records were written: 71 of 1,064 non-coordinate lines (6.7%); with COMPND, SOURCE, REVDAT, JRNL, REMARK 1/2, HELIX and LINK: 170 (16.0%);
-    // with CAVEAT, SPRSDE, REMARK 3-900, HETSYN, FORMUL, SITE, MTRIX, CONECT and MASTER: 999 (93.9%).
-    // The rest: REVDAT 2-9 (the mmCIF keeps revised categories, not the legacy record names), REMARK 1's book
-    // references, REMARK 290 (the mmCIF names the space group but lists no operators), 14 CONECT lines and MASTER's REMARK count.
-    expect(a.matched).toBeGreaterThanOrEqual(999);
+    // with CAVEAT, SPRSDE, REMARK 3-900, HETSYN, FORMUL, SITE, MTRIX, CONECT and MASTER: 999 (93.9%); with REMARK 290: 1,023 (96.1%).
+    // The other 41: REVDAT 2-9 (9 lines; the mmCIF's revision history has 7 revisions, not the legacy file's 9, and
+    // revised categories rather than record names), REMARK 1's book references (17), 14 CONECT lines and MASTER's REMARK count.
+    expect(a.matched).toBeGreaterThanOrEqual(1023);
     for (const type of ['CAVEAT', 'SPRSDE', 'HETSYN', 'FORMUL', 'SITE', 'MTRIX1', 'MTRIX2', 'MTRIX3']) expect(a.perType[type], type).toMatch(/^(\d+)\/\1$/);
   });
 
@@ -133,14 +194,15 @@ describe('legacy .pdb header records', () => {
     expect(records(ours, 'SEQADV')).toEqual([]);
   });
 
-  it('writes REMARK 3, 4, 100, 200, 280, 300, 350, 500, 610, 620, 800 and 900 as the real 4hhb.pdb has them', async () => {
+  it('writes REMARK 3, 4, 100, 200, 280, 290, 300, 350, 500, 610, 620, 800 and 900 as the real 4hhb.pdb has them', async () => {
     const ours = (await app.inject({ method: 'GET', url: '/rcsb/files/download/4hhb.pdb' })).body;
-    for (const n of [3, 4, 100, 200, 280, 300, 350, 500, 610, 620, 800, 900]) {
+    for (const n of [3, 4, 100, 200, 280, 290, 300, 350, 500, 610, 620, 800, 900]) {
       const type = `REMARK ${String(n).padStart(3)}`;
       expect(records(ours, type), type).toEqual(records(realPdb, type));
     }
-    // REMARK 290 is left out: the mmCIF has the space group's name (P 1 21 1) but not its operators.
-    expect(records(ours, 'REMARK 290')).toEqual([]);
+    // REMARK 290 from P 1 21 1's operators (Mol*'s tables) and the cell: the screw axis's translation is b/2 in Angstrom.
+    expect(records(ours, 'REMARK 290       2555')).toEqual(['REMARK 290       2555   -X,Y+1/2,-Z']);
+    expect(records(ours, 'REMARK 290   SMTRY2   2')).toEqual(['REMARK 290   SMTRY2   2  0.000000  1.000000  0.000000       41.79500']);
     // REMARK 1: the journal references agree; the two book chapters are cited with editor, publisher and
     // a split title that the mmCIF's citation rows do not carry (checked by the test above for JRNL).
     expect(records(ours, 'REMARK   1  TITL   STEREOCHEMISTRY OF IRON IN DEOXYHAEMOGLOBIN')).toHaveLength(1);
@@ -220,17 +282,63 @@ describe('legacy .pdb header records', () => {
     expect(records(ours, 'MTRIX1')).toEqual(['MTRIX1   1 -0.952899  0.301963 -0.028045       17.04968']);
   });
 
-  it(`lets Biopython's parse_pdb_header read resolution 1.74 and the release date${noBiopython}`, { skip: Boolean(noBiopython) }, async () => {
+  it("writes SHEET and CISPEP in the format's columns, in record order (altered copy of 4HHB)", async () => {
+    const ours = await legacyOf(withSheetsAndCisPeptides());
+    // Columns 8-10 strand, 12-14 sheet id, 15-16 strands, 18-27 and 29-38 first and last residue, 39-40 sense,
+    // 42-55 the current strand's registering atom (name, residue, chain, number, code), 57-70 the previous strand's.
+    expect(records(ours, 'SHEET')).toEqual([
+      'SHEET    1 AA1 3 VAL A   1  SER A   3  0',
+      'SHEET    2 AA1 3 HIS B   2  THR B   4 -1  N  LEU B   3   O  LEU A   2',
+      'SHEET    3 AA1 3 LYS A   7  ASN A   9  1  O  THR A   8   N  THR B   4',
+      'SHEET    1   B 2 VAL C   1  SER C   3  0',
+      'SHEET    2   B 2 LYS D   8  ALA D  10 -1',
+    ]);
+    // Columns 8-10 serial, 12-22 and 26-36 the two residues, 44-46 model (0 in a single-model entry), 54-59 omega.
+    expect(records(ours, 'CISPEP')).toEqual(['CISPEP   1 SER A    3    PRO A    4          0        -6.14', 'CISPEP   2 THR B    4    PRO B    5          0        12.30']);
+    const lines = ours.split('\n');
+    const firstOf = (type: string) => lines.findIndex((l) => l.startsWith(type));
+    const order = ['HELIX', 'SHEET', 'LINK', 'CISPEP', 'SITE', 'CRYST1'].map(firstOf);
+    expect(order.every((v) => v >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(lines.filter((l) => l && l.length !== 80)).toEqual([]);
+    // MASTER counts the SHEET lines (columns 31-35).
+    expect(Number(records(ours, 'MASTER')[0]?.slice(30, 35))).toBe(5);
+  });
+
+  it('leaves REMARK 290 out for an unknown space group or a non-crystal method, and its SMTRY lines for a missing cell, without failing', async () => {
+    const cif = cif4hhb();
+    const unknown = cif.replace("'P 1 21 1'", "'Q 9 99'");
+    const noCell = cif.replace(/_cell\.length_a\s+63\.150/, '_cell.length_a ?');
+    const nmr = cif.replace("_exptl.method            'X-RAY DIFFRACTION'", "_exptl.method 'SOLUTION NMR'");
+    expect([unknown, noCell, nmr].every((c) => c !== cif)).toBe(true);
+    const served = memorySource({ '1AAA': gz(unknown), '2AAA': gz(noCell), '3AAA': gz(nmr) });
+    const host = Fastify({ logger: false });
+    await host.register(async (f) => fileHostRoutes(f, served), { prefix: '/rcsb/files' });
+    try {
+      const get = async (id: string) => {
+        const r = await host.inject({ method: 'GET', url: `/rcsb/files/download/${id}.pdb` });
+        expect(r.statusCode, r.body.slice(0, 300)).toBe(200);
+        return r.body;
+      };
+      const ofUnknown = await get('1AAA');
+      expect(records(ofUnknown, 'REMARK 290')).toEqual([]);
+      expect(records(ofUnknown, 'CRYST1')[0]).toContain('Q 9 99');
+      expect(records(await get('3AAA'), 'REMARK 290')).toEqual([]);
+      // Without the cell the operators are still listed; the SMTRY matrices, which need the cell, are not.
+      const ofNoCell = records(await get('2AAA'), 'REMARK 290');
+      expect(ofNoCell).toContain('REMARK 290       2555   -X,Y+1/2,-Z');
+      expect(ofNoCell.filter((l) => l.includes('SMTRY'))).toEqual([]);
+      expect(ofNoCell.at(-1)).toBe('REMARK 290 REMARK: NULL');
+    } finally {
+      await host.close();
+    }
+  });
+
+  it(`lets Biopython's parse_pdb_header read resolution 1.74 and the release date, with SHEET and CISPEP too${noBiopython}`, { skip: Boolean(noBiopython) }, async () => {
     const ours = (await app.inject({ method: 'GET', url: '/rcsb/files/download/4hhb.pdb' })).body;
-    const script = [
-      'import io, sys, json',
-      'from Bio.PDB import parse_pdb_header',
-      'h = parse_pdb_header(io.StringIO(sys.stdin.read()))',
-      'print(json.dumps([h["resolution"], h["release_date"], h["deposition_date"]]))',
-    ].join('\n');
-    const run = promisify(execFile)('/usr/bin/python3', ['-c', script], { encoding: 'utf8', timeout: 20_000 });
-    run.child.stdin?.end(ours);
-    const r = await run;
-    expect(JSON.parse(r.stdout)).toEqual([1.74, '1984-07-17', '1984-03-07']);
+    expect(await biopythonHeader(ours)).toEqual([1.74, '1984-07-17', '1984-03-07']);
+    const altered = await legacyOf(withSheetsAndCisPeptides());
+    expect(records(altered, 'SHEET')).toHaveLength(5);
+    expect(await biopythonHeader(altered)).toEqual([1.74, '1984-07-17', '1984-03-07']);
   });
 });

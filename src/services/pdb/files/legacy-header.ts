@@ -4,10 +4,11 @@
  * as Biopython's `parse_pdb_header` take the last one as the release date), JRNL (the primary
  * citation), REMARK 1 (the other citations), REMARK 2 (resolution), HELIX (struct_conf), SSBOND and
  * LINK (struct_conn) here; CAVEAT, SPRSDE, SEQADV, HETSYN, FORMUL, SITE and MTRIX (legacy-records),
- * REMARK 3 onwards (legacy-remarks), CONECT and MASTER (legacy-connect). The header is put in the
- * wwPDB format's record order; CONECT and MASTER follow the coordinates. The mmCIF is parsed again
- * here, once per stored file (the result is cached with the converted file); a file that does not
- * parse keeps the pool's shorter header rather than failing the request.
+ * SHEET and CISPEP (legacy-sheet), REMARK 3 onwards (legacy-remarks), CONECT and MASTER
+ * (legacy-connect). The header is put in the wwPDB format's record order; CONECT and MASTER follow
+ * the coordinates. The mmCIF is parsed again here, once per stored file (the result is cached with
+ * the converted file); a file that does not parse keeps the pool's shorter header rather than
+ * failing the request.
  */
 import { parseCif } from '../../../core/mmcif/index.js';
 import { firstBlock } from '../../../core/mmcif/parse.js';
@@ -15,6 +16,7 @@ import { atomField as linkAtomName, type Block, legacyDate, pad80, rows, value }
 import { conect, master } from './legacy-connect.js';
 import { caveat, formul, hetsyn, mtrix, seqadv, site, sprsde } from './legacy-records.js';
 import { laterRemarks } from './legacy-remarks.js';
+import { cispep, sheet } from './legacy-sheet.js';
 
 /** "Perutz, M.F." written the legacy way: "M.F.PERUTZ". */
 function legacyAuthor(name: string): string {
@@ -279,8 +281,10 @@ export function extraHeaderRecords(block: Block, idCode: string, hets: readonly 
     ...hetsyn(block, hets),
     ...formul(block),
     ...helix(block),
+    ...sheet(block),
     ...ssbond,
     ...link,
+    ...cispep(block),
     ...site(block),
     ...mtrix(block),
   ];

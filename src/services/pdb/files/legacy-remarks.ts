@@ -1,12 +1,12 @@
 /**
  * REMARKs after REMARK 2, from the mmCIF items that carry them: 3 and 200 (legacy-remark-templates),
- * 4 (format version), 100 (processing site), 280 (crystal), 300 and 350 (assemblies), 465, 470 and
- * 610 (missing residues and atoms), 500 (validation: pdbx_validate_*), 800 (sites) and 900 (related
- * entries), 620 (metal coordination). REMARK 290 is not written: it needs the space group's
- * operators, which the mmCIF names but does not list.
+ * 4 (format version), 100 (processing site), 280 (crystal), 290 (crystal symmetry: legacy-remark290),
+ * 300 and 350 (assemblies), 465, 470 and 610 (missing residues and atoms), 500 (validation:
+ * pdbx_validate_*), 800 (sites) and 900 (related entries), 620 (metal coordination).
  */
 import { parseOperExpression } from '../../../core/mmcif/index.js';
 import { atomField, type Block, fx, multiModel, pad80, reader, residueColumns, rows, value, wrapWords } from './legacy-cif.js';
+import { remark290 } from './legacy-remark290.js';
 import { remark500 } from './legacy-remark500.js';
 import { remark200, remark3 } from './legacy-remark-templates.js';
 
@@ -250,6 +250,7 @@ export function laterRemarks(block: Block, idCode: string): string[] {
     ...remark100(block),
     ...remark200(block),
     ...remark280(block),
+    ...remark290(block),
     ...remark300and350(block),
     ...missing(block),
     ...remark500(block),
