@@ -42,7 +42,7 @@ function revdat(block: Block, idCode: string): string[] {
   return out;
 }
 
-/** A JRNL sub-record's text over continued lines (text from column 20, up to column 79). */
+/** A JRNL sub-record's text over continued lines (text in columns 20-79: 60 characters). */
 function jrnlText(sub: string, text: string, out: string[], separator = ' ', prefix = 'JRNL        '): void {
   const pieces = separator === ',' ? text.split(',').map((p, i, all) => (i < all.length - 1 ? `${p},` : p)) : text.replace(/\s+/g, ' ').trim().split(' ');
   let line = '';
@@ -54,35 +54,67 @@ function jrnlText(sub: string, text: string, out: string[], separator = ' ', pre
   };
   for (const p of pieces) {
     const joined = separator === ',' ? `${line}${p}` : line ? `${line} ${p}` : p;
-    if (line && joined.length > 59) flush();
-    line = separator === ',' ? `${line}${p}` : line ? `${line} ${p}` : p.slice(0, 59);
+    if (line && joined.length > 60) flush();
+    line = separator === ',' ? `${line}${p}` : line ? `${line} ${p}` : p.slice(0, 60);
   }
   if (line) flush();
 }
 
-/** A citation's sub-records, as JRNL (the primary one) or REMARK 1 (the others) lay them out. */
+/** Words over lines of at most `width` characters (a word longer than that alone on its line, cut). */
+function wrapTo(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const w of text.replace(/\s+/g, ' ').trim().split(' ')) {
+    if (line && line.length + 1 + w.length > width) {
+      lines.push(line);
+      line = '';
+    }
+    line = line ? `${line} ${w}` : w.slice(0, width);
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Legacy names ("M.F.PERUTZ") of a citation's authors or editors, in their order. */
+function names(block: Block, category: 'citation_author' | 'citation_editor', id: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < rows(block, category); i++) if (value(block, category, 'citation_id', i) === id) out.push(legacyAuthor(value(block, category, 'name', i)));
+  return out;
+}
+
+/**
+ * A citation's sub-records, as JRNL (the primary one) or REMARK 1 (the others) lay them out:
+ * AUTH, TITL, EDIT, REF, PUBL, REFN, PMID, DOI. A book (a citation with a publisher) keeps its
+ * title's spacing over REF continuation lines and has an empty REFN, as the archive's files write
+ * it; a journal's abbreviation is written without spaces after its dots.
+ */
 function citationRecords(block: Block, row: number, prefix: string): string[] {
   const id = value(block, 'citation', 'id', row);
   const out: string[] = [];
-  const authorRows = rows(block, 'citation_author');
-  const authors: string[] = [];
-  for (let i = 0; i < authorRows; i++) {
-    if (value(block, 'citation_author', 'citation_id', i) === id) authors.push(legacyAuthor(value(block, 'citation_author', 'name', i)));
-  }
+  const authors = names(block, 'citation_author', id);
   if (authors.length) jrnlText('AUTH', authors.join(','), out, ',', prefix);
   const title = value(block, 'citation', 'title', row);
   if (title) jrnlText('TITL', title.toUpperCase(), out, ' ', prefix);
-  const journal = value(block, 'citation', 'journal_abbrev', row).toUpperCase().replace(/\.\s+/g, '.');
+  const editors = names(block, 'citation_editor', id);
+  if (editors.length) jrnlText('EDIT', editors.join(','), out, ',', prefix);
+  const publisher = value(block, 'citation', 'book_publisher', row);
+  const abbrev = value(block, 'citation', 'journal_abbrev', row).toUpperCase();
+  const journal = publisher ? abbrev : abbrev.replace(/\.\s+/g, '.');
   const volume = value(block, 'citation', 'journal_volume', row);
   const page = value(block, 'citation', 'page_first', row);
   const year = value(block, 'citation', 'year', row);
   if (journal) {
-    // Columns 20-47 journal, 50-51 "V.", 52-55 volume, 57-61 first page, 63-66 year.
+    // Columns 20-47 journal (continued on "REF  2" lines for a book), 50-51 "V.", 52-55 volume, 57-61 first page, 63-66 year.
     const published = journal !== 'TO BE PUBLISHED';
-    out.push(pad80(`${prefix}REF    ${journal.slice(0, 28).padEnd(28)}${published ? `  V.${volume.padStart(4)} ${page.padStart(5)} ${year.padStart(4)}` : ''}`));
+    const [first = '', ...more] = publisher ? wrapTo(journal, 28) : [journal.slice(0, 28)];
+    out.push(pad80(`${prefix}REF    ${first.padEnd(28)}${published ? `  V.${volume.padStart(4)} ${page.padStart(5)} ${year.padStart(4)}` : ''}`));
+    more.forEach((l, k) => out.push(pad80(`${prefix}REF ${String(k + 2).padStart(2)} ${l}`)));
   }
+  if (publisher) jrnlText('PUBL', publisher.toUpperCase(), out, ' ', prefix);
   const issn = value(block, 'citation', 'journal_id_ISSN', row);
-  if (issn) out.push(pad80(`${prefix}REFN                   ISSN ${issn}`));
+  // A book's ISBN (the archive keeps it in the ISSN item) is not written: its REFN line is empty.
+  if (publisher) out.push(pad80(`${prefix}REFN`));
+  else if (issn) out.push(pad80(`${prefix}REFN                   ISSN ${issn}`));
   const pmid = value(block, 'citation', 'pdbx_database_id_PubMed', row);
   if (pmid) out.push(pad80(`${prefix}PMID   ${pmid}`));
   const doi = value(block, 'citation', 'pdbx_database_id_DOI', row);
@@ -95,12 +127,19 @@ function jrnl(block: Block): string[] {
   return [];
 }
 
-/** REMARK 1: the entry's other citations, numbered as REFERENCE n. */
+/** The citation's number: its numeric id, or after every numbered one. */
+const citationOrder = (id: string) => (/^\d+$/.test(id) ? Number(id) : Number.MAX_SAFE_INTEGER);
+
+/**
+ * REMARK 1: the entry's other citations, numbered as REFERENCE n in the order of their ids (the
+ * mmCIF may list them otherwise: 4HHB's has 1, 3-6, 2, 7, 8).
+ */
 function remark1(block: Block): string[] {
   const out: string[] = [];
   let n = 0;
-  for (let i = 0; i < rows(block, 'citation'); i++) {
-    if (value(block, 'citation', 'id', i) === 'primary') continue;
+  const others = Array.from({ length: rows(block, 'citation') }, (_, i) => i).filter((i) => value(block, 'citation', 'id', i) !== 'primary');
+  others.sort((a, b) => citationOrder(value(block, 'citation', 'id', a)) - citationOrder(value(block, 'citation', 'id', b)));
+  for (const i of others) {
     if (!n) out.push(pad80('REMARK   1'));
     n++;
     out.push(pad80(`REMARK   1 REFERENCE ${n}`));
