@@ -18,7 +18,10 @@ export interface KeptAnswer {
   /** Selected response headers (see SELECTED_HEADERS in pull.ts). */
   headers: Record<string, string>;
   body: Buffer;
-  /** The real host it came from (with `--upstream`, the host the chain stands for). */
+  /**
+   * The host it came from: the real service's, or with `--upstream` the chained biomirror's (the
+   * real host when that biomirror had kept it from there, its own address when it served loaded data).
+   */
   upstream: string;
   /** ISO time it was fetched (by the first biomirror of a chain that asked the real host). */
   fetchedAt: string;
