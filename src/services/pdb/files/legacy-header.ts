@@ -12,7 +12,7 @@
  */
 import { parseCif } from '../../../core/mmcif/index.js';
 import { firstBlock } from '../../../core/mmcif/parse.js';
-import { atomField as linkAtomName, type Block, legacyDate, pad80, rows, value } from './legacy-cif.js';
+import { atomField as linkAtomName, type Block, legacyDate, pad80, rows, value, wrapWords } from './legacy-cif.js';
 import { conect, master } from './legacy-connect.js';
 import { caveat, formul, hetsyn, mtrix, seqadv, site, sprsde } from './legacy-records.js';
 import { laterRemarks } from './legacy-remarks.js';
@@ -60,21 +60,6 @@ function jrnlText(sub: string, text: string, out: string[], separator = ' ', pre
   if (line) flush();
 }
 
-/** Words over lines of at most `width` characters (a word longer than that alone on its line, cut). */
-function wrapTo(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const w of text.replace(/\s+/g, ' ').trim().split(' ')) {
-    if (line && line.length + 1 + w.length > width) {
-      lines.push(line);
-      line = '';
-    }
-    line = line ? `${line} ${w}` : w.slice(0, width);
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
 /** Legacy names ("M.F.PERUTZ") of a citation's authors or editors, in their order. */
 function names(block: Block, category: 'citation_author' | 'citation_editor', id: string): string[] {
   const out: string[] = [];
@@ -106,7 +91,7 @@ function citationRecords(block: Block, row: number, prefix: string): string[] {
   if (journal) {
     // Columns 20-47 journal (continued on "REF  2" lines for a book), 50-51 "V.", 52-55 volume, 57-61 first page, 63-66 year.
     const published = journal !== 'TO BE PUBLISHED';
-    const [first = '', ...more] = publisher ? wrapTo(journal, 28) : [journal.slice(0, 28)];
+    const [first = '', ...more] = publisher ? wrapWords(journal, 28) : [journal.slice(0, 28)];
     out.push(pad80(`${prefix}REF    ${first.padEnd(28)}${published ? `  V.${volume.padStart(4)} ${page.padStart(5)} ${year.padStart(4)}` : ''}`));
     more.forEach((l, k) => out.push(pad80(`${prefix}REF ${String(k + 2).padStart(2)} ${l}`)));
   }
