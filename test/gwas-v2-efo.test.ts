@@ -10,6 +10,11 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oboShortForm, oboTerms, type OboItem } from '../src/services/gwas/catalog/efo.js';
 import type { TestApp } from './helpers/app.js';
+import { tableSet } from '../src/core/ingest/dataset.js';
+import { CATALOG_PREFIX, tables } from '../src/services/gwas/catalog/store.js';
+import { associations, studies } from '../src/services/gwas/v2/lists.js';
+import type { Params, SortChoice } from '../src/services/gwas/v2/params.js';
+import { V2Reader } from '../src/services/gwas/v2/store.js';
 import { CATALOG_DEMO, get, gwasApp, loadCatalog, type Json } from './helpers/gwas.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 
@@ -227,6 +232,52 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS Catalog API v2 show
     // The trait mappings still widen as before, beside EFO.
     expect(await total(`${V2}/associations?efo_id=EFO_0000319&show_child_trait=true`)).toBe(ofTraits(ASSOCS, 'EFO_0000537', 'EFO_0001645').length);
   }, 60_000);
+
+  it('answers every widened trait from what the load worked out as the walk at request time does', async () => {
+    const dir = catalogWith({ 'efo.obo': FIXTURE });
+    // A trait mapping that files an EFO ancestor of hypertension (not a trait itself) under a test category.
+    const maps = join(dir, 'gwas-catalog-trait-mappings_demo.tsv');
+    writeFileSync(maps, `${readFileSync(maps, 'utf8')}Test\ttest parent\thttp://www.ebi.ac.uk/efo/EFO_9999002\tTest category\thttp://www.ebi.ac.uk/efo/EFO_9999050\n`);
+    await loadCatalog(store, t.generations, dir);
+    expect(await total(`${V2}/associations?efo_id=EFO_9999050&show_child_trait=true`)).toBe(ofTraits(ASSOCS, 'EFO_0000537').length);
+    const gen = (await t.generations.active('gwas', 'catalog')) as number;
+    const n = tables(tableSet(CATALOG_PREFIX, gen));
+    const closure = new V2Reader(store.db, n, true, true);
+    const walk = new V2Reader(store.db, n, true, false);
+    const terms = await store.db.query<{ sf: string; a: number }>(`SELECT short_form AS sf, assocs AS a FROM ${n.under_terms} ORDER BY id`);
+    // Every term something is under but most of the chain's 2,100 levels (each a long walk), one with nothing under it, and a label.
+    expect(terms.length).toBeGreaterThan(CHAIN);
+    expect(terms.some((x) => x.a > 5)).toBe(true);
+    const chain = /^EFO_9999[1-3]\d{3}$/;
+    const some = terms.filter((x) => !chain.test(x.sf) || Number(x.sf.slice(-4)) % 700 === 0);
+    expect(some.length).toBeGreaterThan(20);
+    const asked: Params[] = [...some.map((x) => ({ efo_id: x.sf })), { efo_id: 'EFO_9999005' }, { efo_trait: 'disease' }];
+    const sorts: (SortChoice | undefined)[] = [undefined, { key: 'p', dir: 'asc' }];
+    let compared = 0;
+    for (const q of asked) {
+      for (const [list, sort] of [
+        [associations, sorts[0]],
+        [associations, sorts[1]],
+        [studies, undefined],
+      ] as const) {
+        const p: Params = { ...q, show_child_trait: true };
+        for (const paging of [
+          { page: 0, size: 2 },
+          { page: 1, size: 2 },
+          { page: 0, size: 2000 },
+          { page: 500, size: 2 },
+        ]) {
+          const [a, b] = [await closure.page(await list(closure, p, sort), paging), await walk.page(await list(walk, p, sort), paging)];
+          expect(a, `${JSON.stringify(q)} ${list.name} ${JSON.stringify(sort)} ${JSON.stringify(paging)}`).toEqual(b);
+          compared++;
+        }
+      }
+      // With a second filter the closure is a condition among others.
+      const p: Params = { ...q, show_child_trait: true, pubmed_id: ASSOCS[0]?.PUBMEDID as string };
+      expect(await closure.page(await associations(closure, p), { page: 0, size: 50 })).toEqual(await walk.page(await associations(walk, p), { page: 0, size: 50 }));
+    }
+    expect(compared).toBe(asked.length * 12);
+  }, 120_000);
 
   it('widens by the trait mappings alone without efo.obo, as before', async () => {
     await loadCatalog(store, t.generations, catalogWith({}));

@@ -11,6 +11,7 @@ import type { TraitRef } from './parse.js';
 import type { AncestryRecord, AssociationRecord, CatalogRecord, GeneDoc, PublicationDoc, SnpDoc, StudyRecord } from './records.js';
 import { EFO_INDEXES, createEfo, writeEfo } from './store-efo.js';
 import { EXTRA_INDEXES, createExtras, writeExtras } from './store-extras.js';
+import { UNDER_TABLES, buildUnder, createUnder } from './store-under.js';
 
 export const CATALOG_PREFIX = 'gwc';
 export const CATALOG_TABLES = [
@@ -34,6 +35,8 @@ export const CATALOG_TABLES = [
   // EFO's own terms and is_a links, from efo.obo when given (store-efo.ts).
   'efo_terms',
   'efo_edges',
+  // What show_child_trait finds under each term, derived at the end of a load (store-under.ts).
+  ...UNDER_TABLES,
 ] as const;
 
 export type CatalogTables = Record<(typeof CATALOG_TABLES)[number], string>;
@@ -69,6 +72,7 @@ export async function createCatalog(db: Db, t: TableSet): Promise<void> {
   `);
   await createExtras(db, n);
   await createEfo(db, n);
+  await createUnder(db, n);
   counters.set(t.gen, { study: 0, ancestry: 0, assoc: 0, snp: 0, trait: 0, gene: 0, pub: 0, assocId: 0, traitRec: 0, traitRow: 0, unpub: 0, unpubAncestry: 0, bow: 0, efoTerm: 0 });
 }
 
@@ -316,6 +320,7 @@ export async function finishCatalog(db: Db, t: TableSet): Promise<void> {
       ...[...EXTRA_INDEXES, ...EFO_INDEXES].map(([table, name, cols]) => idx(n[table], name, cols)),
     ].join('\n'),
   );
+  await buildUnder(db, t, n);
   // SQLite's statistics from a sample, as PostgreSQL's are: a full ANALYZE reads every index entry.
   if (db.dialect === 'sqlite') await db.exec('PRAGMA analysis_limit = 1000');
   await db.exec(

@@ -17,6 +17,7 @@ import { ident, type Db } from '../../../core/store/db.js';
 import { renumber } from '../../../core/store/tables.js';
 import type { CatalogRecord } from './records.js';
 import { continueCounters, tables } from './store.js';
+import { UNDER_TABLES } from './store-under.js';
 
 // The link tables found through an association's id while an update removes associations.
 const LINKS = ['assoc_snps', 'assoc_traits', 'assoc_genes'] as const;
@@ -62,6 +63,7 @@ export const catalogUpdates: Updates<Sourced<CatalogRecord>> = {
     traitMapping: { trait_map: 'short_form' },
     efoTerm: { efo_terms: 'short_form', efo_edges: 'child' },
   },
+  derived: UNDER_TABLES,
   key: ({ value }) => (value.kind === 'traitMapping' || value.kind === 'efoTerm' ? { part: value.kind, id: value.shortForm } : { part: value.kind, id: value.acc }),
   async remove(tx, t, part, ids) {
     if (part === 'association') await removeLinks(tx, t, ids as string[]);

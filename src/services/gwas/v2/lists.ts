@@ -8,22 +8,20 @@
  */
 import type { SqlValue } from '../../../core/store/db.js';
 import { bool, booleanParam, int, integerParam, str, stringParam, type Params, type ParamSpec, type SortChoice } from './params.js';
-import { marks, type ListQuery, type V2Reader } from './store.js';
-import type { Sql } from '../../../core/store/sql.js';
+import type { ListQuery, TraitFilter, TraitList, V2Reader } from './store.js';
 
 const like = (v: string): string => `%${v.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const LIKE = "LIKE ? ESCAPE '\\'";
 const NONE = '1 = 0';
 
-/** A trait filter (`efo_id`, `efo_trait`, `show_child_trait`) on a column of EFO short forms. */
-async function traitCondition(r: V2Reader, p: Params, column: string): Promise<Sql | undefined> {
+/** A list's trait filter (`efo_id`, `efo_trait`, `show_child_trait`). */
+async function traitFilter(r: V2Reader, p: Params, list: TraitList): Promise<TraitFilter | undefined> {
   const sf = str(p, 'efo_id');
   const label = str(p, 'efo_trait');
   if (sf === undefined && label === undefined) return undefined;
   const terms = await r.terms(sf, label);
   if (terms.length === 0) return { sql: NONE, params: [] };
-  if (bool(p, 'show_child_trait') !== true) return { sql: `${column} IN (${marks(terms.length)})`, params: terms };
-  return r.childCondition(column, terms);
+  return r.traitFilter(list, terms, bool(p, 'show_child_trait') === true);
 }
 
 /** Genes a SNP maps to (the downloads' MAPPED_GENE: the gene a SNP is in, or its neighbours). */
@@ -70,8 +68,8 @@ export async function studies(r: V2Reader, p: Params, sort?: SortChoice): Promis
   if (int(p, 'no_of_individuals') !== undefined) {
     add(`s.acc IN (SELECT acc FROM ${n.ancestries} WHERE stage = 'initial' GROUP BY acc HAVING SUM(n) >= ?)`, int(p, 'no_of_individuals') as number);
   }
-  const traits = await traitCondition(r, p, 'j.short_form');
-  if (traits) add(`s.acc IN (SELECT j.acc FROM ${n.study_traits} j WHERE ${traits.sql})`, ...traits.params);
+  const traits = await traitFilter(r, p, 'studies');
+  if (traits) add(traits.sql, ...traits.params);
   if (v('mapped_gene') !== undefined) {
     add(`s.acc IN (SELECT a.acc FROM ${n.assoc_snps} j JOIN ${n.assocs} a ON a.id = j.assoc_id WHERE j.rsid_lc IN (${geneSnps(r)}))`, (v('mapped_gene') as string).toLowerCase());
   }
@@ -83,6 +81,7 @@ export async function studies(r: V2Reader, p: Params, sort?: SortChoice): Promis
     order: order(sort, { acc: (d) => `s.acc ${d}`, snp_count: nullsLast('s.snp_count', 's.id') }, 's.id DESC'),
     dense: 's.id',
     byDefault: !sort,
+    under: where.length === 1 ? traits?.under : undefined,
   };
 }
 
@@ -109,8 +108,8 @@ export async function associations(r: V2Reader, p: Params, sort?: SortChoice): P
   if (v('rs_id') !== undefined) add(`a.id IN (SELECT assoc_id FROM ${n.assoc_snps} WHERE rsid_lc = ?)`, (v('rs_id') as string).toLowerCase());
   if (bool(p, 'full_pvalue_set') !== undefined) add(`a.acc IN (SELECT acc FROM ${n.studies} WHERE full_pvalue = ?)`, bool(p, 'full_pvalue_set') ? 1 : 0);
   if (v('accession_id') !== undefined) add('a.acc = ?', v('accession_id') as string);
-  const traits = await traitCondition(r, p, 'k.short_form');
-  if (traits) add(`a.id IN (SELECT k.assoc_id FROM ${n.assoc_traits} k WHERE ${traits.sql})`, ...traits.params);
+  const traits = await traitFilter(r, p, 'assocs');
+  if (traits) add(traits.sql, ...traits.params);
   if (v('mapped_gene') !== undefined) {
     add(`a.id IN (SELECT j.assoc_id FROM ${n.assoc_snps} j WHERE j.rsid_lc IN (${geneSnps(r)}))`, (v('mapped_gene') as string).toLowerCase());
   }
@@ -132,6 +131,7 @@ export async function associations(r: V2Reader, p: Params, sort?: SortChoice): P
     ),
     dense: 'a.ord',
     byDefault: !sort,
+    under: where.length === 1 ? traits?.under : undefined,
   };
 }
 

@@ -27,7 +27,31 @@ export interface ListQuery {
   dense?: string;
   /** Whether `order` is the default (reverse load order), so that a whole-table page is a range of `dense`. */
   byDefault?: boolean;
+  /**
+   * When the only condition is one widened trait: its rows' `dense` numbers in default order (a
+   * range of the closure's key) and how many there are, so a page reads just its own rows.
+   */
+  under?: Under;
 }
+
+/** The rows under one term: a query of their dense numbers, newest first, and their count. */
+export interface Under {
+  ids: string;
+  params: SqlValue[];
+  total: number;
+}
+
+/** A list's trait filter as a whole condition, with the rows under the term when it widens one term. */
+export interface TraitFilter extends Sql {
+  under?: Under;
+}
+
+/** Where each list finds a trait's rows: its link table and key, and the closure's table and key. */
+const LISTS = {
+  assocs: { links: 'assoc_traits', linkKey: 'assoc_id', key: 'a.id', closure: 'assoc_under', closureKey: 'ord', dense: 'a.ord', count: 'assocs' },
+  studies: { links: 'study_traits', linkKey: 'acc', key: 's.acc', closure: 'study_under', closureKey: 'sid', dense: 's.id', count: 'studies' },
+} as const;
+export type TraitList = keyof typeof LISTS;
 
 export class V2Reader {
   constructor(
@@ -35,10 +59,20 @@ export class V2Reader {
     readonly n: CatalogTables,
     /** Whether the generation holds EFO's is_a links (a load with efo.obo). */
     readonly efo = false,
+    /** Whether the generation holds what is under each term (loaded by a version that builds it). */
+    readonly closure = false,
   ) {}
 
   async page(q: ListQuery, paging: V2Paging): Promise<{ rows: Row[]; total: number }> {
     const offset = paging.page * paging.size;
+    if (q.under && q.byDefault && q.where.length === 1) {
+      const { ids, params, total } = q.under;
+      if (offset >= total) return { rows: [], total };
+      const rows = await this.db.query<Row>(`SELECT ${q.cols} FROM ${q.from} WHERE ${q.dense} IN (${ids} LIMIT ? OFFSET ?) ORDER BY ${q.dense} DESC`, [...params, paging.size, offset], {
+        hot: true,
+      });
+      return { rows, total };
+    }
     const whole = q.dense !== undefined && q.where.length === 0;
     if (whole && q.byDefault) {
       const total = await this.size(q);
@@ -133,7 +167,28 @@ export class V2Reader {
   }
 
   /**
-   * The condition `show_child_trait` puts on a column of EFO short forms: the terms themselves,
+   * A list's rows with one of some traits (`show_child_trait` false) or under one of them (true):
+   * the closure built at load where the generation has it, else a walk of EFO at request time.
+   */
+  async traitFilter(list: TraitList, terms: readonly string[], widen: boolean): Promise<TraitFilter> {
+    const l = LISTS[list];
+    const n = this.n;
+    const linked = (cond: Sql): Sql => ({ sql: `${l.key} IN (SELECT ${l.linkKey} FROM ${n[l.links]} WHERE ${cond.sql})`, params: cond.params });
+    if (!widen) return linked({ sql: `short_form IN (${marks(terms.length)})`, params: [...terms] });
+    if (!this.closure) return linked(await this.childCondition('short_form', terms));
+    const found = await this.db.query<{ id: number; c: number }>(`SELECT id, ${l.count} AS c FROM ${n.under_terms} WHERE short_form IN (${marks(terms.length)})`, [...terms], { hot: true });
+    if (found.length === 0) return { sql: '1 = 0', params: [] };
+    const ids = found.map((f) => Number(f.id));
+    const filter: TraitFilter = { sql: `${l.dense} IN (SELECT ${l.closureKey} FROM ${n[l.closure]} WHERE anc IN (${marks(ids.length)}))`, params: ids };
+    if (ids.length === 1) {
+      filter.under = { ids: `SELECT ${l.closureKey} FROM ${n[l.closure]} WHERE anc = ? ORDER BY ${l.closureKey} DESC`, params: ids, total: Number(found[0]?.c) };
+    }
+    return filter;
+  }
+
+  /**
+   * The condition `show_child_trait` puts on a column of EFO short forms, in a generation loaded
+   * before the closure was built: the terms themselves,
    * those the trait mappings file under them and, with efo.obo loaded, every descendant in EFO
    * (is_a, transitively) of either. The walk is one recursive query; UNION keeps each term once, so
    * a cycle in the file ends it, and it goes at most as deep as there are terms. Its terms are then
@@ -179,7 +234,7 @@ export async function v2Reader(ctx: ServiceContext): Promise<V2Reader | undefine
   if (r === undefined) {
     if (byGen.size > 8) byGen.clear();
     const t = tableSet(CATALOG_PREFIX, gen);
-    r = (await tableExists(ctx.db, t.name('trait_map'))) ? new V2Reader(ctx.db, tables(t), await hasEfo(ctx.db, t.name('efo_edges'))) : false;
+    r = (await tableExists(ctx.db, t.name('trait_map'))) ? new V2Reader(ctx.db, tables(t), await hasEfo(ctx.db, t.name('efo_edges')), await tableExists(ctx.db, t.name('under_terms'))) : false;
     byGen.set(gen, r);
   }
   if (r === false) throw v2Errors.notLoadedForV2();
