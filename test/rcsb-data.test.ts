@@ -11,12 +11,42 @@ import { directAnswers } from '../src/services/pdb/data/graphql/direct.js';
 
 const REST = `${DATA}/rest/v1/core`;
 
+type Json = Record<string, unknown>;
+/** JSON with each number replaced by `#I:<text>` (written whole) or `#F:<text>` (with a fraction or exponent). */
+function numberForms(text: string): unknown {
+  return JSON.parse(text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (m) => (m.startsWith('"') ? m : JSON.stringify(`${/^-?\d+$/.test(m) ? '#I' : '#F'}:${m}`))));
+}
+
 describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_name, target) => {
   let t: TestApp;
 
   withDemoPdb(target, (app) => (t = app));
 
   describe('REST core objects', () => {
+    it('writes numbers as the real service does: number-typed fields with a fractional part, integers without', async () => {
+      const r = await t.app.inject(`${REST}/entry/4HHB`);
+      expect(r.body).toContain('"angle_alpha":90.0');
+      expect(r.body).toMatch(/"Z_PDB":4[,}]/);
+      // Every number of the recorded real entry that ours has at the same place is written the same way (whole or with a fraction).
+      const real = numberForms(readFileSync(new URL('../../shared/reference/pdb/recorded/data-rest-core/entry_4HHB.json', import.meta.url), 'utf8'));
+      const ours = numberForms(r.body);
+      const compared: string[] = [];
+      const walk = (a: unknown, b: unknown, at: string): void => {
+        if (typeof a === 'string' && typeof b === 'string' && /^#[IF]:/.test(a) && /^#[IF]:/.test(b)) {
+          compared.push(`${at} ${a.slice(0, 2)} ${b.slice(0, 2)}`);
+          expect(b.slice(0, 2), `${at}: real ${a.slice(3)}, ours ${b.slice(3)}`).toBe(a.slice(0, 2));
+        } else if (Array.isArray(a) && Array.isArray(b)) a.forEach((x, i) => walk(x, b[i], `${at}[${i}]`));
+        else if (a && b && typeof a === 'object' && typeof b === 'object') for (const k of Object.keys(a)) if (k in b) walk((a as Json)[k], (b as Json)[k], `${at}.${k}`);
+      };
+      walk(real, ours, '');
+      expect(compared.length).toBeGreaterThan(300);
+      expect(compared.filter((c) => c.endsWith('#F #F')).length).toBeGreaterThan(10);
+      expect(compared).toContain('.cell.angle_alpha #F #F');
+      // Parts, chemical components and lists of them the same way.
+      const entity = await t.app.inject(`${REST}/polymer_entity/4HHB/1`);
+      expect(entity.body).toMatch(/"formula_weight":\d+\.\d+/);
+    });
+
     it('serves the 4HHB entry with the archive categories under their schema names and the RCSB summaries', async () => {
       const r = await get(t.app, `${REST}/entry/4HHB`);
       expect(r.status).toBe(200);
@@ -227,6 +257,18 @@ describe.each(STORES.map((s) => [s.name, s] as const))('RCSB Data API on %s', (_
       const roots = await graphql(t.app, '{ __schema { queryType { fields { name args { name type { name kind ofType { name kind } } } } } } }');
       const names = roots.body.data.__schema.queryType.fields.map((f: { name: string }) => f.name);
       expect(names).toEqual(expect.arrayContaining(['entry', 'entries', 'polymer_entity', 'polymer_entities', 'chem_comp', 'assemblies', 'uniprot', 'pubmed']));
+    });
+
+    it("answers a scalar's specification link by the real service's spelling and by today's", async () => {
+      for (const field of ['specifiedByUrl', 'specifiedByURL']) {
+        const r = await graphql(t.app, `{ __type(name: "Date") { name kind ${field} } }`);
+        expect(r.body.errors, field).toBeUndefined();
+        expect(r.body.data.__type).toEqual({ name: 'Date', kind: 'SCALAR', [field]: null });
+      }
+      // graphql-js 15's introspection query, which asks for the old spelling.
+      const old = await graphql(t.app, '{ __schema { types { name specifiedByUrl } } }');
+      expect(old.body.errors).toBeUndefined();
+      expect(old.body.data.__schema.types.length).toBeGreaterThan(300);
     });
 
     it('runs the documentation query of RCSB unchanged', async () => {

@@ -6,6 +6,7 @@ import type { ObjectKind } from '../documents/index.js';
 import { dataErrors } from '../errors.js';
 import { runGraphQL } from './graphql/execute.js';
 import { isSchemaObject, schemaText } from '../documents/schema.js';
+import { documentJson } from '../documents/float-json.js';
 
 const JSON_TYPE = 'application/json';
 // What Fastify makes of JSON_TYPE for a text body; bytes are sent with it as it is.
@@ -37,7 +38,7 @@ export function dataRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const part = async (reply: FastifyReply, kind: ObjectKind, entry: string, key: string) => {
     const doc = await data.part(kind, entry, key);
     if (!doc) throw dataErrors.notFound(kind, PART_ID[kind](entry.toUpperCase(), key));
-    return send(reply, doc);
+    return send(reply, documentJson(kind, doc));
   };
   for (const kind of [...ENTITY_KINDS, ...INSTANCE_KINDS, 'assembly' as const]) {
     app.get<{ Params: { entry: string; key: string } }>(`/rest/v1/core/${kind}/:entry/:key`, (req, reply) => part(reply, kind, req.params.entry, req.params.key));
@@ -53,19 +54,19 @@ export function dataRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.get<{ Params: { id: string } }>('/rest/v1/core/chemcomp/:id', async (req, reply) => {
     const doc = await data.chemComp(req.params.id);
     if (!doc) throw dataErrors.notFound('chem_comp', req.params.id);
-    return send(reply, doc);
+    return send(reply, documentJson('chem_comp', doc));
   });
 
   app.get<{ Params: { entry: string; key: string } }>('/rest/v1/core/uniprot/:entry/:key', async (req, reply) => {
     const docs = await data.uniprotOfEntity(req.params.entry, req.params.key);
     if (!docs.length) throw dataErrors.notFound('uniprot', `${req.params.entry}_${req.params.key}`);
-    return send(reply, docs);
+    return send(reply, documentJson('uniprot', docs));
   });
 
   app.get<{ Params: { entry: string } }>('/rest/v1/core/pubmed/:entry', async (req, reply) => {
     const doc = await data.pubmedOfEntry(req.params.entry);
     if (!doc) throw dataErrors.notFound('pubmed', req.params.entry);
-    return send(reply, doc);
+    return send(reply, documentJson('pubmed', doc));
   });
 
   app.get('/rest/v1/holdings/current/entry_ids', async (_req, reply) => send(reply, JSON.stringify(await data.entryIds())));

@@ -9,6 +9,7 @@ import type { Db } from '../../../core/store/db.js';
 import type { Generations } from '../../../core/store/generations.js';
 import { localChemComp } from '../documents/chem-comp.js';
 import type { ObjectKind } from '../documents/index.js';
+import { documentJson } from '../documents/float-json.js';
 import * as store from './tables.js';
 import { ARCHIVE, ARCHIVE_PREFIX, CCD_PREFIX, COMPONENTS, SERVICE, SIFTS, SIFTS_PREFIX, type SiftsRow } from './tables.js';
 
@@ -60,7 +61,7 @@ export class PdbData {
     return this.tables(ARCHIVE, ARCHIVE_PREFIX);
   }
 
-  /** The entry document as stored (JSON text in UTF-8), or undefined; recent ones are answered from memory. */
+  /** The entry document as served (JSON text in UTF-8, numbers as the real service writes them), or undefined; recent ones are answered from memory. */
   async entryBody(id: string): Promise<Buffer | undefined> {
     const t = await this.archive();
     if (!t) return undefined;
@@ -70,7 +71,7 @@ export class PdbData {
     if (hit !== undefined) return hit;
     const text = (await store.entryRow(this.db, t, upper))?.doc;
     if (text === undefined) return undefined;
-    const body = Buffer.from(text, 'utf8');
+    const body = Buffer.from(documentJson('entry', JSON.parse(text)), 'utf8');
     this.bodies.set(key, body, body.length);
     return body;
   }

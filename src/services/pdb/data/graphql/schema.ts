@@ -1,5 +1,6 @@
 import {
   GraphQLScalarType,
+  __Type,
   buildClientSchema,
   isObjectType,
   type GraphQLFieldResolver,
@@ -41,8 +42,22 @@ export function dataSchema(): GraphQLSchema {
   const date = schema.getType('Date');
   // Stored documents write instants as the REST API does (`+0000`); GraphQL writes them with `Z`.
   if (date instanceof GraphQLScalarType) date.serialize = (v: unknown) => (typeof v === 'string' ? v.replace(/\+0000$/, 'Z') : v);
+  answerBothSpellings();
   built = schema;
   return schema;
+}
+
+/**
+ * The real service (graphql-java) names a scalar's specification link `__Type.specifiedByUrl`, the
+ * spelling before the October 2021 GraphQL specification; graphql-js names it `specifiedByURL`.
+ * Clients generated from the real service's introspection ask for the first: both are answered.
+ * `__Type` is graphql-js's own introspection type, shared by every schema of the process; the
+ * field is added to it once, and only this service serves GraphQL.
+ */
+function answerBothSpellings(): void {
+  const fields = __Type.getFields();
+  const current = fields.specifiedByURL;
+  if (current && !fields.specifiedByUrl) fields.specifiedByUrl = { ...current, name: 'specifiedByUrl' };
 }
 
 /** A field typed by another object of the API (a link): unresolved links answer null. */
