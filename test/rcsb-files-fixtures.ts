@@ -6,18 +6,45 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { parseCif } from '../src/core/mmcif/index.js';
+import { reader, rows } from '../src/services/pdb/files/legacy-cif.js';
 import { MemoryDerivedCache, type EntryFileSource } from '../src/services/pdb/files/source.js';
+import type { ComponentBond } from '../src/services/pdb/store/tables.js';
 
 export const FIXTURES = join(import.meta.dirname, 'fixtures', 'pdb');
 export const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));
 
-/** An in-memory source: entry id -> stored .cif.gz bytes (and structure factors). */
-export function memorySource(entries: Record<string, Uint8Array>, sf: Record<string, Uint8Array> = {}): EntryFileSource & { cache: MemoryDerivedCache } {
+/** An in-memory source: entry id -> stored .cif.gz bytes (and structure factors), with a component dictionary if given. */
+export function memorySource(
+  entries: Record<string, Uint8Array>,
+  sf: Record<string, Uint8Array> = {},
+  dictionary?: ReadonlyMap<string, ComponentBond[]>,
+): EntryFileSource & { cache: MemoryDerivedCache } {
   return {
     cif: (id) => Promise.resolve(entries[id]),
     structureFactors: (id) => Promise.resolve(sf[id]),
     cache: new MemoryDerivedCache(),
+    ...(dictionary
+      ? {
+          dictionary: async () => ({
+            tag: 'test',
+            bonds: async (ids: readonly string[]) => new Map(ids.flatMap((id) => (dictionary.has(id) ? [[id, dictionary.get(id) as ComponentBond[]] as const] : []))),
+          }),
+        }
+      : {}),
   };
+}
+
+/** The bonds (`chem_comp_bond` atom pairs) of every component of a dictionary file. */
+export async function dictionaryBonds(file: string): Promise<Map<string, ComponentBond[]>> {
+  const out = new Map<string, ComponentBond[]>();
+  for (const block of (await parseCif(readFileSync(file))).blocks) {
+    const v = reader(block, 'chem_comp_bond');
+    const list: ComponentBond[] = [];
+    for (let i = 0; i < rows(block, 'chem_comp_bond'); i++) list.push([v('atom_id_1', i), v('atom_id_2', i)]);
+    if (list.length) out.set(block.header.toUpperCase(), list);
+  }
+  return out;
 }
 
 export interface GenChain {

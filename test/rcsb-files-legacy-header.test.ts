@@ -7,23 +7,36 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCifPool, parseCif, toLegacyPdb } from '../src/core/mmcif/index.js';
 import { firstBlock } from '../src/core/mmcif/parse.js';
 import { mergeHeader } from '../src/services/pdb/files/legacy-header.js';
 import { fileHostRoutes } from '../src/services/pdb/files/routes.js';
-import { fixture, gz, memorySource } from './rcsb-files-fixtures.js';
+import { dictionaryBonds, fixture, gz, memorySource } from './rcsb-files-fixtures.js';
 import { missingBiopython } from './helpers/tools.js';
+import type { TestApp } from './helpers/app.js';
+import { loadDemo, pdbApp } from './helpers/pdb.js';
+import { STORES, type OpenedStore } from './helpers/stores.js';
+import { tableSet } from '../src/core/ingest/dataset.js';
+import { ident } from '../src/core/store/db.js';
+import { rcsbData } from '../src/services/pdb/data/index.js';
+import { rcsbFiles } from '../src/services/pdb/files/index.js';
+import { CCD_PREFIX, ccdBonds } from '../src/services/pdb/store/tables.js';
 
 const noBiopython = missingBiopython();
 const realPdb = gunzipSync(fixture('4hhb.pdb.gz')).toString('utf8');
 const source = memorySource({ '4HHB': fixture('4hhb.cif.gz') }, {});
+/** Paths of a file host that has the demo's chemical component dictionary (HEM's bonds among them). */
+const CCD = '/with-dictionary';
 
 let app: FastifyInstance;
 beforeAll(async () => {
   app = Fastify({ logger: false });
   await app.register(async (f) => fileHostRoutes(f, source), { prefix: '/rcsb/files' });
+  const withDictionary = memorySource({ '4HHB': fixture('4hhb.cif.gz') }, {}, await dictionaryBonds(join(import.meta.dirname, '..', 'src', 'services', 'pdb', 'demo', 'components.cif.gz')));
+  await app.register(async (f) => fileHostRoutes(f, withDictionary), { prefix: `${CCD}/rcsb/files` });
   await app.ready();
 });
 afterAll(async () => {
@@ -175,16 +188,17 @@ describe('legacy .pdb header records', () => {
   });
 
   it('agrees with the real 4hhb.pdb record type by record type (figure reported)', async () => {
-    const ours = (await app.inject({ method: 'GET', url: '/rcsb/files/download/4hhb.pdb' })).body;
+    const ours = (await app.inject({ method: 'GET', url: `${CCD}/rcsb/files/download/4hhb.pdb` })).body;
     const a = agreement(ours, realPdb);
     console.log(`legacy header agreement with the real 4hhb.pdb: ${a.matched}/${a.total} lines (${a.percent}%)`, a.perType);
     for (const type of ['HEADER', 'COMPND', 'SOURCE', 'REVDAT', 'JRNL', 'REMARK', 'HELIX', 'LINK', 'CRYST1', 'SCALE1', 'ORIGX1']) expect(a.perType[type], type).not.toMatch(/^0\//);
     // Before these records were written: 71 of 1,064 non-coordinate lines (6.7%); with COMPND, SOURCE, REVDAT, JRNL, REMARK 1/2, HELIX and LINK: 170 (16.0%);
     // with CAVEAT, SPRSDE, REMARK 3-900, HETSYN, FORMUL, SITE, MTRIX, CONECT and MASTER: 999 (93.9%); with REMARK 290: 1,023 (96.1%);
     // with REMARK 1's book references (EDIT, REF continued, PUBL, empty REFN) and 60-column JRNL text: 1,041 (97.8%).
-    // The other 23: REVDAT 2-9 (9 lines; the mmCIF's revision history has 7 revisions, not the legacy file's 9, and
-    // revised categories rather than record names) and 14 CONECT lines.
-    expect(a.matched).toBeGreaterThanOrEqual(1041);
+    // With the dictionary's bonds in CONECT: 1,055 (99.2%). The other 9: REVDAT 2-9 (the mmCIF's revision history has
+    // 7 revisions, not the legacy file's 9, and revised categories rather than record names).
+    expect(a.matched).toBeGreaterThanOrEqual(1055);
+    expect(records(ours, 'CONECT')).toEqual(records(realPdb, 'CONECT'));
     expect(records(ours, 'REMARK   1')).toEqual(records(realPdb, 'REMARK   1'));
     expect(records(ours, 'MASTER')).toEqual(records(realPdb, 'MASTER'));
     for (const type of ['CAVEAT', 'SPRSDE', 'HETSYN', 'FORMUL', 'SITE', 'MTRIX1', 'MTRIX2', 'MTRIX3']) expect(a.perType[type], type).toMatch(/^(\d+)\/\1$/);
@@ -209,6 +223,17 @@ describe('legacy .pdb header records', () => {
     // REMARK 1: the journal references agree; the two book chapters are cited with editor, publisher and
     // a split title that the mmCIF's citation rows do not carry (checked by the test above for JRNL).
     expect(records(ours, 'REMARK   1  TITL   STEREOCHEMISTRY OF IRON IN DEOXYHAEMOGLOBIN')).toHaveLength(1);
+  });
+
+  it("takes a HET group's bonds from the loaded dictionary, the rest from distances, and keeps the two files apart", async () => {
+    const withBonds = records((await app.inject({ method: 'GET', url: `${CCD}/rcsb/files/download/4hhb.pdb` })).body, 'CONECT');
+    const real = records(realPdb, 'CONECT');
+    expect(withBonds).toEqual(real);
+    // The propionate of heme A 142: CBA-CGA (2.3 A in this model) bonded, the carboxylate's O1A-O2A contact (1.5 A) not.
+    for (const l of ['CONECT 4399 4398 4400', 'CONECT 4400 4399 4401 4402', 'CONECT 4401 4400', 'CONECT 4402 4400']) expect(withBonds).toContain(l);
+    const fromDistances = records((await app.inject({ method: 'GET', url: '/rcsb/files/download/4hhb.pdb' })).body, 'CONECT');
+    expect(fromDistances).toContain('CONECT 4401 4400 4402');
+    expect(fromDistances).not.toEqual(real);
   });
 
   it('writes CONECT for the HET groups and LINK bonds and MASTER with the record counts', async () => {
@@ -343,5 +368,29 @@ describe('legacy .pdb header records', () => {
     const altered = await legacyOf(withSheetsAndCisPeptides());
     expect(records(altered, 'SHEET')).toHaveLength(5);
     expect(await biopythonHeader(altered)).toEqual([1.74, '1984-07-17', '1984-03-07']);
+  });
+});
+
+describe.each(STORES.map((s) => [s.name, s] as const))('legacy .pdb CONECT from the loaded dictionary on %s', (_name, target) => {
+  let store: OpenedStore;
+  let t: TestApp;
+  beforeAll(async () => {
+    store = await target.open();
+    t = await pdbApp(store, [rcsbData, rcsbFiles]);
+    await loadDemo(store, t.generations);
+  }, 600_000);
+  afterAll(async () => {
+    await t?.close();
+    await store?.cleanup();
+  });
+
+  it("writes the real 4hhb.pdb's CONECT records from the demo dictionary's bonds", async () => {
+    const conect = records((await t.app.inject({ method: 'GET', url: '/rcsb/files/download/4hhb.pdb' })).body, 'CONECT');
+    expect(conect).toEqual(records(realPdb, 'CONECT'));
+    // A dictionary loaded by a version that kept no bonds has none to give (the file host then finds them from distances).
+    const ccd = tableSet(CCD_PREFIX, (await t.generations.active('rcsb-data', 'components')) as number);
+    expect((await ccdBonds(store.db, ccd, ['HEM', 'NAG'])).get('HEM')).toContainEqual(['CBA', 'CGA']);
+    await store.db.exec(`DROP TABLE ${ident(ccd.name('comp_bonds'))}`);
+    expect((await ccdBonds(store.db, ccd, ['HEM'])).size).toBe(0);
   });
 });

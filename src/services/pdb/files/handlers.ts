@@ -136,14 +136,17 @@ export class FileHost {
     const unavailableKey = `${base}:unavailable`;
     if (await this.source.cache.get(unavailableKey)) return { found: false, reason: 'unavailable' };
     try {
-      // Keyed apart from files the pool wrote before header records were added here.
-      const key = kind === 'pdb' ? `${base}:h2` : base;
+      // A legacy file's CONECT records take a HET group's bonds from the dictionary loaded, if any:
+      // keyed by it, and apart from files written before header records were added here.
+      const dictionary = kind === 'pdb' ? await this.source.dictionary?.() : undefined;
+      const version = kind === 'pdb' ? `h3${dictionary ? `-${dictionary.tag}` : ''}` : '';
+      const key = version ? `${base}:${version}` : base;
       const plain = await this.derived(key, async () => {
         const out = await runCifTask(kind, raw, conversionBudget.ms, name.assembly ? { assembly: name.assembly } : {});
         // The pool's writer leaves out most header records, CONECT and MASTER; added here from the mmCIF (legacy-header.ts).
-        return kind === 'pdb' ? withHeader(out, raw) : out;
+        return kind === 'pdb' ? withHeader(out, raw, dictionary) : out;
       });
-      const tag = `${hash.slice(0, 20)}-${kind}${name.assembly ?? ''}${kind === 'pdb' ? '-h2' : ''}`;
+      const tag = `${hash.slice(0, 20)}-${kind}${name.assembly ?? ''}${version ? `-${version}` : ''}`;
       if (!gz) return { found: true, bytes: plain, gzipped: false, tag };
       const packed = await this.derived(`${key}.gz`, async () => new Uint8Array(await gzipAsync(plain)));
       return { found: true, bytes: packed, gzipped: true, tag: `${tag}-gz` };

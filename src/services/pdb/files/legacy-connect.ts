@@ -2,10 +2,14 @@
  * CONECT and MASTER of a legacy `.pdb` file. CONECT lists, as the format defines, the bonds within
  * each HET group (water excepted) and the struct_conn bonds (LINK, SSBOND), on the serial numbers the
  * coordinate records were given, so they are read back from those records (first model only, as
- * wwPDB writes them). The mmCIF of an entry carries no chem_comp_bond, so the bonds within a HET
- * group are found from distances: two atoms of a group are bonded when closer than the sum of their
- * covalent radii plus 0.4 A, never two metal atoms (a cluster's Fe-Fe, ~2.7 A, is no bond).
+ * wwPDB writes them). The bonds within a HET group are the chemical component dictionary's
+ * (`chem_comp_bond`, by atom name), as wwPDB takes them, where a dictionary is loaded and lists the
+ * component; the entry's mmCIF carries none, so otherwise they are found from distances: two atoms
+ * of a group are bonded when closer than the sum of their covalent radii plus 0.4 A, never two metal
+ * atoms (a cluster's Fe-Fe, ~2.7 A, is no bond). Distances miss what a strained old model has (the
+ * heme propionates of 4HHB: C-C 2.1-2.3 A, O-O contacts of 1.5-1.9 A).
  */
+import type { ComponentBond } from '../store/tables.js';
 import { type Block, pad80, reader, rows, WATER } from './legacy-cif.js';
 
 interface Atom {
@@ -102,8 +106,19 @@ function bonded(a: Atom, b: Atom): boolean {
   return d2 > 0.16 && d2 <= limit * limit;
 }
 
-/** Bonds within each HET group but water. */
-function intraResidue(atoms: readonly Atom[], bonds: Bonds): void {
+/** Components of the HET groups of legacy text (water excepted): those the dictionary is asked for. */
+export function hetComponents(text: string): string[] {
+  const out = new Set<string>();
+  for (const l of text.split('\n')) {
+    if (!l.startsWith('HETATM')) continue;
+    const comp = l.slice(17, 20).trim();
+    if (comp && !WATER.has(comp)) out.add(comp);
+  }
+  return [...out];
+}
+
+/** Bonds within each HET group but water: the dictionary's where it lists the component, else from distances. */
+function intraResidue(atoms: readonly Atom[], bonds: Bonds, dictionary: ReadonlyMap<string, readonly ComponentBond[]>): void {
   const groups = new Map<string, Atom[]>();
   for (const a of atoms) {
     if (!a.het || WATER.has(a.comp)) continue;
@@ -112,6 +127,14 @@ function intraResidue(atoms: readonly Atom[], bonds: Bonds): void {
     else groups.set(a.residue, [a]);
   }
   for (const g of groups.values()) {
+    const listed = dictionary.get((g[0] as Atom).comp);
+    if (listed?.length) {
+      const named = new Map<string, Atom[]>();
+      for (const a of g) named.set(a.name, [...(named.get(a.name) ?? []), a]);
+      // Each alternate location bonds within itself and to atoms without one.
+      for (const [n1, n2] of listed) for (const a of named.get(n1) ?? []) for (const b of named.get(n2) ?? []) if (!a.alt || !b.alt || a.alt === b.alt) bond(bonds, a.serial, b.serial);
+      continue;
+    }
     for (let i = 0; i < g.length; i++) for (let j = i + 1; j < g.length; j++) if (bonded(g[i] as Atom, g[j] as Atom)) bond(bonds, (g[i] as Atom).serial, (g[j] as Atom).serial);
   }
 }
@@ -142,10 +165,10 @@ function connections(block: Block, atoms: readonly Atom[], bonds: Bonds): void {
 }
 
 /** CONECT records: each atom's bonded serials in ascending order, four a line. */
-export function conect(block: Block, lines: readonly string[]): string[] {
+export function conect(block: Block, lines: readonly string[], dictionary: ReadonlyMap<string, readonly ComponentBond[]> = new Map()): string[] {
   const atoms = firstModelAtoms(lines);
   const bonds: Bonds = new Map();
-  intraResidue(atoms, bonds);
+  intraResidue(atoms, bonds, dictionary);
   connections(block, atoms, bonds);
   const out: string[] = [];
   for (const serial of [...bonds.keys()].sort((a, b) => a - b)) {

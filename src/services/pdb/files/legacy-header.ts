@@ -13,7 +13,9 @@
 import { parseCif } from '../../../core/mmcif/index.js';
 import { firstBlock } from '../../../core/mmcif/parse.js';
 import { atomField as linkAtomName, type Block, legacyDate, pad80, rows, value, wrapWords } from './legacy-cif.js';
-import { conect, master } from './legacy-connect.js';
+import { conect, hetComponents, master } from './legacy-connect.js';
+import type { ComponentDictionary } from './source.js';
+import type { ComponentBond } from '../store/tables.js';
 import { caveat, formul, hetsyn, mtrix, seqadv, site, sprsde } from './legacy-records.js';
 import { laterRemarks } from './legacy-remarks.js';
 import { cispep, sheet } from './legacy-sheet.js';
@@ -372,8 +374,11 @@ function ordered(header: readonly string[]): string[] {
 
 const COORDINATES = /^(MODEL |ATOM {2}|HETATM|TER|ANISOU|ENDMDL|CONECT|MASTER|END)/;
 
-/** Legacy text with the extra records merged in; text without a HEADER record is returned as is. */
-export function mergeHeader(text: string, block: Block): string {
+/**
+ * Legacy text with the extra records merged in; text without a HEADER record is returned as is.
+ * `bonds`: the dictionary's bonds of the HET groups' components, where one is loaded.
+ */
+export function mergeHeader(text: string, block: Block, bonds: ReadonlyMap<string, readonly ComponentBond[]> = new Map()): string {
   const lines = text.split('\n');
   if (!lines[0]?.startsWith('HEADER')) return text;
   const idCode = lines[0].slice(62, 66).trim() || value(block, 'entry', 'id');
@@ -391,15 +396,19 @@ export function mergeHeader(text: string, block: Block): string {
   // The coordinate section as written, then CONECT, MASTER and END.
   const tail = lines.slice(coordAt);
   while (tail.length && (tail[tail.length - 1] === '' || /^(END|MASTER|CONECT)/.test(tail[tail.length - 1] as string))) tail.pop();
-  const body = [...header, ...tail, ...conect(block, tail)];
+  const body = [...header, ...tail, ...conect(block, tail, bonds)];
   return `${[...body, master(body), pad80('END')].join('\n')}\n`;
 }
 
 /** mergeHeader over the raw (possibly gzipped) mmCIF bytes; the text unchanged when they do not parse. */
-export async function withHeader(text: Uint8Array, cif: Uint8Array): Promise<Uint8Array> {
+export async function withHeader(text: Uint8Array, cif: Uint8Array, dictionary?: ComponentDictionary): Promise<Uint8Array> {
+  const legacy = Buffer.from(text).toString('utf8');
+  // Outside the guard below: a dictionary that cannot be read fails the request, rather than a
+  // file without its bonds being kept as the entry's.
+  const bonds = dictionary ? await dictionary.bonds(hetComponents(legacy)) : undefined;
   try {
     const block = firstBlock(await parseCif(cif));
-    return new Uint8Array(Buffer.from(mergeHeader(Buffer.from(text).toString('utf8'), block), 'utf8'));
+    return new Uint8Array(Buffer.from(mergeHeader(legacy, block, bonds), 'utf8'));
   } catch {
     return text;
   }

@@ -1,6 +1,7 @@
 import { SizedLru } from '../../../core/cache/lru.js';
 import type { ServiceContext } from '../../types.js';
 import { PdbData } from '../store/pdb-data.js';
+import type { ComponentBond } from '../store/tables.js';
 
 /** Where the file host gets an entry's stored files and keeps what it derives from them. */
 
@@ -20,6 +21,16 @@ export interface EntryFileSource {
    * entry never meets a stale conversion; the cache may drop entries at will.
    */
   cache: DerivedCache;
+  /** The chemical component dictionary loaded beside the entries, for CONECT records; absent where none is. */
+  dictionary?(): Promise<ComponentDictionary | undefined>;
+}
+
+/** Bonds of chemical components by atom name, from a loaded dictionary. */
+export interface ComponentDictionary {
+  /** Names the loaded dictionary, so a file derived with another one is not served again. */
+  tag: string;
+  /** Each component's bonds (pairs of atom names), for those the dictionary lists bonds for. */
+  bonds(compIds: readonly string[]): Promise<Map<string, ComponentBond[]>>;
 }
 
 /** A cache that keeps the most recently used derived files in memory, up to a byte budget. */
@@ -55,5 +66,6 @@ export function storedEntryFiles(ctx: ServiceContext): EntryFileSource {
     cif: async (id) => (await data.entryFiles(id))?.cif,
     structureFactors: async (id) => (await data.entryFiles(id))?.sf,
     cache: derived,
+    dictionary: () => data.componentDictionary(),
   };
 }

@@ -6,11 +6,24 @@ import type { Db } from '../../../core/store/db.js';
 import { readBlock } from '../../../core/mmcif/block-reader.js';
 import { chemCompDocument } from '../documents/chem-comp.js';
 import { SEARCH_TABLES, buildChemIndex } from '../search/build/indexer.js';
-import { CCD_PREFIX, CCD_TABLES, COMPONENTS, SERVICE, countTable, createCcd } from '../store/tables.js';
+import { CCD_PREFIX, CCD_TABLES, COMPONENTS, SERVICE, countTable, createCcd, type ComponentBond } from '../store/tables.js';
 
 export interface ComponentRecord {
   id: string;
   doc: Record<string, unknown>;
+  /** `chem_comp_bond`'s atom pairs: what a legacy file's CONECT records list within a HET group. */
+  bonds: ComponentBond[];
+}
+
+function bondsOf(block: Awaited<ReturnType<typeof readBlock>>): ComponentBond[] {
+  const t = block.table('chem_comp_bond');
+  const out: ComponentBond[] = [];
+  for (let r = 0; r < t.rows; r++) {
+    const a = t.str('atom_id_1', r);
+    const b = t.str('atom_id_2', r);
+    if (a && b) out.push([a, b]);
+  }
+  return out;
 }
 
 /**
@@ -40,7 +53,7 @@ async function* read(input: string, ctx: ReadContext): AsyncGenerator<Sourced<Co
           ctx.skip(place, 'a data block without a _chem_comp.id');
           return;
         }
-        yield { value: { id: String(doc.rcsb_id), doc }, place };
+        yield { value: { id: String(doc.rcsb_id), doc, bonds: bondsOf(parsed) }, place };
       } catch (err) {
         ctx.skip(place, `unreadable component: ${(err as Error).message}`);
       }
@@ -67,24 +80,33 @@ async function* read(input: string, ctx: ReadContext): AsyncGenerator<Sourced<Co
 async function write(tx: Db, t: TableSet, batch: readonly Sourced<ComponentRecord>[]): Promise<readonly number[]> {
   const seen = new Set<string>();
   const dupes: number[] = [];
-  const rows: string[][] = [];
+  const firsts: ComponentRecord[] = [];
   batch.forEach(({ value }, i) => {
     if (seen.has(value.id)) dupes.push(i);
     else {
       seen.add(value.id);
-      rows.push([value.id, JSON.stringify(value.doc)]);
+      firsts.push(value);
     }
   });
   const existing = await tx.query<{ comp_id: string }>(
-    `SELECT comp_id FROM "${t.name('comps')}" WHERE comp_id IN (${rows.map(() => '?').join(',') || "''"})`,
-    rows.map((r) => r[0] as string),
+    `SELECT comp_id FROM "${t.name('comps')}" WHERE comp_id IN (${firsts.map(() => '?').join(',') || "''"})`,
+    firsts.map((c) => c.id),
   );
   const taken = new Set(existing.map((r) => r.comp_id));
-  const fresh = rows.filter((r) => !taken.has(r[0] as string));
+  const fresh = firsts.filter((c) => !taken.has(c.id));
   batch.forEach(({ value }, i) => {
     if (taken.has(value.id) && !dupes.includes(i)) dupes.push(i);
   });
-  await tx.insertMany(t.name('comps'), ['comp_id', 'doc'], fresh);
+  await tx.insertMany(
+    t.name('comps'),
+    ['comp_id', 'doc'],
+    fresh.map((c) => [c.id, JSON.stringify(c.doc)]),
+  );
+  await tx.insertMany(
+    t.name('comp_bonds'),
+    ['comp_id', 'bonds'],
+    fresh.filter((c) => c.bonds.length).map((c) => [c.id, JSON.stringify(c.bonds)]),
+  );
   return dupes;
 }
 
@@ -105,7 +127,7 @@ export function componentsDataset(demo: string): Dataset<Sourced<ComponentRecord
     // so an update replaces the components it holds and removes none. The search index is rebuilt.
     updates: {
       noun: 'components',
-      parts: { component: { comps: 'comp_id' } },
+      parts: { component: { comps: 'comp_id', comp_bonds: 'comp_id' } },
       key: ({ value }) => ({ part: 'component', id: value.id }),
       derived: SEARCH_TABLES,
     },

@@ -10,6 +10,7 @@ import type { Generations } from '../../../core/store/generations.js';
 import { localChemComp } from '../documents/chem-comp.js';
 import type { ObjectKind } from '../documents/index.js';
 import { documentJson } from '../documents/float-json.js';
+import type { ComponentDictionary } from '../files/source.js';
 import * as store from './tables.js';
 import { ARCHIVE, ARCHIVE_PREFIX, CCD_PREFIX, COMPONENTS, SERVICE, SIFTS, SIFTS_PREFIX, type SiftsRow } from './tables.js';
 
@@ -214,6 +215,13 @@ export class PdbData {
     if (!t) return undefined;
     const local = await store.localComponent(this.db, t, compId);
     return local ? localChemComp(JSON.parse(local)) : undefined;
+  }
+
+  /** The loaded dictionary's bonds, named by its generation; undefined when no dictionary is loaded. */
+  async componentDictionary(): Promise<ComponentDictionary | undefined> {
+    const ccd = await this.tables(COMPONENTS, CCD_PREFIX);
+    if (!ccd) return undefined;
+    return { tag: `cc${ccd.gen}`, bonds: (ids) => store.ccdBonds(this.db, ccd, ids) };
   }
 
   async entryIds(): Promise<string[]> {

@@ -6,6 +6,7 @@
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import type { Db } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
+import { tableExists } from '../../../core/store/tables.js';
 import type { ObjectKind } from '../documents/index.js';
 import { SEARCH_TABLES } from '../search/build/indexer.js';
 
@@ -19,7 +20,8 @@ export const ARCHIVE_PREFIX = 'pdb';
 export const DATA_TABLES = ['entries', 'parts', 'comps', 'chains'] as const;
 export const ARCHIVE_TABLES = [...DATA_TABLES, ...SEARCH_TABLES] as const;
 export const CCD_PREFIX = 'pdbcc';
-export const CCD_TABLES = ['comps', ...SEARCH_TABLES] as const;
+/** `comp_bonds`: each component's bonds by atom name, for the CONECT records of legacy files. */
+export const CCD_TABLES = ['comps', 'comp_bonds', ...SEARCH_TABLES] as const;
 export const SIFTS_PREFIX = 'pdbsifts';
 export const SIFTS_TABLES = ['chains'] as const;
 
@@ -152,6 +154,27 @@ export async function chainsOfEntry(db: Db, t: TableSet, entryId: string): Promi
 
 export async function createCcd(db: Db, t: TableSet): Promise<void> {
   await db.exec(`CREATE TABLE ${ident(t.name('comps'))} (comp_id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+  await db.exec(`CREATE TABLE ${ident(t.name('comp_bonds'))} (comp_id TEXT PRIMARY KEY, bonds TEXT NOT NULL)`);
+}
+
+/** A bond of a component: the two atoms' names. */
+export type ComponentBond = readonly [string, string];
+
+/**
+ * The dictionary's bonds of some components (those it lists bonds for). A dictionary loaded by a
+ * version that kept no bonds has none.
+ */
+export async function ccdBonds(db: Db, t: TableSet, compIds: readonly string[]): Promise<Map<string, ComponentBond[]>> {
+  const out = new Map<string, ComponentBond[]>();
+  const table = t.name('comp_bonds');
+  if (compIds.length === 0 || !(await tableExists(db, table))) return out;
+  const ids = [...new Set(compIds)];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await db.query<{ comp_id: string; bonds: string }>(`SELECT comp_id, bonds FROM ${ident(table)} WHERE comp_id IN (${chunk.map(() => '?').join(', ')})`, chunk);
+    for (const r of rows) out.set(r.comp_id, JSON.parse(r.bonds) as ComponentBond[]);
+  }
+  return out;
 }
 
 export async function countTable(db: Db, t: TableSet, logical: string): Promise<number> {
