@@ -85,6 +85,26 @@ describe('reading', () => {
 });
 
 describe('legacy PDB', () => {
+  it('infers ATOM and HETATM from the entities and residues where atom_site has no group_PDB', async () => {
+    const text = gunzipSync(realCif).toString('utf8');
+    // The same file without the column, as other programs write mmCIF.
+    const bare = text.replace('_atom_site.group_PDB \n', '').replace(/^(?:ATOM|HETATM) +(?=\d+ )/gm, '');
+    expect(bare).not.toMatch(/^HETATM/m);
+    const ours = toLegacyPdb(await parseCif(bare));
+    const RECORDS = /^(ATOM {2}|HETATM|TER|HET {3}|HETNAM)/;
+    expect(lines(ours, RECORDS)).toEqual(lines(realPdb, RECORDS));
+    // A modified residue of a chain (MET 55 of chain B renamed MSE, its SD kept): HETATM with a HET record.
+    const modified = bare.replace(/^(\d+ +\S+ +\S+ +\. +)MET( +B +2 +55 +\? +[-\d.]+ +[-\d.]+ +[-\d.]+ +[\d.]+ +[\d.]+ +\? +55 +)MET/gm, '$1MSE$2MSE');
+    expect(modified).not.toEqual(bare);
+    const mse = toLegacyPdb(await parseCif(modified));
+    const msAtoms = lines(mse, /^(ATOM {2}|HETATM).{11}MSE B {2}55 /);
+    expect(msAtoms.length).toBeGreaterThan(4);
+    expect(msAtoms.every((l) => l.startsWith('HETATM'))).toBe(true);
+    expect(lines(mse, /^HET {4}MSE {2}B {2}55 /)).toHaveLength(1);
+    // With group_PDB the file's own word stands.
+    expect(lines(toLegacyPdb(await parseCif(text)), /^HETATM.{11}MET/)).toEqual([]);
+  });
+
   it('writes the atoms, TER records and header records of the real 4hhb.pdb column for column', async () => {
     const ours = toLegacyPdb(await parseCif(realCif));
     expect(lines(ours, COORDS)).toEqual(lines(realPdb, COORDS));

@@ -6,7 +6,7 @@
  * the archive writes it); HET counts each non-water HETATM residue's atoms in the models written.
  */
 import type { CifBlock } from 'molstar/lib/mol-io/reader/cif.js';
-import { col, type AtomSite } from './table.js';
+import { col, hetatmRows, type AtomSite } from './table.js';
 
 const pad80 = (s: string) => (s.length >= 80 ? s.slice(0, 80) : s.padEnd(80));
 const PER_LINE = 13;
@@ -80,9 +80,10 @@ export function seqresRecords(block: CifBlock, out: string[]): void {
 /** HET records of the rows written (the first model's), then HETNAM for each heterogen named in chem_comp. */
 export function hetRecords(block: CifBlock, a: AtomSite, rows: ArrayLike<number>, out: string[]): void {
   const groups = new Map<string, { name: string; chain: string; seq: string; ins: string; atoms: number }>();
+  const isHet = hetatmRows(block, a);
   for (let k = 0; k < rows.length; k++) {
     const r = rows[k] as number;
-    if (a.group.str(r) !== 'HETATM') continue;
+    if (!isHet(r)) continue;
     const name = a.authComp.str(r);
     if (WATERS.has(name)) continue;
     const key = `${a.authAsym.str(r)}\u0000${a.authSeq.str(r)}\u0000${a.insCode.str(r)}\u0000${name}`;

@@ -8,7 +8,7 @@ import type { CifBlock, CifFile } from 'molstar/lib/mol-io/reader/cif.js';
 import { LegacyFormatUnavailable } from './errors.js';
 import { dbrefRecords, hetRecords, seqresRecords } from './legacy-sequence.js';
 import { firstBlock } from './parse.js';
-import { atomSite, col, item, polymerEntities, type AtomSite } from './table.js';
+import { atomSite, col, hetatmRows, item, polymerEntities, type AtomSite } from './table.js';
 
 /** A 3x4 transform (rotation rows then translation), applied as R·x + t. */
 export type Transform = readonly [number, number, number, number, number, number, number, number, number, number, number, number];
@@ -66,6 +66,7 @@ function chargeText(a: AtomSite, r: number): string {
 /** ATOM/HETATM and TER records of the given models (MODEL/ENDMDL around each when there are several). */
 function atomRecords(block: CifBlock, a: AtomSite, models: readonly LegacyModel[], wrap: boolean, out: string[]): void {
   const polymers = polymerEntities(block);
+  const isHet = hetatmRows(block, a);
   for (const m of models) {
     if (wrap) out.push(pad80(`MODEL     ${String(m.num).padStart(4)}`));
     let serial = 0;
@@ -85,7 +86,7 @@ function atomRecords(block: CifBlock, a: AtomSite, models: readonly LegacyModel[
         z = nz;
       }
       const element = a.element.str(r).toUpperCase();
-      const record = a.group.str(r) === 'HETATM' ? 'HETATM' : 'ATOM  ';
+      const record = isHet(r) ? 'HETATM' : 'ATOM  ';
       const resName = a.authComp.str(r).padStart(3);
       const chain = a.authAsym.str(r) || ' ';
       const resSeq = a.authSeq.str(r).padStart(4);

@@ -1,6 +1,7 @@
 /** Typed access to the categories the writers read (mostly atom_site), tolerant of absent columns. */
 import type { CifBlock, CifCategory, CifField } from 'molstar/lib/mol-io/reader/cif.js';
 import { CifFormatError } from './errors.js';
+import { STANDARD_RESIDUES } from './standard.js';
 
 /** ValueKind from Mol*: 0 present, 1 '.', 2 '?'. */
 export const PRESENT = 0;
@@ -107,4 +108,23 @@ export function polymerEntities(block: CifBlock): Set<string> {
     for (let i = 0; i < (poly?.rowCount ?? 0); i++) out.add(id.str(i));
   }
   return out;
+}
+
+/**
+ * Whether a row of atom_site is a HETATM record: as `group_PDB` says where the file has it. A file
+ * without it (written by other programs than the archive's) gets wwPDB's rule: atoms of polymer
+ * residues (of a polymer entity, or of a chain pdbx_poly_seq_scheme lists) are ATOM when the residue
+ * is a standard amino acid or nucleotide; ligands, water, sugars and modified residues are HETATM.
+ */
+export function hetatmRows(block: CifBlock, a: AtomSite): (r: number) => boolean {
+  if (block.categories.atom_site?.getField('group_PDB')) return (r) => a.group.str(r) === 'HETATM';
+  const entities = polymerEntities(block);
+  const scheme = block.categories.pdbx_poly_seq_scheme;
+  const asyms = new Set<string>();
+  const asymCol = col(scheme, 'asym_id');
+  for (let i = 0; i < (scheme?.rowCount ?? 0); i++) asyms.add(asymCol.str(i));
+  return (r) => {
+    const polymer = entities.has(a.labelEntity.str(r)) || asyms.has(a.labelAsym.str(r));
+    return !polymer || !STANDARD_RESIDUES.has(a.labelComp.str(r) || a.authComp.str(r));
+  };
 }

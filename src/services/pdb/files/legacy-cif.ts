@@ -3,6 +3,7 @@
  * columns, fixed-point numbers, and the residues the format calls standard (the rest are HET groups).
  */
 import { firstBlock } from '../../../core/mmcif/parse.js';
+import { STANDARD_RESIDUES } from '../../../core/mmcif/standard.js';
 
 export type Block = ReturnType<typeof firstBlock>;
 
@@ -37,41 +38,7 @@ export function reader(block: Block, category: string): (field: string, row?: nu
 }
 
 /** Residues written as ATOM records; every other residue is a HET group. */
-export const STANDARD = new Set([
-  'ALA',
-  'ARG',
-  'ASN',
-  'ASP',
-  'CYS',
-  'GLN',
-  'GLU',
-  'GLY',
-  'HIS',
-  'ILE',
-  'LEU',
-  'LYS',
-  'MET',
-  'PHE',
-  'PRO',
-  'SER',
-  'THR',
-  'TRP',
-  'TYR',
-  'VAL',
-  'UNK',
-  'A',
-  'C',
-  'G',
-  'U',
-  'I',
-  'N',
-  'DA',
-  'DC',
-  'DG',
-  'DT',
-  'DI',
-  'DN',
-]);
+export const STANDARD = STANDARD_RESIDUES;
 
 const TWO_LETTER = /^(FE|ZN|MG|MN|CU|CO|NI|NA|CL|BR|CD|HG|SE|CA|LI|AL|GA|PT|AU|AG|MO|SR|BA|CS|RB|TB|YB|GD|SM|EU|PB|IR|OS|RU|RH|PD|SB|TE|XE|KR|AR|NE|HE|BE|SI|TI|CR|V|AS)$/;
 

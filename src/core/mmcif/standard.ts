@@ -1,0 +1,40 @@
+/**
+ * Residues the wwPDB writes as ATOM records when part of a polymer: the standard amino acids and
+ * nucleotides (and their unknown forms). Every other residue, modified ones in a chain included, is a
+ * HET group (HETATM records, HET/HETNAM, CONECT).
+ */
+export const STANDARD_RESIDUES: ReadonlySet<string> = new Set([
+  'ALA',
+  'ARG',
+  'ASN',
+  'ASP',
+  'CYS',
+  'GLN',
+  'GLU',
+  'GLY',
+  'HIS',
+  'ILE',
+  'LEU',
+  'LYS',
+  'MET',
+  'PHE',
+  'PRO',
+  'SER',
+  'THR',
+  'TRP',
+  'TYR',
+  'VAL',
+  'UNK',
+  'A',
+  'C',
+  'G',
+  'U',
+  'I',
+  'N',
+  'DA',
+  'DC',
+  'DG',
+  'DT',
+  'DI',
+  'DN',
+]);
