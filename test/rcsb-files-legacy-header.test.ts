@@ -187,6 +187,27 @@ describe('legacy .pdb header records', () => {
     expect(ours.split('\n').filter((l) => l && l.length !== 80)).toEqual([]);
   });
 
+  it("writes an NMR entry's REMARK 3, 210, 215 and 465 (one list for the whole ensemble), NUMMDL and CRYST1 as the archive's 2BEG and 1LCD files", async () => {
+    for (const id of ['2beg', '1lcd']) {
+      const ours = await legacyOf(gunzipSync(fixture(`${id}.cif.gz`)).toString('utf8'));
+      const real = gunzipSync(fixture(`${id}.pdb.gz`)).toString('utf8');
+      for (const type of ['EXPDTA', 'NUMMDL', 'CRYST1', 'REMARK   2', 'REMARK   3', 'REMARK 210', 'REMARK 215', 'REMARK 465']) {
+        expect(records(ours, type), `${id} ${type}`).toEqual(records(real, type));
+      }
+      expect(records(ours, 'NUMMDL')).toHaveLength(1);
+      // A crystal's remark is not written for a solution: 2BEG's mmCIF has an empty exptl_crystal row.
+      expect(records(ours, 'REMARK 280')).toEqual([]);
+    }
+    // Every line of 2BEG's REMARK 465 and 210 (the ensemble's missing residues; a remark over six lines).
+    const ours = await legacyOf(gunzipSync(fixture('2beg.cif.gz')).toString('utf8'));
+    expect(records(ours, 'REMARK 465')).toHaveLength(87);
+    expect(records(ours, 'REMARK 210')).toContain('REMARK 210                                   RESTRAINT VIOLATIONS');
+    // Keywords separated by a comma and a space (the mmCIF has them so); AUTHOR and KEYWDS end by column 79.
+    expect(records(ours, 'KEYWDS')[0]).toBe("KEYWDS    ALZHEIMER'S, FIBRIL, PROTOFILAMENT, BETA-SANDWICH, QUENCHED");
+    expect(records(ours, 'AUTHOR')[0]).toBe('AUTHOR    T.LUHRS,C.RITTER,M.ADRIAN,D.RIEK-LOHER,B.BOHRMANN,H.DOBELI,');
+    for (const l of [...records(ours, 'AUTHOR'), ...records(ours, 'KEYWDS')]) expect(l.length, l).toBeLessThanOrEqual(79);
+  });
+
   it('agrees with the real 4hhb.pdb record type by record type (figure reported)', async () => {
     const ours = (await app.inject({ method: 'GET', url: `${CCD}/rcsb/files/download/4hhb.pdb` })).body;
     const a = agreement(ours, realPdb);

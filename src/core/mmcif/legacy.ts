@@ -116,7 +116,7 @@ function depositDate(iso: string): string {
 }
 
 /** Words of text over continued records: the first line holds 70 columns, continuations 69 after their number. */
-function continued(record: string, text: string, out: string[]): void {
+function continued(record: string, text: string, out: string[], widths: readonly [number, number] = [70, 69]): void {
   const words = text.replace(/\s+/g, ' ').trim().split(' ');
   let line = '';
   let n = 1;
@@ -126,7 +126,7 @@ function continued(record: string, text: string, out: string[]): void {
     line = '';
   };
   for (const w of words) {
-    const width = n === 1 ? 70 : 69;
+    const width = n === 1 ? widths[0] : widths[1];
     if (line && line.length + 1 + w.length > width) flush();
     line = line ? `${line} ${w}` : w.slice(0, width);
   }
@@ -144,7 +144,8 @@ function continuedList(record: string, items: string[], out: string[]): void {
   };
   items.forEach((item, i) => {
     const piece = i < items.length - 1 ? `${item},` : item;
-    if (line && line.length + piece.length > (n === 1 ? 70 : 69)) flush();
+    // Columns 11-79 (12-79 continued): the archive's AUTHOR lines end by column 79.
+    if (line && line.length + piece.length > (n === 1 ? 69 : 68)) flush();
     line += piece;
   });
   if (line) flush();
@@ -179,20 +180,31 @@ function matrixRecords(block: CifBlock, out: string[]): void {
 }
 
 /** HEADER, TITLE, KEYWDS, EXPDTA, AUTHOR, DBREF, SEQRES, HET, HETNAM, CRYST1, ORIGXn, SCALEn from the categories that carry them. */
-function headerRecords(block: CifBlock, idCode: string, out: string[], atoms?: { a: AtomSite; rows: ArrayLike<number> }): void {
+function headerRecords(block: CifBlock, idCode: string, out: string[], atoms?: { a: AtomSite; rows: ArrayLike<number> }, models = 1): void {
   const classification = item(block, 'struct_keywords', 'pdbx_keywords');
   const date = depositDate(item(block, 'pdbx_database_status', 'recvd_initial_deposition_date'));
   out.push(pad80(`HEADER    ${classification.slice(0, 40).padEnd(40)}${date}   ${idCode}`));
   const title = item(block, 'struct', 'title');
   if (title) continued('TITLE', title.toUpperCase(), out);
   const keywords = item(block, 'struct_keywords', 'text');
-  if (keywords) continuedList('KEYWDS', keywords.toUpperCase().split(/,\s*/), out);
+  // Comma-and-space separated, broken between words within columns 11-79 (12-79 continued).
+  if (keywords)
+    continued(
+      'KEYWDS',
+      keywords
+        .toUpperCase()
+        .split(/\s*,\s*/)
+        .join(', '),
+      out,
+      [69, 68],
+    );
   const methods = block.categories.exptl;
   if (methods) {
     const method = col(methods, 'method');
     const all = Array.from({ length: methods.rowCount }, (_, i) => method.str(i)).filter(Boolean);
     if (all.length) continued('EXPDTA', all.join('; '), out);
   }
+  if (models > 1) out.push(pad80(`NUMMDL    ${models}`));
   const authors = block.categories.audit_author;
   if (authors?.rowCount) {
     const name = col(authors, 'name');
@@ -212,6 +224,8 @@ function headerRecords(block: CifBlock, idCode: string, out: string[], atoms?: {
       ),
     );
   }
+  // No crystal: the unit cube in P 1, as the archive writes it (REMARK 215 says these values mean nothing).
+  else if (!/DIFFRACTION|CRYSTALLOGRAPHY/i.test(item(block, 'exptl', 'method'))) out.push(pad80(`CRYST1${fx(1, 9, 3).repeat(3)}${fx(90, 7, 2).repeat(3)} ${'P 1'.padEnd(11)}${'1'.padStart(4)}`));
   matrixRecords(block, out);
 }
 
@@ -228,12 +242,12 @@ export function fileModels(a: AtomSite): LegacyModel[] {
 }
 
 /** Legacy PDB text of the given models of a block (already checked, or checked here). */
-export function writeLegacy(block: CifBlock, models: readonly LegacyModel[], opts: { header?: boolean; idCode?: string; wrapModels?: boolean } = {}): string {
+export function writeLegacy(block: CifBlock, models: readonly LegacyModel[], opts: { header?: boolean; idCode?: string; wrapModels?: boolean; numberModels?: boolean } = {}): string {
   const a = atomSite(block);
   checkLegacyFit(a, models);
   const out: string[] = [];
   const first = models[0];
-  if (opts.header !== false) headerRecords(block, opts.idCode ?? item(block, 'entry', 'id'), out, first ? { a, rows: first.rows } : undefined);
+  if (opts.header !== false) headerRecords(block, opts.idCode ?? item(block, 'entry', 'id'), out, first ? { a, rows: first.rows } : undefined, opts.numberModels ? models.length : 1);
   atomRecords(block, a, models, opts.wrapModels ?? models.length > 1, out);
   out.push(pad80('END'));
   return `${out.join('\n')}\n`;
@@ -242,5 +256,6 @@ export function writeLegacy(block: CifBlock, models: readonly LegacyModel[], opt
 /** Legacy PDB text of the whole file (all models). Throws LegacyFormatUnavailable when it does not fit. */
 export function toLegacyPdb(file: CifFile, options: { header?: boolean } = {}): string {
   const block = firstBlock(file);
-  return writeLegacy(block, fileModels(atomSite(block)), options);
+  // NUMMDL: how many models the entry has (an assembly's file numbers its copies instead).
+  return writeLegacy(block, fileModels(atomSite(block)), { ...options, numberModels: true });
 }

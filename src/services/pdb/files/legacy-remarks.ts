@@ -1,5 +1,6 @@
 /**
  * REMARKs after REMARK 2, from the mmCIF items that carry them: 3 and 200 (legacy-remark-templates),
+ * 3, 210 and 215 of NMR entries (legacy-remark-nmr),
  * 4 (format version), 100 (processing site), 280 (crystal), 290 (crystal symmetry: legacy-remark290),
  * 300 and 350 (assemblies), 465, 470 and 610 (missing residues and atoms), 500 (validation:
  * pdbx_validate_*), 800 (sites) and 900 (related entries), 620 (metal coordination).
@@ -9,6 +10,7 @@ import { atomField, type Block, fx, multiModel, pad80, reader, residueColumns, r
 import { remark290 } from './legacy-remark290.js';
 import { remark500 } from './legacy-remark500.js';
 import { remark200, remark3 } from './legacy-remark-templates.js';
+import { remark210, remark215, remark3Nmr } from './legacy-remark-nmr.js';
 
 /** One REMARK line ('' for the blank line that opens a remark or a paragraph). */
 const line = (n: number, text = '') => pad80(`REMARK ${String(n).padStart(3)}${text ? ` ${text}` : ''}`);
@@ -29,7 +31,8 @@ function remark100(block: Block): string[] {
 }
 
 function remark280(block: Block): string[] {
-  if (!rows(block, 'exptl_crystal')) return [];
+  // A crystal's remark: NMR and EM files may carry an empty exptl_crystal row.
+  if (!rows(block, 'exptl_crystal') || !/DIFFRACTION|CRYSTALLOGRAPHY/.test(value(block, 'exptl', 'method').toUpperCase())) return [];
   const v = reader(block, 'exptl_crystal');
   const conditions = value(block, 'exptl_crystal_grow', 'pdbx_details').toUpperCase();
   const out = [line(280), line(280, 'CRYSTAL'), line(280, `SOLVENT CONTENT, VS   (%): ${v('density_percent_sol') || 'NULL'}`)];
@@ -146,10 +149,13 @@ function missing(block: Block): string[] {
     [610, []],
   ]);
   const r = reader(block, 'pdbx_unobs_or_zero_occ_residues');
+  const unobserved: { model: string; text: string }[] = [];
   for (let i = 0; i < rows(block, 'pdbx_unobs_or_zero_occ_residues'); i++) {
     if (r('occupancy_flag', i) !== '1') continue;
-    tables.get(465)?.push(residueColumns(multi ? r('PDB_model_num', i) : '', r('auth_comp_id', i), r('auth_asym_id', i), r('auth_seq_id', i), r('PDB_ins_code', i), ' ', 5));
+    unobserved.push({ model: r('PDB_model_num', i), text: residueColumns('', r('auth_comp_id', i), r('auth_asym_id', i), r('auth_seq_id', i), r('PDB_ins_code', i), ' ', 5) });
   }
+  const same = multi ? sameInEveryModel(block, unobserved) : undefined;
+  if (!same) for (const u of unobserved) tables.get(465)?.push(multi ? `${u.model.padStart(3)}${u.text.slice(3)}` : u.text);
   // Atoms grouped by residue: 470 lists their names, 610 the residue only.
   const a = reader(block, 'pdbx_unobs_or_zero_occ_atoms');
   const residues = new Map<string, { remark: number; text: string; names: string[] }>();
@@ -163,10 +169,35 @@ function missing(block: Block): string[] {
   }
   for (const e of residues.values()) tables.get(e.remark)?.push(e.remark === 470 ? `${e.text}  ${e.names.map((n) => ` ${n.padEnd(4)}`).join('')}` : e.text);
   const out: string[] = [];
+  // Residues missing alike from every model of an ensemble: listed once, for the range of models.
+  if (same) out.push(line(465), ...MODELS_INTRO.map((t) => line(465, t)), line(465, `  MODELS ${same.models}`), line(465, '    RES C SSSEQI'), ...same.rows.map((t) => line(465, t)));
   for (const [n, list] of tables) {
     if (list.length) out.push(line(n), ...(MISSING_INTRO[n] ?? []).map((t) => line(n, t)), line(n, MISSING_HEAD[n]), ...list.map((t) => line(n, t)));
   }
   return out;
+}
+
+const MODELS_INTRO = ['MISSING RESIDUES', 'THE FOLLOWING RESIDUES WERE NOT LOCATED IN THE', 'EXPERIMENT. (RES=RESIDUE NAME; C=CHAIN IDENTIFIER;', 'SSSEQ=SEQUENCE NUMBER; I=INSERTION CODE.)'];
+
+/** The unobserved residues when every model (numbered first to last without a gap) misses the same ones, in the same order. */
+function sameInEveryModel(block: Block, unobserved: readonly { model: string; text: string }[]): { models: string; rows: string[] } | undefined {
+  if (unobserved.length === 0) return undefined;
+  const numbers = new Set<number>();
+  const field = block.categories.atom_site?.getField('pdbx_PDB_model_num');
+  for (let i = 0; field && i < rows(block, 'atom_site'); i++) numbers.add(field.int(i));
+  const models = [...numbers].sort((a, b) => a - b);
+  const first = models[0] as number;
+  const last = models[models.length - 1] as number;
+  if (models.length < 2 || last - first + 1 !== models.length) return undefined;
+  const byModel = new Map<number, string[]>();
+  for (const u of unobserved) {
+    const list = byModel.get(Number(u.model));
+    if (list) list.push(u.text);
+    else byModel.set(Number(u.model), [u.text]);
+  }
+  const rowsOfFirst = byModel.get(first) ?? [];
+  if (byModel.size !== models.length || models.some((m) => (byModel.get(m) ?? []).join('\n') !== rowsOfFirst.join('\n'))) return undefined;
+  return { models: `${first}-${last}`, rows: rowsOfFirst };
 }
 
 /** One metal's REMARK 620 table: its ligands, then the angles between them as a lower triangle. */
@@ -246,9 +277,12 @@ function remark900(block: Block): string[] {
 export function laterRemarks(block: Block, idCode: string): string[] {
   return [
     ...remark3(block),
+    ...remark3Nmr(block),
     ...remark4(idCode),
     ...remark100(block),
     ...remark200(block),
+    ...remark210(block),
+    ...remark215(block),
     ...remark280(block),
     ...remark290(block),
     ...remark300and350(block),
