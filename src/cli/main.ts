@@ -1,15 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../server/config.js';
-import { cacheCommand } from './cache.js';
-import { fetchCommand } from './fetch.js';
-import { demoCommand } from './demo.js';
-import { ingestCommand } from './ingest.js';
-import { mcpCommand } from './mcp.js';
-import { serveCommand } from './serve.js';
-import { servicesCommand, statusCommand } from './status.js';
-import { serviceCommand } from './service-command.js';
-import { findService } from '../services/registry.js';
+import { SERVICE_IDS } from '../services/ids.js';
 
 export const USAGE = `biomirror: biomedical reference services served from local data
 
@@ -111,9 +103,10 @@ function splitServiceArgs(argv: string[]): { flags: ParsedFlags; rest: string[] 
 
 export async function main(argv: string[]): Promise<number> {
   const first = argv[0];
-  if (first && findService(first)) {
+  if (first && SERVICE_IDS.includes(first)) {
     const { flags, rest } = splitServiceArgs(argv.slice(1));
     try {
+      const { serviceCommand } = await import('./service-command.js');
       return await serviceCommand(first, rest, flags);
     } catch (err) {
       if (err instanceof ConfigError) {
@@ -136,23 +129,24 @@ export async function main(argv: string[]): Promise<number> {
     return command || parsed.values.help ? 0 : 2;
   }
   try {
+    // Each command's modules load when it runs: the help and a mistyped command answer at once.
     switch (command) {
       case 'serve':
-        return await serveCommand(parsed.values);
+        return await (await import('./serve.js')).serveCommand(parsed.values);
       case 'ingest':
-        return await ingestCommand(rest, parsed.values);
+        return await (await import('./ingest.js')).ingestCommand(rest, parsed.values);
       case 'demo':
-        return await demoCommand(rest, parsed.values);
+        return await (await import('./demo.js')).demoCommand(rest, parsed.values);
       case 'fetch':
-        return await fetchCommand(rest, parsed.values);
+        return await (await import('./fetch.js')).fetchCommand(rest, parsed.values);
       case 'status':
-        return await statusCommand(parsed.values);
+        return await (await import('./status.js')).statusCommand(parsed.values);
       case 'services':
-        return servicesCommand(parsed.values);
+        return (await import('./status.js')).servicesCommand(parsed.values);
       case 'mcp':
-        return await mcpCommand(parsed.values);
+        return await (await import('./mcp.js')).mcpCommand(parsed.values);
       case 'cache':
-        return await cacheCommand(rest, parsed.values);
+        return await (await import('./cache.js')).cacheCommand(rest, parsed.values);
       default:
         process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
         return 2;
