@@ -96,7 +96,12 @@ export async function buildUnder(db: Db, t: TableSet, n: CatalogTables): Promise
       JOIN ${n.trait_under} u ON u.short_form = k.short_form JOIN ${n.assocs} a ON a.id = k.assoc_id ORDER BY u.anc, a.ord;
     INSERT INTO ${n.study_under} (anc, sid) SELECT DISTINCT u.anc, s.id FROM ${n.study_traits} j
       JOIN ${n.trait_under} u ON u.short_form = j.short_form JOIN ${n.studies} s ON s.acc = j.acc ORDER BY u.anc, s.id;
-    UPDATE ${n.under_terms} SET assocs = (SELECT COUNT(*) FROM ${n.assoc_under} x WHERE x.anc = ${n.under_terms}.id),
-      studies = (SELECT COUNT(*) FROM ${n.study_under} x WHERE x.anc = ${n.under_terms}.id);
   `);
+  // The counts in one pass over each table (a count per term would revisit its rows through the key).
+  for (const [col, table] of [
+    ['assocs', n.assoc_under],
+    ['studies', n.study_under],
+  ] as const) {
+    await db.exec(`UPDATE ${n.under_terms} SET ${col} = c.k FROM (SELECT anc, COUNT(*) AS k FROM ${table} GROUP BY anc) c WHERE c.anc = ${n.under_terms}.id`);
+  }
 }
