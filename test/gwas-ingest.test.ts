@@ -6,6 +6,7 @@ import { ZipWriter } from '../synthetic/zip.js';
 import { FormatError } from '../src/core/ingest/errors.js';
 import type { SkipPlace } from '../src/core/ingest/dataset.js';
 import type { TestApp } from './helpers/app.js';
+import { loadTiming } from '../src/core/ingest/report.js';
 import { API, CATALOG_DEMO, SS, get, gwasApp, loadCatalog, loadSumstats, ssfStudy, type Json } from './helpers/gwas.js';
 import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 
@@ -43,6 +44,8 @@ describe.each(STORES.map((s) => [s.name, s] as const))('GWAS ingest on %s', (_na
     const zipped = await loadCatalog(store, t.generations, dir);
     expect(zipped.records).toBe(plain.records);
     expect(zipped.skipped).toBe(0);
+    // The load says where its finishing time went, the work for show_child_trait among it.
+    expect(loadTiming(plain)).toMatch(/then [\d.]+ s of indexes [\d.]+ s, what is under each trait \(show_child_trait\) [\d.]+ s, statistics [\d.]+ s/);
     const r = await get(t.app, `${API}/studies`);
     expect((r.body.page as Json).totalElements).toBe(lines(STUDIES_TSV).length - 1);
   });

@@ -28,8 +28,8 @@ export interface ReadContext {
   readonly signal: AbortSignal;
 }
 
-/** Steps of a dataset's `finish` with their seconds, in the order they began (steps may overlap). */
-export type FinishSteps = { step: string; seconds: number }[];
+/** Steps of a dataset's `finish` with their seconds, in the order they began; `alongside` marks one that ran beside others. */
+export type FinishSteps = { step: string; seconds: number; alongside?: boolean }[];
 
 /**
  * One independently loaded body of data of a service (ClinicalTrials.gov has one; NCBI has gene and

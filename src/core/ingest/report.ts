@@ -69,5 +69,6 @@ export function loadTiming(r: Pick<LoadResult, 'seconds' | 'timing'>): string | 
   const t = r.timing;
   if (!t || t.steps.length === 0) return undefined;
   const steps = t.steps.map((s) => `${s.step} ${sec(s.seconds)}`).join(', ');
-  return `  took ${sec(r.seconds)}: records read and written in ${sec(t.readSeconds)}, then ${sec(t.finishSeconds)} of ${steps} (some steps run side by side)`;
+  const overlap = t.steps.some((s) => s.alongside) ? ' (some steps run side by side)' : '';
+  return `  took ${sec(r.seconds)}: records read and written in ${sec(t.readSeconds)}, then ${sec(t.finishSeconds)} of ${steps}${overlap}`;
 }

@@ -3,7 +3,7 @@
  * minus links) beside the columns it is found and sorted by, and a dense `ord` (1, 2, 3...) in load
  * order, so a page of a list in its default order is a range of `ord`, however deep.
  */
-import type { TableSet } from '../../../core/ingest/dataset.js';
+import type { FinishSteps, TableSet } from '../../../core/ingest/dataset.js';
 import type { Sourced } from '../../../core/ingest/load.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
@@ -292,8 +292,12 @@ async function insertIgnoring(tx: Db, table: string, cols: string[], rows: SqlVa
   }
 }
 
-export async function finishCatalog(db: Db, t: TableSet): Promise<void> {
+/** Seconds since `t0` (performance.now()), to the millisecond. */
+const since = (t0: number) => Math.round(performance.now() - t0) / 1000;
+
+export async function finishCatalog(db: Db, t: TableSet): Promise<FinishSteps> {
   counters.delete(t.gen);
+  let t0 = performance.now();
   const n = tables(t);
   const idx = (table: string, name: string, cols: string) => `CREATE INDEX ${ident(t.name(name))} ON ${table} (${cols});`;
   await db.exec(
@@ -320,7 +324,11 @@ export async function finishCatalog(db: Db, t: TableSet): Promise<void> {
       ...[...EXTRA_INDEXES, ...EFO_INDEXES].map(([table, name, cols]) => idx(n[table], name, cols)),
     ].join('\n'),
   );
+  const indexes = since(t0);
+  t0 = performance.now();
   await buildUnder(db, t, n);
+  const under = since(t0);
+  t0 = performance.now();
   // SQLite's statistics from a sample, as PostgreSQL's are: a full ANALYZE reads every index entry.
   if (db.dialect === 'sqlite') await db.exec('PRAGMA analysis_limit = 1000');
   await db.exec(
@@ -328,6 +336,11 @@ export async function finishCatalog(db: Db, t: TableSet): Promise<void> {
       .map((x) => `ANALYZE ${x};`)
       .join('\n'),
   );
+  return [
+    { step: 'indexes', seconds: indexes },
+    { step: 'what is under each trait (show_child_trait)', seconds: under },
+    { step: 'statistics', seconds: since(t0) },
+  ];
 }
 
 /** Records of a load: studies, ancestry entries and associations; unpublished studies and their ancestries; trait-mapping rows; EFO terms. */

@@ -192,9 +192,9 @@ async function finish(db: Db, t: TableSet): Promise<FinishSteps> {
     });
     return [
       { step: 'search tables', seconds: fill },
-      ...('seconds' in built.sequences ? [{ step: 'sequence index (MMseqs2)', seconds: built.sequences.seconds }] : []),
+      ...('seconds' in built.sequences ? [{ step: 'sequence index (MMseqs2)', seconds: built.sequences.seconds, alongside: true }] : []),
       { step: 'search table indexes', seconds: indexing },
-      { step: 'structure indexes', seconds: built.structures.seconds },
+      { step: 'structure indexes', seconds: built.structures.seconds, alongside: true },
     ];
   } finally {
     spool?.close();
