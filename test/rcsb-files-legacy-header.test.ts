@@ -17,7 +17,7 @@ import { fileHostRoutes } from '../src/services/pdb/files/routes.js';
 import { dictionaryBonds, fixture, gz, memorySource } from './rcsb-files-fixtures.js';
 import { missingBiopython } from './helpers/tools.js';
 import type { TestApp } from './helpers/app.js';
-import { loadDemo, pdbApp } from './helpers/pdb.js';
+import { withDemoPdb } from './helpers/pdb.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
 import { tableSet } from '../src/core/ingest/dataset.js';
 import { ident } from '../src/core/store/db.js';
@@ -208,6 +208,22 @@ describe('legacy .pdb header records', () => {
     for (const l of [...records(ours, 'AUTHOR'), ...records(ours, 'KEYWDS')]) expect(l.length, l).toBeLessThanOrEqual(79);
   });
 
+  it('lists missing residues model by model when the models of an ensemble miss different ones', async () => {
+    // 2BEG with ASP 1 of chain A observed in model 2 (its row of the unobserved residues taken out).
+    const cif = gunzipSync(fixture('2beg.cif.gz')).toString('utf8');
+    const altered = cif.replace(/^\d+ +Y 1 2 +A ASP 1 +\? *\n/m, '');
+    expect(altered).not.toEqual(cif);
+    const r465 = records(await legacyOf(altered), 'REMARK 465');
+    expect(r465.some((l) => l.includes('MODELS'))).toBe(false);
+    expect(r465).toContain('REMARK 465   M RES C SSSEQI');
+    expect(r465).toContain('REMARK 465   1 ASP A     1');
+    expect(r465).not.toContain('REMARK 465   2 ASP A     1');
+    expect(r465).toContain('REMARK 465   2 ALA A     2');
+    expect(r465).toContain('REMARK 465  10 LYS E    16');
+    // 80 residues in each of 10 models, less the one.
+    expect(r465.filter((l) => /^REMARK 465 +\d+ [A-Z]{3} [A-E] /.test(l))).toHaveLength(799);
+  });
+
   it('agrees with the real 4hhb.pdb record type by record type (figure reported)', async () => {
     const ours = (await app.inject({ method: 'GET', url: `${CCD}/rcsb/files/download/4hhb.pdb` })).body;
     const a = agreement(ours, realPdb);
@@ -395,15 +411,14 @@ describe('legacy .pdb header records', () => {
 describe.each(STORES.map((s) => [s.name, s] as const))('legacy .pdb CONECT from the loaded dictionary on %s', (_name, target) => {
   let store: OpenedStore;
   let t: TestApp;
-  beforeAll(async () => {
-    store = await target.open();
-    t = await pdbApp(store, [rcsbData, rcsbFiles]);
-    await loadDemo(store, t.generations);
-  }, 600_000);
-  afterAll(async () => {
-    await t?.close();
-    await store?.cleanup();
-  });
+  withDemoPdb(
+    target,
+    (app, opened) => {
+      t = app;
+      store = opened;
+    },
+    [rcsbData, rcsbFiles],
+  );
 
   it("writes the real 4hhb.pdb's CONECT records from the demo dictionary's bonds", async () => {
     const conect = records((await t.app.inject({ method: 'GET', url: '/rcsb/files/download/4hhb.pdb' })).body, 'CONECT');

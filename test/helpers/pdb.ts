@@ -20,15 +20,15 @@ export async function pdbApp(store: OpenedStore, services = [rcsbData]): Promise
   return makeApp(store, { services });
 }
 
-/** For the calling describe: an app of `services` on a fresh database with the demo loaded, handed to `use`, closed after. */
-export function withDemoPdb(target: StoreTarget, use: (t: TestApp) => void, services = [rcsbData]): void {
+/** For the calling describe: an app of `services` on a fresh database with the demo loaded, handed to `use` with its store, closed after. */
+export function withDemoPdb(target: StoreTarget, use: (t: TestApp, store: OpenedStore) => void, services = [rcsbData]): void {
   let store: OpenedStore | undefined;
   let t: TestApp | undefined;
   beforeAll(async () => {
     store = await target.open();
     t = await pdbApp(store, services);
     await loadDemo(store, t.generations);
-    use(t);
+    use(t, store);
   }, 600_000);
   afterAll(async () => {
     await t?.close();

@@ -9,6 +9,9 @@ export type Block = ReturnType<typeof firstBlock>;
 
 export const pad80 = (s: string) => (s.length >= 80 ? s.slice(0, 80) : s.padEnd(80));
 
+/** One REMARK line ('' for the blank line that opens a remark or a paragraph). */
+export const remarkLine = (n: number, text = '') => pad80(`REMARK ${String(n).padStart(3)}${text ? ` ${text}` : ''}`);
+
 /** A number in a fixed-width field, right-aligned. */
 export const fx = (v: number, width: number, digits: number) => v.toFixed(digits).padStart(width);
 

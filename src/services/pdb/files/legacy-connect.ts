@@ -106,17 +106,6 @@ function bonded(a: Atom, b: Atom): boolean {
   return d2 > 0.16 && d2 <= limit * limit;
 }
 
-/** Components of the HET groups of legacy text (water excepted): those the dictionary is asked for. */
-export function hetComponents(text: string): string[] {
-  const out = new Set<string>();
-  for (const l of text.split('\n')) {
-    if (!l.startsWith('HETATM')) continue;
-    const comp = l.slice(17, 20).trim();
-    if (comp && !WATER.has(comp)) out.add(comp);
-  }
-  return [...out];
-}
-
 /** Bonds within each HET group but water: the dictionary's where it lists the component, else from distances. */
 function intraResidue(atoms: readonly Atom[], bonds: Bonds, dictionary: ReadonlyMap<string, readonly ComponentBond[]>): void {
   const groups = new Map<string, Atom[]>();
@@ -130,7 +119,11 @@ function intraResidue(atoms: readonly Atom[], bonds: Bonds, dictionary: Readonly
     const listed = dictionary.get((g[0] as Atom).comp);
     if (listed?.length) {
       const named = new Map<string, Atom[]>();
-      for (const a of g) named.set(a.name, [...(named.get(a.name) ?? []), a]);
+      for (const a of g) {
+        const same = named.get(a.name);
+        if (same) same.push(a);
+        else named.set(a.name, [a]);
+      }
       // Each alternate location bonds within itself and to atoms without one.
       for (const [n1, n2] of listed) for (const a of named.get(n1) ?? []) for (const b of named.get(n2) ?? []) if (!a.alt || !b.alt || a.alt === b.alt) bond(bonds, a.serial, b.serial);
       continue;

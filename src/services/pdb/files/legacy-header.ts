@@ -13,7 +13,7 @@
 import { parseCif } from '../../../core/mmcif/index.js';
 import { firstBlock } from '../../../core/mmcif/parse.js';
 import { atomField as linkAtomName, type Block, legacyDate, pad80, rows, value, wrapWords } from './legacy-cif.js';
-import { conect, hetComponents, master } from './legacy-connect.js';
+import { conect, master } from './legacy-connect.js';
 import type { ComponentDictionary } from './source.js';
 import type { ComponentBond } from '../store/tables.js';
 import { caveat, formul, hetsyn, mtrix, seqadv, site, sprsde } from './legacy-records.js';
@@ -374,6 +374,25 @@ function ordered(header: readonly string[]): string[] {
 
 const COORDINATES = /^(MODEL |ATOM {2}|HETATM|TER|ANISOU|ENDMDL|CONECT|MASTER|END)/;
 
+/** The components the HET records name (every HET group but water, in the first model), once each. */
+function hetNames(header: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const l of header) if (l.startsWith('HET   ')) out.add(l.slice(7, 10).trim());
+  return [...out];
+}
+
+/** The lines of legacy text before its first coordinate record, read without splitting the rest. */
+function* headerLines(text: string): Generator<string> {
+  for (let at = 0; at < text.length;) {
+    const end = text.indexOf('\n', at);
+    const l = text.slice(at, end < 0 ? text.length : end);
+    if (COORDINATES.test(l)) return;
+    yield l;
+    if (end < 0) return;
+    at = end + 1;
+  }
+}
+
 /**
  * Legacy text with the extra records merged in; text without a HEADER record is returned as is.
  * `bonds`: the dictionary's bonds of the HET groups' components, where one is loaded.
@@ -384,15 +403,7 @@ export function mergeHeader(text: string, block: Block, bonds: ReadonlyMap<strin
   const idCode = lines[0].slice(62, 66).trim() || value(block, 'entry', 'id');
   let coordAt = lines.findIndex((l) => COORDINATES.test(l));
   if (coordAt < 0) coordAt = lines.length;
-  const hets = [
-    ...new Set(
-      lines
-        .slice(0, coordAt)
-        .filter((l) => l.startsWith('HET   '))
-        .map((l) => l.slice(7, 10).trim()),
-    ),
-  ];
-  const header = ordered([...lines.slice(0, coordAt), ...extraHeaderRecords(block, idCode, hets)]);
+  const header = ordered([...lines.slice(0, coordAt), ...extraHeaderRecords(block, idCode, hetNames(lines.slice(0, coordAt)))]);
   // The coordinate section as written, then CONECT, MASTER and END.
   const tail = lines.slice(coordAt);
   while (tail.length && (tail[tail.length - 1] === '' || /^(END|MASTER|CONECT)/.test(tail[tail.length - 1] as string))) tail.pop();
@@ -405,7 +416,7 @@ export async function withHeader(text: Uint8Array, cif: Uint8Array, dictionary?:
   const legacy = Buffer.from(text).toString('utf8');
   // Outside the guard below: a dictionary that cannot be read fails the request, rather than a
   // file without its bonds being kept as the entry's.
-  const bonds = dictionary ? await dictionary.bonds(hetComponents(legacy)) : undefined;
+  const bonds = dictionary ? await dictionary.bonds(hetNames(headerLines(legacy))) : undefined;
   try {
     const block = firstBlock(await parseCif(cif));
     return new Uint8Array(Buffer.from(mergeHeader(legacy, block, bonds), 'utf8'));

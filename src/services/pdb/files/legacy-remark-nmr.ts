@@ -5,9 +5,7 @@
  * a missing value is NULL, several rows of a category are joined with "; ", a long value continues
  * under its first character, a long remark on lines indented by one.
  */
-import { type Block, pad80, reader, rows, value, wrapWords } from './legacy-cif.js';
-
-const line = (n: number, text = '') => pad80(`REMARK ${String(n).padStart(3)}${text ? ` ${text}` : ''}`);
+import { type Block, reader, remarkLine as line, rows, value, wrapWords } from './legacy-cif.js';
 
 /** Whether the entry's method is an NMR one. */
 export function isNmr(block: Block): boolean {

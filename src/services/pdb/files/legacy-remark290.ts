@@ -9,9 +9,9 @@
 import { Vec3, Mat4 } from 'molstar/lib/mol-math/linear-algebra.js';
 import { Spacegroup, SpacegroupCell } from 'molstar/lib/mol-math/geometry/spacegroup/construction.js';
 import { getSpacegroupIndex } from 'molstar/lib/mol-math/geometry/spacegroup/tables.js';
-import { type Block, fx, pad80, rows, value } from './legacy-cif.js';
+import { type Block, fx, remarkLine, rows, value } from './legacy-cif.js';
 
-const line = (text = '') => pad80(`REMARK 290${text ? ` ${text}` : ''}`);
+const line = (text = '') => remarkLine(290, text);
 
 /** Methods whose entries have a crystal lattice (NMR and EM entries have none, nor the remark). */
 const CRYSTAL = /DIFFRACTION|CRYSTALLOGRAPHY/;

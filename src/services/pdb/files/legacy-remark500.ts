@@ -3,10 +3,10 @@
  * category in wwPDB's order, each table in its stated FORMAT. A table longer than 50 rows is cut at
  * 50 and followed by the total, as wwPDB writes it.
  */
-import { atomField, type Block, multiModel, pad80, reader, residueColumns, rows } from './legacy-cif.js';
+import { atomField, type Block, multiModel, pad80, reader, remarkLine, residueColumns, rows } from './legacy-cif.js';
 
 const MAX_ROWS = 50;
-const line = (text = '') => pad80(`REMARK 500${text ? ` ${text}` : ''}`);
+const line = (text = '') => remarkLine(500, text);
 const num = (v: string, digits: number, width: number) => (v && Number.isFinite(Number(v)) ? Number(v).toFixed(digits).padStart(width) : ' '.repeat(width));
 
 const SIX_RMSD = [

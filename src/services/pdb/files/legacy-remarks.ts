@@ -6,14 +6,13 @@
  * pdbx_validate_*), 800 (sites) and 900 (related entries), 620 (metal coordination).
  */
 import { parseOperExpression } from '../../../core/mmcif/index.js';
-import { atomField, type Block, fx, multiModel, pad80, reader, residueColumns, rows, value, wrapWords } from './legacy-cif.js';
+import { atomField, type Block, fx, multiModel, pad80, reader, remarkLine, residueColumns, rows, value, wrapWords } from './legacy-cif.js';
 import { remark290 } from './legacy-remark290.js';
 import { remark500 } from './legacy-remark500.js';
 import { remark200, remark3 } from './legacy-remark-templates.js';
 import { remark210, remark215, remark3Nmr } from './legacy-remark-nmr.js';
 
-/** One REMARK line ('' for the blank line that opens a remark or a paragraph). */
-const line = (n: number, text = '') => pad80(`REMARK ${String(n).padStart(3)}${text ? ` ${text}` : ''}`);
+const line = remarkLine;
 
 function remark4(idCode: string): string[] {
   return [line(4), line(4, `${idCode} COMPLIES WITH FORMAT V. 3.30, 13-JUL-11`)];
