@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runLoad } from '../src/core/ingest/load.js';
+import { disjointFiles } from '../src/services/pubchem/ingest/sdf-threads.js';
+import { COMPOUND_PREFIX, CompoundStore } from '../src/services/pubchem/store/compounds.js';
+import { tableSet } from '../src/core/ingest/dataset.js';
 import { ident } from '../src/core/store/db.js';
 import type { ServiceModule } from '../src/services/types.js';
 import type { TestApp } from './helpers/app.js';
@@ -34,6 +37,37 @@ function twoFiles(): { dir: string; firstCid: number } {
   writeFileSync(join(dir, 'Compound_2.sdf.gz'), gzipSync(records.slice(half).join('') + changed));
   return { dir, firstCid };
 }
+
+/** The fixture's records in CID order, cut in two files named for their CID ranges as PubChem names its files. */
+function rangedFiles(): { dir: string; names: string[] } {
+  const records = gunzipSync(readFileSync(FIXTURE))
+    .toString('utf8')
+    .split(/(?<=\n\$\$\$\$\n)/)
+    .filter((r) => r.trim() !== '')
+    .map((text) => ({ text, cid: Number(/> <PUBCHEM_COMPOUND_CID>\n(\d+)/.exec(text)?.[1]) }))
+    .sort((a, b) => a.cid - b.cid);
+  const half = Math.floor(records.length / 2);
+  const dir = tempDir();
+  const pad = (n: number) => String(n).padStart(9, '0');
+  const names = [records.slice(0, half), records.slice(half)].map((part) => {
+    const name = `Compound_${pad((part[0] as { cid: number }).cid)}_${pad((part[part.length - 1] as { cid: number }).cid)}.sdf.gz`;
+    writeFileSync(join(dir, name), gzipSync(part.map((r) => r.text).join('')));
+    return name;
+  });
+  return { dir, names };
+}
+
+describe('files written in any order', () => {
+  it('only when every file names a CID range as PubChem does and no two ranges meet', () => {
+    expect(disjointFiles(['/x/Compound_000000001_000500000.sdf.gz', '/x/Compound_000500001_001000000.sdf.gz'])).toBe(true);
+    // Listed out of order: still disjoint.
+    expect(disjointFiles(['Compound_000500001_001000000.sdf', 'Compound_000000001_000500000.sdf.gz'])).toBe(true);
+    expect(disjointFiles(['Compound_000000001_000500000.sdf.gz', 'Compound_000500000_001000000.sdf.gz'])).toBe(false);
+    expect(disjointFiles(['Compound_000000001_000500000.sdf.gz', 'Compound_1.sdf.gz'])).toBe(false);
+    expect(disjointFiles(['Compound_000500000_000000001.sdf.gz'])).toBe(false);
+    expect(disjointFiles(['Compound_000000001_000500000.sdf.gz', 'Compound_000000001_000500000.sdf.gz'])).toBe(false);
+  });
+});
 
 describe.each(sqlite)('compound files read by threads on $name', (target) => {
   let s: OpenedStore;
@@ -84,6 +118,28 @@ describe.each(sqlite)('compound files read by threads on $name', (target) => {
     expect(kept?.sdf).not.toContain('not the first one');
   }, 120_000);
 
+  it('stores the same compounds when files named for disjoint CID ranges are written as they are read', async () => {
+    const { dir, names } = rangedFiles();
+    expect(disjointFiles(names)).toBe(true);
+    process.env.BIOMIRROR_INGEST_WORKERS = '0';
+    const a = await runLoad(s.db, t.generations, dataset(m, 'compounds'), dir);
+    process.env.BIOMIRROR_INGEST_WORKERS = '2';
+    const b = await runLoad(s.db, t.generations, dataset(m, 'compounds'), dir);
+    expect(b.records).toBe(a.records);
+    const [ra, rb] = [await rows(a.gen), await rows(b.gen)];
+    // Blocks are numbered as written, which may now interleave the files: all else is equal.
+    const strip = (list: unknown[]) => (list as Record<string, unknown>[]).map(({ block: _b, slot: _s, ...rest }) => rest);
+    expect(strip(rb.compounds as unknown[])).toEqual(strip(ra.compounds as unknown[]));
+    expect(rb.lookup).toEqual(ra.lookup);
+    expect(rb.structures).toEqual(ra.structures);
+    const cids = (ra.compounds as { cid: number }[]).map((r) => Number(r.cid));
+    expect(cids.length).toBeGreaterThan(1000);
+    const texts = async (gen: number) => [...(await new CompoundStore(s.db, tableSet(COMPOUND_PREFIX, gen)).rows(cids, ['sdf']))].map(([cid, r]) => [cid, r.sdf]);
+    const [ta, tb] = [await texts(a.gen), await texts(b.gen)];
+    expect(tb).toEqual(ta);
+    expect((ta[0] as [number, string])[1]).toContain('$$$$');
+  }, 120_000);
+
   it('fails a load whose file breaks midway, naming it, and keeps serving the load before', async () => {
     process.env.BIOMIRROR_INGEST_WORKERS = '1';
     const good = await runLoad(s.db, t.generations, dataset(m, 'compounds'), FIXTURE);
@@ -94,6 +150,16 @@ describe.each(sqlite)('compound files read by threads on $name', (target) => {
     broken.fill(0x55, broken.length - 4096);
     writeFileSync(join(dir, 'Compound_broken.sdf.gz'), broken);
     await expect(runLoad(s.db, t.generations, dataset(m, 'compounds'), dir)).rejects.toThrow(/Compound_broken\.sdf\.gz/);
+    expect(await t.generations.active('pubchem', 'compounds')).toBe(good.gen);
+    // The same beside a whole file, both named for their CID ranges (read side by side, in any order).
+    process.env.BIOMIRROR_INGEST_WORKERS = '2';
+    const ranged = rangedFiles();
+    const second = join(ranged.dir, ranged.names[1] as string);
+    const bytes = readFileSync(second);
+    const cut = Buffer.from(bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    cut.fill(0x55, cut.length - 4096);
+    writeFileSync(second, cut);
+    await expect(runLoad(s.db, t.generations, dataset(m, 'compounds'), ranged.dir)).rejects.toThrow(new RegExp(ranged.names[1] as string));
     expect(await t.generations.active('pubchem', 'compounds')).toBe(good.gen);
   }, 120_000);
 });

@@ -1,10 +1,11 @@
 /**
  * Compound SD files read by threads while the loader's thread writes what they read. Files are
- * handed out in order and their records come back in order (the first record of a CID wins a
- * duplicate); with more than one thread, the next files are read ahead, each thread a bounded
- * number of batches ahead of the loader.
+ * handed out in order and each file's records come back in order; files come back one after the
+ * other (the first record of a CID wins a duplicate) unless their names say they cannot share a CID.
+ * Each thread reads a bounded number of batches ahead of the loader.
  */
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { FormatError } from '../../../core/ingest/errors.js';
@@ -60,7 +61,8 @@ class FileThread {
     this.worker.on('exit', (code) => push({ exit: code }));
   }
 
-  async *batches(bytes: ByteProgress): AsyncGenerator<PreparedRecord[]> {
+  /** The file's next batch, or undefined at its end. */
+  async next(bytes: ByteProgress): Promise<PreparedRecord[] | undefined> {
     for (;;) {
       while (this.queue.length === 0) await new Promise<void>((r) => (this.wake = r));
       this.wake = undefined;
@@ -71,12 +73,11 @@ class FileThread {
       if (m.items) {
         // Taken now, so that the thread reads on while the loader writes this batch.
         this.worker.postMessage('taken');
-        yield m.items;
-        continue;
+        return m.items;
       }
       if (m.done) {
         this.ended = true;
-        return;
+        return undefined;
       }
       throw new Error(`the thread reading ${this.path} stopped (exit code ${m.exit ?? '?'})`);
     }
@@ -88,25 +89,72 @@ class FileThread {
   }
 }
 
-/** Batches of prepared records of each file in turn, from reading threads where the build has them. */
+/** PubChem names each SD file for the CIDs it holds: `Compound_000000001_000500000.sdf.gz`. */
+const RANGE = /^Compound_(\d+)_(\d+)\.sdf(?:\.gz)?$/;
+
+/**
+ * Whether every file names its CID range as PubChem does and no two ranges share a CID: then no
+ * record of one file can be a duplicate of another's, and the order files are written in does not
+ * change what is stored.
+ */
+export function disjointFiles(paths: readonly string[]): boolean {
+  const ranges: [number, number][] = [];
+  for (const p of paths) {
+    const m = RANGE.exec(basename(p));
+    if (!m) return false;
+    const first = Number(m[1]);
+    const last = Number(m[2]);
+    if (!(first <= last)) return false;
+    ranges.push([first, last]);
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  return ranges.every((r, i) => i === 0 || r[0] > (ranges[i - 1] as [number, number])[1]);
+}
+
+/**
+ * Batches of prepared records, from reading threads where the build has them. Files whose names
+ * give disjoint CID ranges are written in whatever order their threads read them, each file's
+ * records in order: every thread reads on at its own pace (300,000 records over two files on two
+ * cores: 10.6–11.5 s, against 12.9–13.2 s one file after the other). Other files are written one
+ * after the other, so that the first record of a CID wins a duplicate across files.
+ */
 export async function* sdfFileBatches(paths: readonly string[], bytes: ByteProgress, threads = readingThreads()): AsyncGenerator<{ path: string; batch: PreparedRecord[] }> {
   const script = threads > 0 ? workerPath() : undefined;
   if (!script) {
     for (const path of paths) for await (const batch of preparedBatches(path, BATCH, (n) => bytes.add(n))) yield { path, batch };
     return;
   }
+  const anyOrder = disjointFiles(paths);
   const running: FileThread[] = [];
+  // The batch each running thread is being asked for (in any order: all of them; else the first's).
+  const asked = new Map<FileThread, Promise<{ t: FileThread; batch: PreparedRecord[] | undefined }>>();
+  const ask = (t: FileThread) => {
+    const p = t.next(bytes).then((batch) => ({ t, batch }));
+    // Its failure surfaces when it is raced below; until then it must not count as unhandled.
+    p.catch(() => undefined);
+    asked.set(t, p);
+  };
   let next = 0;
   const fill = () => {
-    while (running.length < threads && next < paths.length) running.push(new FileThread(paths[next++] as string, script));
+    while (running.length < threads && next < paths.length) {
+      const t = new FileThread(paths[next++] as string, script);
+      running.push(t);
+      if (anyOrder) ask(t);
+    }
   };
   try {
     fill();
     while (running.length) {
-      const t = running[0] as FileThread;
-      for await (const batch of t.batches(bytes)) yield { path: t.path, batch };
+      if (!anyOrder) ask(running[0] as FileThread);
+      const { t, batch } = await Promise.race(asked.values());
+      asked.delete(t);
+      if (batch) {
+        if (anyOrder) ask(t);
+        yield { path: t.path, batch };
+        continue;
+      }
       await t.stop();
-      running.shift();
+      running.splice(running.indexOf(t), 1);
       fill();
     }
   } finally {
