@@ -7,6 +7,9 @@
  *   JSON-RPC request by a plain `fetch` (the server's part alone, without the SDK client's own
  *   parsing), beside `fetch` of the same HTTP API URL on the same server (the goal: `/mcp` within
  *   2x of that request);
+ * - the floor any tool call over `/mcp` pays: the same PubChem request by GET and by a form POST
+ *   (what a request body costs the client and the server, before any MCP), and a JSON-RPC `ping`
+ *   at `/mcp` (the transport with no tool);
  * - answer sizes: the mean bytes of each tool's answer (its text content) on its demo call.
  *
  *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/mcp.js [--runs 300]
@@ -146,6 +149,21 @@ async function main(): Promise<void> {
     ])) as [Stat, Stat, Stat, Stat, Stat];
     rows.push({ tool: p.tool, inject, tool_in_memory: tool, fetch: fetched, tool_over_http: overHttp, post_mcp: posted });
   }
+  log('the floor: GET, a form POST of the same request, and ping at /mcp');
+  const property = '/pubchem/rest/pug/compound/cid/2244/property/MolecularWeight/JSON';
+  const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  const ok = async (r: Response) => {
+    if (!r.ok) throw new Error(`${r.url}: ${r.status}`);
+    return r.json();
+  };
+  const [getFloor, postFloor, pingFloor] = (await timeTogether(RUNS, [
+    async () => ok(await fetch(`${base}${property}`)),
+    async () =>
+      ok(await fetch(`${base}/pubchem/rest/pug/compound/cid/property/MolecularWeight/JSON`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'cid=2244' })),
+    async () => ok(await fetch(`${base}/mcp`, { method: 'POST', headers: RPC_HEADERS, body: ping })),
+  ])) as [Stat, Stat, Stat];
+  const floor = { get: getFloor, formPost: postFloor, mcpPing: pingFloor };
+  console.table({ 'GET (PubChem property)': getFloor, 'the same as a form POST': postFloor, 'ping at /mcp': pingFloor });
   const sizes: Record<string, number> = {};
   for (const [tool, args] of [...PAIRS.map((p) => [p.tool, p.args] as const), ...Object.entries(SIZES)]) {
     const r = await mem.callTool({ name: tool, arguments: args });
@@ -163,7 +181,7 @@ async function main(): Promise<void> {
       'POST ÷ fetch': round(r.post_mcp.mean / r.fetch.mean),
     })),
   );
-  writeResults('mcp', { machine: machine(), runs: RUNS, rows, sizes });
+  writeResults('mcp', { machine: machine(), runs: RUNS, rows, floor, sizes });
   await mem.close();
   await http.close();
   await app.close();

@@ -11,13 +11,22 @@ function isLoopback(address: string): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
+// Whether a listening server is on loopback alone, asked once: the address is a system call
+// (getsockname) that a profile of `/mcp` found on every request, and it does not change while the
+// server listens.
+const listening = new WeakMap<object, boolean>();
+
 /** `auto` follows the listening address; `always` and `never` are what they say. */
 export function bearerNeeded(app: FastifyInstance, auth: 'auto' | 'always' | 'never'): boolean {
   if (auth !== 'auto') return auth === 'always';
+  const known = listening.get(app.server);
+  if (known !== undefined) return known;
   const a = app.server.address();
+  // Not listening (yet): nothing to remember.
   if (a === null) return true;
-  if (typeof a === 'string') return false;
-  return !isLoopback(a.address);
+  const needed = typeof a === 'string' ? false : !isLoopback(a.address);
+  listening.set(app.server, needed);
+  return needed;
 }
 
 /** Compared in constant time, so that the token cannot be guessed a byte at a time. */
