@@ -100,3 +100,14 @@ export function multiModel(block: Block): boolean {
 export function residueColumns(model: string, comp: string, chain: string, seq: string, ins: string, gap: '' | ' ' = '', width = 4): string {
   return `${model.padStart(3)} ${comp.padStart(3)} ${chain || ' '}${gap}${seq.padStart(width)}${ins || ' '}`;
 }
+
+/** A category's field over its rows, upper-case, joined with "; " as the archive's remarks list them (empty when no row has it). */
+export function joinedRows(block: Block, category: string, field: string, suffix = ''): string {
+  const v = reader(block, category);
+  const out: string[] = [];
+  for (let i = 0; i < rows(block, category); i++) {
+    const x = v(field, i).replace(/\s+/g, ' ').trim();
+    if (x) out.push(`${x}${suffix}`.toUpperCase());
+  }
+  return out.join('; ');
+}

@@ -5,23 +5,14 @@
  * a missing value is NULL, several rows of a category are joined with "; ", a long value continues
  * under its first character, a long remark on lines indented by one.
  */
-import { type Block, reader, remarkLine as line, rows, value, wrapWords } from './legacy-cif.js';
+import { type Block, joinedRows, reader, remarkLine as line, rows, value, wrapWords } from './legacy-cif.js';
 
 /** Whether the entry's method is an NMR one. */
 export function isNmr(block: Block): boolean {
   return /NMR/.test(value(block, 'exptl', 'method').toUpperCase());
 }
 
-/** A category's field over its rows, upper-case, joined with "; " (empty when no row has it). */
-function joined(block: Block, category: string, field: string, suffix = ''): string {
-  const v = reader(block, category);
-  const out: string[] = [];
-  for (let i = 0; i < rows(block, category); i++) {
-    const x = v(field, i).replace(/\s+/g, ' ').trim();
-    if (x) out.push(`${x}${suffix}`.toUpperCase());
-  }
-  return out.join('; ');
-}
+const joined = joinedRows;
 
 /** The NMR software of one classification: "NAME VERSION" and their authors, comma-separated. */
 function nmrSoftware(block: Block, classification: string): { programs: string; authors: string } {

@@ -11,6 +11,7 @@ import { remark290 } from './legacy-remark290.js';
 import { remark500 } from './legacy-remark500.js';
 import { remark200, remark3 } from './legacy-remark-templates.js';
 import { remark210, remark215, remark3Nmr } from './legacy-remark-nmr.js';
+import { remark245, remark247, remark3Em } from './legacy-remark-em.js';
 
 const line = remarkLine;
 
@@ -277,11 +278,14 @@ export function laterRemarks(block: Block, idCode: string): string[] {
   return [
     ...remark3(block),
     ...remark3Nmr(block),
+    ...remark3Em(block),
     ...remark4(idCode),
     ...remark100(block),
     ...remark200(block),
     ...remark210(block),
     ...remark215(block),
+    ...remark245(block),
+    ...remark247(block),
     ...remark280(block),
     ...remark290(block),
     ...remark300and350(block),
