@@ -90,6 +90,12 @@ export function wrapWords(text: string, width: number): string[] {
   return out;
 }
 
+/** A remark's long value over lines of at most `width` characters, continuation lines indented by one, as the archive's files write them. */
+export function indentedWrap(text: string, width: number): string[] {
+  const [first = '', ...rest] = wrapWords(text, width);
+  return rest.length ? [first, ...wrapWords(rest.join(' '), width - 1).map((l) => ` ${l}`)] : [first];
+}
+
 /** Whether the entry has several models (model numbers are then written in the M columns). */
 export function multiModel(block: Block): boolean {
   const n = rows(block, 'atom_site');

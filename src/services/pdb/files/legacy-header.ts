@@ -3,7 +3,7 @@
  * mmCIF: COMPND and SOURCE, REVDAT (from pdbx_audit_revision_history, newest first, so readers such
  * as Biopython's `parse_pdb_header` take the last one as the release date), JRNL (the primary
  * citation), REMARK 1 (the other citations), REMARK 2 (resolution), HELIX (struct_conf), SSBOND and
- * LINK (struct_conn) here; CAVEAT, SPRSDE, SEQADV, HETSYN, FORMUL, SITE and MTRIX (legacy-records),
+ * LINK (struct_conn) here; CAVEAT, SPRSDE, SEQADV, MODRES, HETSYN, FORMUL, SITE and MTRIX (legacy-records),
  * SHEET and CISPEP (legacy-sheet), REMARK 3 onwards (legacy-remarks), CONECT and MASTER
  * (legacy-connect). The header is put in the wwPDB format's record order; CONECT and MASTER follow
  * the coordinates. The mmCIF is parsed again here, once per stored file (the result is cached with
@@ -16,7 +16,7 @@ import { atomField as linkAtomName, type Block, legacyDate, pad80, rows, value, 
 import { conect, master } from './legacy-connect.js';
 import type { ComponentDictionary } from './source.js';
 import type { ComponentBond } from '../store/tables.js';
-import { caveat, formul, hetsyn, mtrix, seqadv, site, sprsde } from './legacy-records.js';
+import { caveat, formul, hetsyn, modres, mtrix, seqadv, site, sprsde } from './legacy-records.js';
 import { laterRemarks } from './legacy-remarks.js';
 import { cispep, sheet } from './legacy-sheet.js';
 
@@ -26,20 +26,54 @@ function legacyAuthor(name: string): string {
   return (comma < 0 ? name : `${name.slice(comma + 1).trim()}${name.slice(0, comma).trim()}`).toUpperCase();
 }
 
+interface Revision {
+  ordinal: number;
+  date: string;
+  /** Names of the records the revision changed (older mmCIFs list them; newer ones name categories instead). */
+  records: string[];
+}
+
+/** The revisions of mmCIFs written before pdbx_audit_revision_history: database_PDB_rev and its records. */
+function olderRevisions(block: Block): Revision[] {
+  const out: Revision[] = [];
+  for (let i = 0; i < rows(block, 'database_PDB_rev'); i++) {
+    const ordinal = Number(value(block, 'database_PDB_rev', 'num', i)) || i + 1;
+    const records: string[] = [];
+    for (let k = 0; k < rows(block, 'database_PDB_rev_record'); k++) {
+      if (value(block, 'database_PDB_rev_record', 'rev_num', k) === String(ordinal)) records.push(value(block, 'database_PDB_rev_record', 'type', k).toUpperCase());
+    }
+    out.push({ ordinal, date: value(block, 'database_PDB_rev', 'date', i), records: records.filter(Boolean) });
+  }
+  return out;
+}
+
 function revdat(block: Block, idCode: string): string[] {
   const n = rows(block, 'pdbx_audit_revision_history');
   const out: string[] = [];
-  const revisions: { ordinal: number; date: string }[] = [];
+  let revisions: Revision[] = [];
   for (let i = 0; i < n; i++) {
     const type = value(block, 'pdbx_audit_revision_history', 'data_content_type', i);
     if (type && type !== 'Structure model') continue;
     const ordinal = Number(value(block, 'pdbx_audit_revision_history', 'ordinal', i)) || i + 1;
-    revisions.push({ ordinal, date: value(block, 'pdbx_audit_revision_history', 'revision_date', i) });
+    revisions.push({ ordinal, date: value(block, 'pdbx_audit_revision_history', 'revision_date', i), records: [] });
   }
+  if (!n) revisions = olderRevisions(block);
   revisions.sort((a, b) => b.ordinal - a.ordinal);
   for (const r of revisions) {
-    // Columns 8-10 modNum, 14-22 date, 24-27 id, 32 modType (0: initial release, 1: other).
-    out.push(pad80(`REVDAT ${String(r.ordinal).padStart(3)}   ${legacyDate(r.date)} ${idCode.slice(0, 4).padEnd(4)}    ${r.ordinal === 1 ? '0' : '1'}`));
+    // Columns 8-10 modNum, 11-12 continuation, 14-22 date, 24-27 id, 32 modType (0: initial release, 1: other),
+    // 40-66 up to four record names, seven columns apart.
+    const head = (k: number) =>
+      `REVDAT ${String(r.ordinal).padStart(3)}${k ? String(k + 1).padStart(2) : '  '} ${legacyDate(r.date)} ${idCode.slice(0, 4).padEnd(4)}    ${r.ordinal === 1 ? '0' : '1'}`;
+    if (!r.records.length) out.push(pad80(head(0)));
+    for (let k = 0; k < r.records.length; k += 4)
+      out.push(
+        pad80(
+          `${head(k / 4)}       ${r.records
+            .slice(k, k + 4)
+            .map((t) => t.padEnd(6))
+            .join(' ')}`,
+        ),
+      );
   }
   return out;
 }
@@ -240,6 +274,39 @@ function entityRow(block: Block, category: string, entity: string): number {
   return -1;
 }
 
+/** SOURCE tokens of an engineered entity in the format's order, each with its entity_src_gen item. */
+const GENE_SOURCE: readonly (readonly [string, string])[] = [
+  ['ORGANISM_SCIENTIFIC', 'pdbx_gene_src_scientific_name'],
+  ['ORGANISM_COMMON', 'gene_src_common_name'],
+  ['ORGANISM_TAXID', 'pdbx_gene_src_ncbi_taxonomy_id'],
+  ['STRAIN', 'gene_src_strain'],
+  ['VARIANT', 'pdbx_gene_src_variant'],
+  ['CELL_LINE', 'pdbx_gene_src_cell_line'],
+  ['ATCC', 'pdbx_gene_src_atcc'],
+  ['ORGAN', 'pdbx_gene_src_organ'],
+  ['TISSUE', 'gene_src_tissue'],
+  ['CELL', 'pdbx_gene_src_cell'],
+  ['ORGANELLE', 'pdbx_gene_src_organelle'],
+  ['CELLULAR_LOCATION', 'pdbx_gene_src_cellular_location'],
+  ['GENE', 'pdbx_gene_src_gene'],
+  ['EXPRESSION_SYSTEM', 'pdbx_host_org_scientific_name'],
+  ['EXPRESSION_SYSTEM_COMMON', 'host_org_common_name'],
+  ['EXPRESSION_SYSTEM_TAXID', 'pdbx_host_org_ncbi_taxonomy_id'],
+  ['EXPRESSION_SYSTEM_STRAIN', 'pdbx_host_org_strain'],
+  ['EXPRESSION_SYSTEM_VARIANT', 'pdbx_host_org_variant'],
+  ['EXPRESSION_SYSTEM_CELL_LINE', 'pdbx_host_org_cell_line'],
+  ['EXPRESSION_SYSTEM_ATCC_NUMBER', 'pdbx_host_org_atcc'],
+  ['EXPRESSION_SYSTEM_ORGAN', 'pdbx_host_org_organ'],
+  ['EXPRESSION_SYSTEM_TISSUE', 'pdbx_host_org_tissue'],
+  ['EXPRESSION_SYSTEM_CELL', 'pdbx_host_org_cell'],
+  ['EXPRESSION_SYSTEM_ORGANELLE', 'pdbx_host_org_organelle'],
+  ['EXPRESSION_SYSTEM_CELLULAR_LOCATION', 'pdbx_host_org_cellular_location'],
+  ['EXPRESSION_SYSTEM_VECTOR_TYPE', 'pdbx_host_org_vector_type'],
+  ['EXPRESSION_SYSTEM_VECTOR', 'pdbx_host_org_vector'],
+  ['EXPRESSION_SYSTEM_PLASMID', 'plasmid_name'],
+  ['EXPRESSION_SYSTEM_GENE', 'pdbx_host_org_gene'],
+];
+
 /** COMPND and SOURCE for the polymer entities (MOL_ID numbered from 1). */
 function compndSource(block: Block): { compnd: string[]; source: string[] } {
   const chains = entityChains(block);
@@ -272,12 +339,7 @@ function compndSource(block: Block): { compnd: string[]; source: string[] } {
     const nat = entityRow(block, 'entity_src_nat', id);
     if (gen >= 0) {
       const g = (f: string) => value(block, 'entity_src_gen', f, gen);
-      add('ORGANISM_SCIENTIFIC', g('pdbx_gene_src_scientific_name'));
-      add('ORGANISM_COMMON', g('gene_src_common_name'));
-      add('ORGANISM_TAXID', g('pdbx_gene_src_ncbi_taxonomy_id'));
-      add('GENE', g('pdbx_gene_src_gene').replace(/\s*,\s*/g, ', '));
-      add('EXPRESSION_SYSTEM', g('pdbx_host_org_scientific_name'));
-      add('EXPRESSION_SYSTEM_TAXID', g('pdbx_host_org_ncbi_taxonomy_id'));
+      for (const [key, field] of GENE_SOURCE) add(key, field === 'pdbx_gene_src_gene' ? g(field).replace(/\s*,\s*/g, ', ') : g(field));
     } else if (nat >= 0) {
       const n = (f: string) => value(block, 'entity_src_nat', f, nat);
       add('ORGANISM_SCIENTIFIC', n('pdbx_organism_scientific'));
@@ -304,6 +366,7 @@ export function extraHeaderRecords(block: Block, idCode: string, hets: readonly 
     ...remark2(block),
     ...laterRemarks(block, idCode),
     ...seqadv(block, idCode),
+    ...modres(block, idCode),
     ...hetsyn(block, hets),
     ...formul(block),
     ...helix(block),

@@ -35,19 +35,34 @@ export function sprsde(block: Block, idCode: string): string[] {
   return out;
 }
 
-/** SEQADV: where the deposited sequence differs from the database reference (struct_ref_seq_dif). */
-export function seqadv(block: Block, idCode: string): string[] {
-  const v = reader(block, 'struct_ref_seq_dif');
+/** One line per row of a category of residues, rows on chains with ids longer than the format's one character left out. */
+function residueRows(block: Block, category: string, chainField: string, write: (v: ReturnType<typeof reader>, i: number, chain: string) => string): string[] {
+  const v = reader(block, category);
   const out: string[] = [];
-  for (let i = 0; i < rows(block, 'struct_ref_seq_dif'); i++) {
-    const chain = v('pdbx_pdb_strand_id', i);
-    if (chain.length > 1) continue;
-    const id = (v('pdbx_pdb_id_code', i) || idCode).slice(0, 4).padEnd(4);
-    const residue = `${v('mon_id', i).padStart(3)} ${chain || ' '} ${v('pdbx_auth_seq_num', i).padStart(4)}${v('pdbx_pdb_ins_code', i) || ' '}`;
-    const reference = `${v('pdbx_seq_db_name', i).padEnd(4)} ${v('pdbx_seq_db_accession_code', i).padEnd(9)} ${v('db_mon_id', i).padStart(3)} ${v('pdbx_seq_db_seq_num', i).padStart(5)}`;
-    out.push(pad80(`SEQADV ${id} ${residue} ${reference} ${v('details', i).toUpperCase().slice(0, 21)}`));
+  for (let i = 0; i < rows(block, category); i++) {
+    const chain = v(chainField, i);
+    if (chain.length <= 1) out.push(pad80(write(v, i, chain || ' ')));
   }
   return out;
+}
+
+/** SEQADV: where the deposited sequence differs from the database reference (struct_ref_seq_dif). */
+export function seqadv(block: Block, idCode: string): string[] {
+  return residueRows(block, 'struct_ref_seq_dif', 'pdbx_pdb_strand_id', (v, i, chain) => {
+    const id = (v('pdbx_pdb_id_code', i) || idCode).slice(0, 4).padEnd(4);
+    const residue = `${v('mon_id', i).padStart(3)} ${chain} ${v('pdbx_auth_seq_num', i).padStart(4)}${v('pdbx_pdb_ins_code', i) || ' '}`;
+    const reference = `${v('pdbx_seq_db_name', i).padEnd(4)} ${v('pdbx_seq_db_accession_code', i).padEnd(9)} ${v('db_mon_id', i).padStart(3)} ${v('pdbx_seq_db_seq_num', i).padStart(5)}`;
+    return `SEQADV ${id} ${residue} ${reference} ${v('details', i).toUpperCase().slice(0, 21)}`;
+  });
+}
+
+/** MODRES: each modified residue of a polymer and the standard residue it stands for (pdbx_struct_mod_residue). */
+export function modres(block: Block, idCode: string): string[] {
+  // Columns 8-11 id, 13-15 residue, 17 chain, 19-22 number, 23 insertion code, 25-27 standard residue, 30-70 comment.
+  return residueRows(block, 'pdbx_struct_mod_residue', 'auth_asym_id', (v, i, chain) => {
+    const residue = `${(v('auth_comp_id', i) || v('label_comp_id', i)).padStart(3)} ${chain} ${v('auth_seq_id', i).padStart(4)}${v('PDB_ins_code', i) || ' '}`;
+    return `MODRES ${idCode.slice(0, 4).padEnd(4)} ${residue} ${v('parent_comp_id', i).padStart(3)}  ${v('details', i).toUpperCase().slice(0, 41)}`;
+  });
 }
 
 /** HETSYN: synonyms of each heterogen (chem_comp.pdbx_synonyms or pdbx_chem_comp_synonyms), in HET order. */

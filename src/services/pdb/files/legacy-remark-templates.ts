@@ -6,6 +6,20 @@
  */
 import { type Block, legacyDate, pad80, rows, value, wrapWords } from './legacy-cif.js';
 
+/** The B values section, common to the generic and the program layouts. */
+export const B_VALUES = [
+  ' B VALUES.',
+  '  FROM WILSON PLOT           (A**2) : {reflns.B_iso_Wilson_estimate}',
+  '  MEAN B VALUE      (OVERALL, A**2) : {refine.B_iso_mean}',
+  '  OVERALL ANISOTROPIC B VALUE.',
+  '   B11 (A**2) : {refine.aniso_B[1][1]}',
+  '   B22 (A**2) : {refine.aniso_B[2][2]}',
+  '   B33 (A**2) : {refine.aniso_B[3][3]}',
+  '   B12 (A**2) : {refine.aniso_B[1][2]}',
+  '   B13 (A**2) : {refine.aniso_B[1][3]}',
+  '   B23 (A**2) : {refine.aniso_B[2][3]}',
+];
+
 const REMARK3 = [
   '',
   'REFINEMENT.',
@@ -48,16 +62,7 @@ const REMARK3 = [
   '  HETEROGEN ATOMS          : {refine_hist.pdbx_number_atoms_ligand}',
   '  SOLVENT ATOMS            : {refine_hist.number_atoms_solvent}',
   '',
-  ' B VALUES.',
-  '  FROM WILSON PLOT           (A**2) : {reflns.B_iso_Wilson_estimate}',
-  '  MEAN B VALUE      (OVERALL, A**2) : {refine.B_iso_mean}',
-  '  OVERALL ANISOTROPIC B VALUE.',
-  '   B11 (A**2) : {refine.aniso_B[1][1]}',
-  '   B22 (A**2) : {refine.aniso_B[2][2]}',
-  '   B33 (A**2) : {refine.aniso_B[3][3]}',
-  '   B12 (A**2) : {refine.aniso_B[1][2]}',
-  '   B13 (A**2) : {refine.aniso_B[1][3]}',
-  '   B23 (A**2) : {refine.aniso_B[2][3]}',
+  ...B_VALUES,
   '',
   ' ESTIMATED COORDINATE ERROR.',
   '  ESD FROM LUZZATI PLOT        (A) : {refine_analyze.Luzzati_coordinate_error_obs}',
@@ -87,10 +92,6 @@ const REMARK3 = [
   ' NCS RESTRAINTS.                         RMS   SIGMA/WEIGHT',
   '  GROUP  1  POSITIONAL            (A) : {refine_ls_restr_ncs.rms_dev_position|5} ; {refine_ls_restr_ncs.weight_position}',
   '  GROUP  1  B-FACTOR           (A**2) : {refine_ls_restr_ncs.rms_dev_B_iso|5} ; {refine_ls_restr_ncs.weight_B_iso}',
-  '',
-  ' PARAMETER FILE  1  : NULL',
-  ' TOPOLOGY FILE  1   : NULL',
-  '',
 ];
 
 const REMARK200 = [
@@ -105,7 +106,7 @@ const REMARK200 = [
   ' SYNCHROTRON              (Y/N) : {synchrotron}',
   ' RADIATION SOURCE               : {radiation_source}',
   ' BEAMLINE                       : {diffrn_source.pdbx_synchrotron_beamline}',
-  ' X-RAY GENERATOR MODEL          : {diffrn_source.type}',
+  ' X-RAY GENERATOR MODEL          : {generator}',
   ' MONOCHROMATIC OR LAUE    (M/L) : {diffrn_radiation.pdbx_monochromatic_or_laue_m_l}',
   ' WAVELENGTH OR RANGE        (A) : {wavelength}',
   ' MONOCHROMATOR                  : {diffrn_radiation.monochromator}',
@@ -180,6 +181,13 @@ function highestShell(block: Block): number {
   return best;
 }
 
+/** The computing item (older mmCIFs name each task's program there) of a software classification. */
+const COMPUTING: Record<string, string> = {
+  'data reduction': 'pdbx_data_reduction_ii',
+  'data scaling': 'pdbx_data_reduction_ds',
+  phasing: 'structure_solution',
+};
+
 /** The value a template key names. */
 function lookup(block: Block, key: string): string {
   const dot = key.indexOf('.');
@@ -196,8 +204,11 @@ function lookup(block: Block, key: string): string {
       return source === 'SYNCHROTRON' ? value(block, 'diffrn_source', 'pdbx_synchrotron_site') || source : source;
     case 'wavelength':
       return value(block, 'diffrn_source', 'pdbx_wavelength_list') || value(block, 'diffrn_source', 'pdbx_wavelength');
+    case 'generator':
+      // A home source's model; at a synchrotron the item names the beamline, which BEAMLINE and RADIATION SOURCE give.
+      return source === 'SYNCHROTRON' ? '' : value(block, 'diffrn_source', 'type');
     case 'software':
-      return software(block, field);
+      return value(block, 'computing', COMPUTING[field] ?? '') || software(block, field);
     case 'restr':
       return restraint(block, field, 'dev_ideal');
     case 'target':
@@ -212,21 +223,25 @@ function lookup(block: Block, key: string): string {
 }
 
 /** Template lines filled in: {key} or {key|r} (R value), {key|d} (date), {key|5} (padded to five columns). */
-function fill(block: Block, remark: number, template: readonly string[]): string[] {
+export function fill(block: Block, remark: number, template: readonly string[]): string[] {
   const head = `REMARK ${String(remark).padStart(3)}`;
-  return template.map((t) =>
-    pad80(
-      t
-        ? `${head} ${t.replace(/\{([^}|]+)(?:\|(\w))?\}/g, (_, key: string, how?: string) => {
-            let v = lookup(block, key).replace(/\s+/g, ' ').toUpperCase();
-            if (v && how === 'r') v = rValue(v);
-            if (v && how === 'd') v = legacyDate(v);
-            v ||= 'NULL';
-            return how === '5' ? v.padEnd(5) : v;
-          })}`
-        : head,
-    ),
-  );
+  return template.flatMap((t) => {
+    if (!t) return [pad80(head)];
+    const text = t.replace(/\{([^}|]+)(?:\|(\w))?\}/g, (_, key: string, how?: string) => {
+      let v = lookup(block, key).replace(/\s+/g, ' ').toUpperCase();
+      if (v && how === 'r') v = rValue(v);
+      if (v && how === 'd') v = /^\d{4}-\d{2}$/.test(v) ? legacyDate(`${v}-01`).slice(3) : legacyDate(v).trim() || v;
+      v ||= 'NULL';
+      return how === '5' ? v.padEnd(5) : v;
+    });
+    if (text.length <= 68) return [pad80(`${head} ${text}`)];
+    // A value too long for the line continues on the next ones (text to column 79), not cut at column 80;
+    // the label keeps its spacing.
+    const colon = text.indexOf(': ') + 2;
+    const label = text.slice(0, colon);
+    const [first = '', ...rest] = wrapWords(text.slice(colon), 68 - label.length);
+    return [`${label}${first}`, ...wrapWords(rest.join(' '), 67).map((l) => ` ${l}`)].map((l) => pad80(`${head} ${l}`));
+  });
 }
 
 const DIFFRACTION = /DIFFRACTION/;
@@ -234,11 +249,32 @@ const DIFFRACTION = /DIFFRACTION/;
 /** REMARK 3 for a diffraction entry with a refine row; its details as OTHER REFINEMENT REMARKS. */
 export function remark3(block: Block): string[] {
   if (!rows(block, 'refine') || !DIFFRACTION.test(value(block, 'exptl', 'method').toUpperCase())) return [];
-  const out = fill(block, 3, REMARK3);
+  return [...fill(block, 3, REMARK3), ...xplorFiles(block), ...otherRefinementRemarks(block)];
+}
+
+/** The X-PLOR/CNS parameter files, then the topology files (pdbx_xplor_file), numbered; NULL for none. */
+function xplorFiles(block: Block): string[] {
+  const n = Math.max(1, rows(block, 'pdbx_xplor_file'));
+  const list = (label: string, field: string) =>
+    Array.from({ length: n }, (_, i) =>
+      pad80(`REMARK   3  ${label} ${String(i + 1).padStart(2)}${label.startsWith('P') ? '' : ' '}  : ${value(block, 'pdbx_xplor_file', field, i).toUpperCase() || 'NULL'}`),
+    );
+  return [pad80('REMARK   3'), ...list('PARAMETER FILE', 'param_file'), ...list('TOPOLOGY FILE', 'topol_file'), pad80('REMARK   3')];
+}
+
+const OTHER = 'REMARK   3  OTHER REFINEMENT REMARKS:';
+
+/**
+ * The refinement's details, which close REMARK 3: their lines kept as the mmCIF breaks them (words
+ * wrapped within 67 columns), the first after the label when it fits there by column 79.
+ */
+export function otherRefinementRemarks(block: Block): string[] {
   const details = value(block, 'refine', 'details').toUpperCase();
-  if (!details) return [...out, pad80('REMARK   3  OTHER REFINEMENT REMARKS: NULL')];
-  out.push(pad80('REMARK   3  OTHER REFINEMENT REMARKS:'));
-  for (const source of details.split('\n')) for (const line of wrapWords(source, 67)) out.push(pad80(`REMARK   3  ${line}`));
+  if (!details) return [pad80(`${OTHER} NULL`)];
+  const lines = details.split('\n').flatMap((source) => wrapWords(source, 67));
+  const first = lines[0] ?? '';
+  const out = OTHER.length + 1 + first.length <= 79 ? [pad80(`${OTHER} ${lines.shift() ?? ''}`)] : [pad80(OTHER)];
+  for (const line of lines) out.push(pad80(`REMARK   3  ${line}`));
   return out;
 }
 

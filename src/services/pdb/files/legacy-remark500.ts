@@ -102,7 +102,7 @@ const SUBTOPICS: Subtopic[] = [
       '',
       ' M RES CSSEQI        PSI       PHI',
     ],
-    total: 'TORSION ANGLE OUTLIERS',
+    total: 'RAMACHANDRAN OUTLIERS',
     row: (v, i, model) => `${residueColumns(model(i), v('auth_comp_id', i), v('auth_asym_id', i), v('auth_seq_id', i), v('PDB_ins_code', i))}    ${num(v('psi', i), 2, 7)}   ${num(v('phi', i), 2, 7)}`,
   },
   {

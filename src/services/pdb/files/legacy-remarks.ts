@@ -1,15 +1,18 @@
 /**
- * REMARKs after REMARK 2, from the mmCIF items that carry them: 3 and 200 (legacy-remark-templates),
+ * REMARKs after REMARK 2, from the mmCIF items that carry them: 3 and 200 (legacy-remark-templates; 3 of
+ * PHENIX entries in legacy-remark3-phenix),
  * 3, 210 and 215 of NMR entries (legacy-remark-nmr),
  * 4 (format version), 100 (processing site), 280 (crystal), 290 (crystal symmetry: legacy-remark290),
- * 300 and 350 (assemblies), 465, 470 and 610 (missing residues and atoms), 500 (validation:
+ * 300 and 350 (assemblies), 465, 470, 480 and 610 (missing residues and atoms, atoms at zero occupancy), 500 (validation:
  * pdbx_validate_*), 800 (sites) and 900 (related entries), 620 (metal coordination).
  */
-import { parseOperExpression } from '../../../core/mmcif/index.js';
-import { atomField, type Block, fx, multiModel, pad80, reader, remarkLine, residueColumns, rows, value, wrapWords } from './legacy-cif.js';
+import { assemblyParts, type AssemblyPart } from '../../../core/mmcif/assembly.js';
+import type { Transform } from '../../../core/mmcif/legacy.js';
+import { atomField, type Block, fx, indentedWrap, multiModel, pad80, reader, remarkLine, residueColumns, rows, value, wrapWords } from './legacy-cif.js';
 import { remark290 } from './legacy-remark290.js';
 import { remark500 } from './legacy-remark500.js';
 import { remark200, remark3 } from './legacy-remark-templates.js';
+import { refinedWithPhenix, remark3Phenix } from './legacy-remark3-phenix.js';
 import { remark210, remark215, remark3Nmr } from './legacy-remark-nmr.js';
 import { remark245, remark247, remark3Em } from './legacy-remark-em.js';
 
@@ -37,7 +40,7 @@ function remark280(block: Block): string[] {
   const conditions = value(block, 'exptl_crystal_grow', 'pdbx_details').toUpperCase();
   const out = [line(280), line(280, 'CRYSTAL'), line(280, `SOLVENT CONTENT, VS   (%): ${v('density_percent_sol') || 'NULL'}`)];
   out.push(line(280, `MATTHEWS COEFFICIENT, VM (ANGSTROMS**3/DA): ${v('density_Matthews') || 'NULL'}`), line(280));
-  const text = wrapWords(`CRYSTALLIZATION CONDITIONS: ${conditions || 'NULL'}`, 68);
+  const text = indentedWrap(`CRYSTALLIZATION CONDITIONS: ${conditions || 'NULL'}`, 68);
   return [...out, ...text.map((t) => line(280, t))];
 }
 
@@ -54,16 +57,12 @@ function authChains(block: Block): Map<string, string> {
   return out;
 }
 
-/** BIOMT lines of one operator of pdbx_struct_oper_list. */
-function biomt(block: Block, operId: string, serial: number): string[] {
-  const v = reader(block, 'pdbx_struct_oper_list');
-  let row = -1;
-  for (let i = 0; i < rows(block, 'pdbx_struct_oper_list'); i++) if (v('id', i) === operId) row = i;
-  if (row < 0) return [];
+/** BIOMT lines of one operator (rotation rows, then translation). */
+function biomt(t: Transform, serial: number): string[] {
   const out: string[] = [];
-  for (let r = 1; r <= 3; r++) {
-    const m = (c: number) => fx(Number(v(`matrix[${r}][${c}]`, row)) || 0, 10, 6);
-    out.push(line(350, `  BIOMT${r} ${String(serial).padStart(3)}${m(1)}${m(2)}${m(3)}     ${fx(Number(v(`vector[${r}]`, row)) || 0, 10, 5)}`));
+  for (let r = 0; r < 3; r++) {
+    const m = (c: number) => fx(t[r * 3 + c] ?? 0, 10, 6);
+    out.push(line(350, `  BIOMT${r + 1} ${String(serial).padStart(3)}${m(0)}${m(1)}${m(2)}     ${fx(t[9 + r] ?? 0, 10, 5)}`));
   }
   return out;
 }
@@ -90,19 +89,22 @@ function assembly350(block: Block, row: number, chains: Map<string, string>): st
     if (prop('SSA (A^2)')) out.push(line(350, `SURFACE AREA OF THE COMPLEX: ${prop('SSA (A^2)')} ANGSTROM**2`));
     if (prop('MORE')) out.push(line(350, `CHANGE IN SOLVENT FREE ENERGY: ${Number(prop('MORE')).toFixed(1)} KCAL/MOL`));
   }
-  const g = reader(block, 'pdbx_struct_assembly_gen');
+  let parts: AssemblyPart[] = [];
+  try {
+    parts = assemblyParts(block, id);
+  } catch {
+    // An expression that names no listed operator: the paragraph keeps its header only.
+  }
+  // Each generator row's chains, then one BIOMT per operator of its expression ("1,2" is two; "(1)(2)" their product).
   let serial = 0;
-  for (let i = 0; i < rows(block, 'pdbx_struct_assembly_gen'); i++) {
-    if (g('assembly_id', i) !== id) continue;
-    const list = [
-      ...new Set(
-        g('asym_id_list', i)
-          .split(',')
-          .map((a) => chains.get(a.trim()) ?? a.trim()),
-      ),
-    ].filter(Boolean);
-    wrapWords(list.join(', '), 38).forEach((t, k) => out.push(line(350, `${k === 0 ? 'APPLY THE FOLLOWING TO CHAINS:' : '                   AND CHAINS:'} ${t}`)));
-    for (const ops of parseOperExpression(g('oper_expression', i))) out.push(...biomt(block, ops.join('x'), ++serial));
+  let current: ReadonlySet<string> | undefined;
+  for (const part of parts) {
+    if (part.asyms !== current) {
+      current = part.asyms;
+      const list = [...new Set([...part.asyms].map((a) => chains.get(a) ?? a))].filter(Boolean);
+      wrapWords(list.join(', '), 38).forEach((t, k) => out.push(line(350, `${k === 0 ? 'APPLY THE FOLLOWING TO CHAINS:' : '                   AND CHAINS:'} ${t}`)));
+    }
+    out.push(...biomt(part.operator.transform, ++serial));
   }
   return out;
 }
@@ -136,16 +138,24 @@ function remark300and350(block: Block): string[] {
 const MISSING_INTRO: Record<number, string[]> = {
   465: ['MISSING RESIDUES', 'THE FOLLOWING RESIDUES WERE NOT LOCATED IN THE', 'EXPERIMENT. (M=MODEL NUMBER; RES=RESIDUE NAME; C=CHAIN', 'IDENTIFIER; SSSEQ=SEQUENCE NUMBER; I=INSERTION CODE.)', ''],
   470: ['MISSING ATOM', 'THE FOLLOWING RESIDUES HAVE MISSING ATOMS (M=MODEL NUMBER;', 'RES=RESIDUE NAME; C=CHAIN IDENTIFIER; SSEQ=SEQUENCE NUMBER;', 'I=INSERTION CODE):'],
+  480: [
+    'ZERO OCCUPANCY ATOM',
+    'THE FOLLOWING RESIDUES HAVE ATOMS MODELED WITH ZERO',
+    'OCCUPANCY. THE LOCATION AND PROPERTIES OF THESE ATOMS',
+    'MAY NOT BE RELIABLE. (M=MODEL NUMBER; RES=RESIDUE NAME;',
+    'C=CHAIN IDENTIFIER; SSEQ=SEQUENCE NUMBER; I=INSERTION CODE):',
+  ],
   610: ['MISSING HETEROATOM', 'THE FOLLOWING RESIDUES HAVE MISSING ATOMS (M=MODEL NUMBER;', 'RES=RESIDUE NAME; C=CHAIN IDENTIFIER; SSEQ=SEQUENCE NUMBER;', 'I=INSERTION CODE):'],
 };
-const MISSING_HEAD: Record<number, string> = { 465: '  M RES C SSSEQI', 470: '  M RES CSSEQI  ATOMS', 610: '  M RES C SSEQI' };
+const MISSING_HEAD: Record<number, string> = { 465: '  M RES C SSSEQI', 470: '  M RES CSSEQI  ATOMS', 480: '  M RES C SSEQI ATOMS', 610: '  M RES C SSEQI' };
 
-/** REMARK 465 (unobserved residues), 470 (polymer residues missing atoms) and 610 (HET groups missing atoms). */
+/** REMARK 465 (unobserved residues), 470 (polymer residues missing atoms), 480 (atoms at zero occupancy) and 610 (HET groups missing atoms). */
 function missing(block: Block): string[] {
   const multi = multiModel(block);
   const tables = new Map<number, string[]>([
     [465, []],
     [470, []],
+    [480, []],
     [610, []],
   ]);
   const r = reader(block, 'pdbx_unobs_or_zero_occ_residues');
@@ -156,18 +166,23 @@ function missing(block: Block): string[] {
   }
   const same = multi ? sameInEveryModel(block, unobserved) : undefined;
   if (!same) for (const u of unobserved) tables.get(465)?.push(multi ? `${u.model.padStart(3)}${u.text.slice(3)}` : u.text);
-  // Atoms grouped by residue: 470 lists their names, 610 the residue only.
+  // Atoms grouped by residue: 470 and 480 list their names, 610 the residue only. Flag 1: unobserved; 0: at zero occupancy.
   const a = reader(block, 'pdbx_unobs_or_zero_occ_atoms');
   const residues = new Map<string, { remark: number; text: string; names: string[] }>();
   for (let i = 0; i < rows(block, 'pdbx_unobs_or_zero_occ_atoms'); i++) {
-    if (a('occupancy_flag', i) !== '1') continue;
-    const remark = a('polymer_flag', i) === 'Y' ? 470 : 610;
-    const text = residueColumns(multi ? a('PDB_model_num', i) : '', a('auth_comp_id', i), a('auth_asym_id', i), a('auth_seq_id', i), a('PDB_ins_code', i), remark === 610 ? ' ' : '');
+    const flag = a('occupancy_flag', i);
+    if (flag !== '1' && flag !== '0') continue;
+    const remark = flag === '0' ? 480 : a('polymer_flag', i) === 'Y' ? 470 : 610;
+    const text = residueColumns(multi ? a('PDB_model_num', i) : '', a('auth_comp_id', i), a('auth_asym_id', i), a('auth_seq_id', i), a('PDB_ins_code', i), remark === 470 ? '' : ' ');
     const entry = residues.get(`${remark}|${text}`) ?? { remark, text, names: [] };
     entry.names.push(a('auth_atom_id', i));
     residues.set(`${remark}|${text}`, entry);
   }
-  for (const e of residues.values()) tables.get(e.remark)?.push(e.remark === 470 ? `${e.text}  ${e.names.map((n) => ` ${n.padEnd(4)}`).join('')}` : e.text);
+  const names: Record<number, (n: string) => string> = { 470: (n) => ` ${n.padEnd(4)}`, 480: (n) => `  ${n.padEnd(4)}` };
+  for (const e of residues.values()) {
+    const name = names[e.remark];
+    tables.get(e.remark)?.push(name ? `${e.text}${e.remark === 470 ? '  ' : ''}${e.names.map(name).join('')}` : e.text);
+  }
   const out: string[] = [];
   // Residues missing alike from every model of an ensemble: listed once, for the range of models.
   if (same) out.push(line(465), ...MODELS_INTRO.map((t) => line(465, t)), line(465, `  MODELS ${same.models}`), line(465, '    RES C SSSEQI'), ...same.rows.map((t) => line(465, t)));
@@ -276,7 +291,7 @@ function remark900(block: Block): string[] {
 /** REMARK 3 onwards (the header's record ordering puts them in number order). */
 export function laterRemarks(block: Block, idCode: string): string[] {
   return [
-    ...remark3(block),
+    ...(refinedWithPhenix(block) && remark3(block).length ? remark3Phenix(block) : remark3(block)),
     ...remark3Nmr(block),
     ...remark3Em(block),
     ...remark4(idCode),
