@@ -10,7 +10,7 @@
  *
  * It drives the built CLI (`npx tsc -p tsconfig.build.json` first).
  */
-import Database from 'better-sqlite3';
+import Database from './lib/sqlite.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

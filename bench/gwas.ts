@@ -20,7 +20,7 @@
  *     [--rows 10000000] [--studies 20000] [--per-study 10] [--duration 15] [--postgres URL] [--keep]
  * (build the CLI first: npx tsc -p tsconfig.build.json)
  */
-import Database from 'better-sqlite3';
+import Database from './lib/sqlite.js';
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -9,7 +9,7 @@
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/ncbi.js [--genes 1000000] [--duration 15] [--postgres URL] [--keep]
  */
-import Database from 'better-sqlite3';
+import Database from './lib/sqlite.js';
 import { execFileSync } from 'node:child_process';
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

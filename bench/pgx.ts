@@ -11,7 +11,7 @@
  * It drives the built CLI (`npx tsc -p tsconfig.build.json` first). 25,000 genes is about the
  * number of rows of PharmGKB's genes.tsv.
  */
-import Database from 'better-sqlite3';
+import Database from './lib/sqlite.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

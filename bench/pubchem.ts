@@ -19,7 +19,7 @@
  * Writing the SD files computes every tag with RDKit (about 3 ms a molecule on one core); they are
  * written by one process per core and can be kept for later runs.
  */
-import Database from 'better-sqlite3';
+import Database from './lib/sqlite.js';
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';

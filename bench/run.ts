@@ -9,7 +9,7 @@
  *
  *   npm run bench -- [--studies 100000] [--duration 15] [--postgres URL] [--zip existing.zip]
  */
-import Database from 'better-sqlite3';
+import Database from './lib/sqlite.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { runCli } from './helpers/cli.js';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../src/core/store/sqlite-driver.js';
 import { describe, expect, it } from 'vitest';
 import { LineProgress, TerminalProgress } from '../src/core/ingest/progress.js';
 import { syntheticFile } from './helpers/app.js';

@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../src/core/store/sqlite-driver.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/stores.js';
 

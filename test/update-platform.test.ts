@@ -4,7 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../src/core/store/sqlite-driver.js';
 import { describe, expect, it } from 'vitest';
 import { tableSet } from '../src/core/ingest/dataset.js';
 import { UpdateRefused } from '../src/core/ingest/errors.js';

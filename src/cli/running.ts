@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../core/store/sqlite-driver.js';
 import { processAlive } from '../core/process.js';
 
 /**

@@ -1,11 +1,12 @@
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import Database from './sqlite-driver.js';
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db, SqlValue } from './db.js';
 import { checkRowWidth, ident } from './db.js';
 import { Mutex } from './mutex.js';
 
-type Statement = Database.Statement<unknown[]>;
+type Statement = BetterSqlite3.Statement<unknown[]>;
 
 function bind(params: readonly SqlValue[] | undefined): unknown[] {
   if (!params) return [];
@@ -22,7 +23,7 @@ const STATEMENTS_KEPT = 500;
 
 /** Prepared statements are cached per connection: the hot read paths run the same few queries. */
 class Connection {
-  readonly raw: Database.Database;
+  readonly raw: BetterSqlite3.Database;
   private readonly cache = new Map<string, Statement>();
 
   constructor(file: string, readonly: boolean) {
