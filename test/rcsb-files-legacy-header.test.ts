@@ -421,6 +421,11 @@ describe('legacy .pdb of two X-ray entries with full headers, compared with the 
     for (const type of ['SOURCE', 'SEQADV', 'HELIX ', 'SHEET ', 'REMARK 290', 'REMARK 300', 'REMARK 350', 'REMARK 465', 'REMARK 470', 'REMARK 500', 'FORMUL', 'DBREF ', 'SEQRES']) {
       expect(records(ours, type), type).toEqual(records(real, type));
     }
+    // Every atom's ANISOU after it, from atom_site_anisotrop (U in 10^-4 square angstroms), and the atoms around them.
+    expect(records(real, 'ANISOU')).toHaveLength(6267);
+    expect(records(ours, 'ANISOU')).toEqual(records(real, 'ANISOU'));
+    const coordinates = (text: string) => records(text, '').filter((l) => /^(ATOM|HETATM|ANISOU|TER)/.test(l));
+    expect(coordinates(ours)).toEqual(coordinates(real));
     // REMARK 3 in PHENIX's layout (bins, bulk solvent, deviations with counts, TLS groups), but for the
     // program's author list, which the mmCIF does not hold (ours: NULL).
     const authors = (l: string) => /^REMARK {3}3 {3}AUTHORS|^REMARK {3}3 {15}:/.test(l);

@@ -63,10 +63,34 @@ function chargeText(a: AtomSite, r: number): string {
   return `${Math.abs(q)}${q > 0 ? '+' : '-'}`;
 }
 
-/** ATOM/HETATM and TER records of the given models (MODEL/ENDMDL around each when there are several). */
+const U = ['U[1][1]', 'U[2][2]', 'U[3][3]', 'U[1][2]', 'U[1][3]', 'U[2][3]'];
+
+/**
+ * The anisotropic displacement of each atom that has one (`atom_site_anisotrop`, by atom id): the
+ * six columns of its ANISOU record, U in units of 10^-4 Å² as the format writes them.
+ */
+function anisotropy(block: CifBlock): Map<string, string> {
+  const cat = block.categories.atom_site_anisotrop;
+  const out = new Map<string, string>();
+  if (!cat) return out;
+  const id = col(cat, 'id');
+  const us = U.map((n) => col(cat, n));
+  for (let r = 0; r < cat.rowCount; r++) {
+    if (!us.every((u) => u.has(r))) continue;
+    out.set(id.str(r), us.map((u) => String(Math.round(u.float(r) * 10_000)).padStart(7)).join(''));
+  }
+  return out;
+}
+
+/**
+ * ATOM/HETATM, ANISOU and TER records of the given models (MODEL/ENDMDL around each when there are
+ * several). ANISOU follows its atom where the mmCIF has the atom's tensor, in a model written as
+ * deposited (a transformed copy would need the tensor rotated: it is left out there).
+ */
 function atomRecords(block: CifBlock, a: AtomSite, models: readonly LegacyModel[], wrap: boolean, out: string[]): void {
   const polymers = polymerEntities(block);
   const isHet = hetatmRows(block, a);
+  const tensors = anisotropy(block);
   for (const m of models) {
     if (wrap) out.push(pad80(`MODEL     ${String(m.num).padStart(4)}`));
     let serial = 0;
@@ -91,13 +115,12 @@ function atomRecords(block: CifBlock, a: AtomSite, models: readonly LegacyModel[
       const chain = a.authAsym.str(r) || ' ';
       const resSeq = a.authSeq.str(r).padStart(4);
       const ins = a.insCode.str(r) || ' ';
-      out.push(
-        pad80(
-          `${record}${String(serial).padStart(5)} ${atomName(a.authAtom.str(r), element)}${a.altId.str(r) || ' '}` +
-            `${resName} ${chain}${resSeq}${ins}   ${fx(x, 8, 3)}${fx(y, 8, 3)}${fx(z, 8, 3)}` +
-            `${fx(a.occupancy.float(r), 6, 2)}${fx(a.bFactor.float(r), 6, 2)}          ${element.padStart(2)}${chargeText(a, r)}`,
-        ),
-      );
+      // Columns 7-27 (serial to insertion code) and 77-80 (element, charge) are the same in ANISOU.
+      const atom = `${String(serial).padStart(5)} ${atomName(a.authAtom.str(r), element)}${a.altId.str(r) || ' '}${resName} ${chain}${resSeq}${ins}`;
+      const tail = `${element.padStart(2)}${chargeText(a, r)}`;
+      out.push(pad80(`${record}${atom}   ${fx(x, 8, 3)}${fx(y, 8, 3)}${fx(z, 8, 3)}${fx(a.occupancy.float(r), 6, 2)}${fx(a.bFactor.float(r), 6, 2)}          ${tail}`));
+      const u = t ? undefined : tensors.get(a.id.str(r));
+      if (u) out.push(pad80(`ANISOU${atom} ${u}      ${tail}`));
       // TER closes each polymer chain after its last atom.
       const next = k + 1 < m.rows.length ? (m.rows[k + 1] as number) : -1;
       if (polymers.has(a.labelEntity.str(r)) && (next < 0 || a.labelAsym.str(next) !== a.labelAsym.str(r))) {
