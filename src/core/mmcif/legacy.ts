@@ -204,8 +204,10 @@ function matrixRecords(block: CifBlock, out: string[]): void {
 
 /** HEADER, TITLE, KEYWDS, EXPDTA, AUTHOR, DBREF, SEQRES, HET, HETNAM, CRYST1, ORIGXn, SCALEn from the categories that carry them. */
 function headerRecords(block: CifBlock, idCode: string, out: string[], atoms?: { a: AtomSite; rows: ArrayLike<number> }, models = 1): void {
-  const classification = item(block, 'struct_keywords', 'pdbx_keywords');
-  const date = depositDate(item(block, 'pdbx_database_status', 'recvd_initial_deposition_date'));
+  // The format writes the classification in capitals (an mmCIF may have 'Viral protein').
+  const classification = item(block, 'struct_keywords', 'pdbx_keywords').toUpperCase();
+  // mmCIFs of the older dictionary keep the deposition date only as the first revision's original date.
+  const date = depositDate(item(block, 'pdbx_database_status', 'recvd_initial_deposition_date') || item(block, 'database_PDB_rev', 'date_original'));
   out.push(pad80(`HEADER    ${classification.slice(0, 40).padEnd(40)}${date}   ${idCode}`));
   const title = item(block, 'struct', 'title');
   if (title) continued('TITLE', title.toUpperCase(), out);
