@@ -307,7 +307,9 @@ describe('worker pool', () => {
     const pool = new CifPool(1);
     try {
       await pool.run('check', realCif, 30_000); // thread started and warm
-      const big = gz(generatedCif({ id: '9ZZC', chains: [{ label: 'A', auth: 'A', entity: '1', residues: 25_000 }] }));
+      // 40,000 residues exhaust 12 MB on Node 20 and 24 alike (25,000 fit on Node 24; 100,000 made Node 20's
+      // ArrayBuffer allocation fail the whole process rather than the thread).
+      const big = gz(generatedCif({ id: '9ZZC', chains: [{ label: 'A', auth: 'A', entity: '1', residues: 40_000 }] }));
       await expect(pool.run('bcif', big, 5)).rejects.toBeInstanceOf(CifTaskTimeout);
       // A task that waits its whole budget behind a long one fails without being run.
       const long = pool.run('bcif', big, 30_000);
@@ -323,7 +325,9 @@ describe('worker pool', () => {
   it('fails only the task whose thread runs out of memory', async () => {
     const pool = new CifPool(1, 12);
     try {
-      const big = gz(generatedCif({ id: '9ZZC', chains: [{ label: 'A', auth: 'A', entity: '1', residues: 25_000 }] }));
+      // 40,000 residues exhaust 12 MB on Node 20 and 24 alike (25,000 fit on Node 24; 100,000 made Node 20's
+      // ArrayBuffer allocation fail the whole process rather than the thread).
+      const big = gz(generatedCif({ id: '9ZZC', chains: [{ label: 'A', auth: 'A', entity: '1', residues: 40_000 }] }));
       await expect(pool.run('bcif', big, 30_000)).rejects.toBeInstanceOf(CifFormatError);
     } finally {
       await pool.close();
