@@ -77,3 +77,17 @@ describe('dependencies between folders', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe('the SQLite binding', () => {
+  it('is loaded in one place, which picks the build that runs on this Node (src/core/store/sqlite-driver.ts)', () => {
+    // A direct import of better-sqlite3 would load 13 on Node 20, where it crashes the process.
+    const root = join(SRC, '..');
+    const files = ['src', 'test', 'bench', 'synthetic', 'scripts'].flatMap((d) => sources(join(root, d)));
+    const direct = /^\s*import\s+(?!type\b)[^'";]*from\s+'better-sqlite3(?:-node20)?'|require\(\s*'better-sqlite3(?:-node20)?'\s*\)|import\(\s*'better-sqlite3(?:-node20)?'\s*\)/m;
+    const offenders = files.filter((f) => direct.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
+    expect(files.length).toBeGreaterThan(300);
+    expect(offenders).toEqual([]);
+    // The one place chooses by the running Node's major version.
+    expect(readFileSync(join(SRC, 'core/store/sqlite-driver.ts'), 'utf8')).toMatch(/process\.versions\.node/);
+  });
+});
