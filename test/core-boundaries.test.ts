@@ -90,4 +90,19 @@ describe('the SQLite binding', () => {
     // The one place chooses by the running Node's major version.
     expect(readFileSync(join(SRC, 'core/store/sqlite-driver.ts'), 'utf8')).toMatch(/process\.versions\.node/);
   });
+
+  it('opens a database on this Node, and names what to do when its build is missing', async () => {
+    const { default: Database, SQLITE_BINDING, loadBinding } = await import('../src/core/store/sqlite-driver.js');
+    expect(SQLITE_BINDING).toBe(Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20');
+    const db = new Database(':memory:');
+    expect(db.prepare('SELECT 1 + 1 AS n').get()).toEqual({ n: 2 });
+    db.close();
+    const missing = () => {
+      throw Object.assign(new Error("Cannot find module 'better-sqlite3-node20'\nRequire stack: ..."), { code: 'MODULE_NOT_FOUND' });
+    };
+    expect(() => loadBinding('better-sqlite3-node20', missing)).toThrow(
+      /\(better-sqlite3-node20\) cannot be loaded \(Cannot find module 'better-sqlite3-node20'\): .*npm rebuild better-sqlite3-node20.*Node 22 or later/,
+    );
+    expect(() => loadBinding('better-sqlite3', missing)).toThrow(/\(better-sqlite3\) cannot be loaded .*run `npm install`/);
+  });
 });

@@ -426,6 +426,13 @@ describe('legacy .pdb of two X-ray entries with full headers, compared with the 
     expect(records(ours, 'ANISOU')).toEqual(records(real, 'ANISOU'));
     const coordinates = (text: string) => records(text, '').filter((l) => /^(ATOM|HETATM|ANISOU|TER)/.test(l));
     expect(coordinates(ours)).toEqual(coordinates(real));
+    // A tensor that does not fit seven columns (U11 of 1000 square angstroms) is left out; the next atom keeps its own.
+    const cif = gunzipSync(fixture('2xhe.cif.gz')).toString('utf8');
+    const altered = cif.replace(/^(1 +N N +\. HIS A 1 +\? )1\.5749 /m, '$11000.5 ');
+    expect(altered).not.toEqual(cif);
+    const anisou = records(await legacyOf(altered), 'ANISOU');
+    expect(anisou).toHaveLength(6266);
+    expect(anisou[0]).toBe((records(real, 'ANISOU')[1] as string).trimEnd());
     // REMARK 3 in PHENIX's layout (bins, bulk solvent, deviations with counts, TLS groups), but for the
     // program's author list, which the mmCIF does not hold (ours: NULL).
     const authors = (l: string) => /^REMARK {3}3 {3}AUTHORS|^REMARK {3}3 {15}:/.test(l);

@@ -77,7 +77,10 @@ function anisotropy(block: CifBlock): Map<string, string> {
   const us = U.map((n) => col(cat, n));
   for (let r = 0; r < cat.rowCount; r++) {
     if (!us.every((u) => u.has(r))) continue;
-    out.set(id.str(r), us.map((u) => String(Math.round(u.float(r) * 10_000)).padStart(7)).join(''));
+    const values = us.map((u) => Math.round(u.float(r) * 10_000));
+    // Seven columns each: a tensor that is not numbers or does not fit is left out, not written askew.
+    if (!values.every((v) => Number.isFinite(v) && v >= -999_999 && v <= 9_999_999)) continue;
+    out.set(id.str(r), values.map((v) => String(v).padStart(7)).join(''));
   }
   return out;
 }

@@ -14,5 +14,19 @@ const require = createRequire(import.meta.url);
 /** The package this Node loads. */
 export const SQLITE_BINDING = Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
 
-const Database = require(SQLITE_BINDING) as typeof BetterSqlite3;
+/**
+ * The binding `name` through `load`; a binding that cannot be loaded is named with what to do, since
+ * on Node 20 it is an optional dependency whose build may have failed silently at install time.
+ */
+export function loadBinding(name: string, load: (id: string) => unknown = require): typeof BetterSqlite3 {
+  try {
+    return load(name) as typeof BetterSqlite3;
+  } catch (err) {
+    const remedy =
+      name === 'better-sqlite3-node20' ? 'it is built at install time on Node 20: run `npm rebuild better-sqlite3-node20` and read its output, or use Node 22 or later' : 'run `npm install`';
+    throw new Error(`the SQLite binding for Node ${process.versions.node} (${name}) cannot be loaded (${(err as Error).message.split('\n')[0]}): ${remedy}`, { cause: err });
+  }
+}
+
+const Database = loadBinding(SQLITE_BINDING);
 export default Database;

@@ -7,7 +7,7 @@
  * character and ends by column 77. Each label is filled from the em_* item of the same meaning;
  * SPECIMEN TYPE, SOFTWARE PACKAGES and RECONSTRUCTION SCHEMA have no such item and are NULL.
  */
-import { type Block, joinedRows, remarkLine as line, value, wrapWords } from './legacy-cif.js';
+import { type Block, joinedRows as joined, remarkLine as line, value, wrapWords } from './legacy-cif.js';
 
 const LAST_COLUMN = 77;
 
@@ -15,8 +15,6 @@ const LAST_COLUMN = 77;
 export function isEm(block: Block): boolean {
   return value(block, 'exptl', 'method').toUpperCase() === 'ELECTRON MICROSCOPY';
 }
-
-const joined = joinedRows;
 
 /** A number with `digits` decimals as the archive writes it (PH 8.00), or the text when it is not one. */
 function decimals(text: string, digits: number, scale = 1): string {
@@ -32,33 +30,41 @@ function labelled(n: number, width: number, label: string, v: string): string[] 
   return wrapWords(v || 'NULL', room).map((p, i) => line(n, `${i ? ' '.repeat(head.length) : head}${p}`));
 }
 
+/** Labelled lines of one paragraph, its labels padded alike. */
+const fields = (n: number, width: number, list: readonly (readonly [string, string])[]) => list.flatMap(([label, v]) => labelled(n, width, label, v));
+
 /** REMARK 3 of an EM entry: the map-model fitting and the reconstruction's statistics. */
 export function remark3Em(block: Block): string[] {
   if (!isEm(block)) return [];
   const fit = (field: string) => joined(block, 'em_3d_fitting', field);
   const rec = (field: string) => joined(block, 'em_3d_reconstruction', field);
-  const resolution = value(block, 'em_3d_reconstruction', 'resolution');
   return [
     line(3),
     line(3, 'REFINEMENT.'),
-    ...labelled(3, 25, '  SOFTWARE PACKAGES', ''),
-    ...labelled(3, 25, '  RECONSTRUCTION SCHEMA', ''),
+    ...fields(3, 25, [
+      ['  SOFTWARE PACKAGES', ''],
+      ['  RECONSTRUCTION SCHEMA', ''],
+    ]),
     line(3),
     line(3, 'EM MAP-MODEL FITTING AND REFINEMENT'),
-    ...labelled(3, 31, '  PDB ENTRY', joined(block, 'em_3d_fitting_list', 'pdb_entry_id')),
-    ...labelled(3, 31, '  REFINEMENT SPACE', fit('ref_space')),
-    ...labelled(3, 31, '  REFINEMENT PROTOCOL', fit('ref_protocol')),
-    ...labelled(3, 31, '  REFINEMENT TARGET', fit('target_criteria')),
-    ...labelled(3, 31, '  OVERALL ANISOTROPIC B VALUE', fit('overall_b_value')),
+    ...fields(3, 31, [
+      ['  PDB ENTRY', joined(block, 'em_3d_fitting_list', 'pdb_entry_id')],
+      ['  REFINEMENT SPACE', fit('ref_space')],
+      ['  REFINEMENT PROTOCOL', fit('ref_protocol')],
+      ['  REFINEMENT TARGET', fit('target_criteria')],
+      ['  OVERALL ANISOTROPIC B VALUE', fit('overall_b_value')],
+    ]),
     line(3),
     ...labelled(3, 18, 'FITTING PROCEDURE', fit('details')),
     line(3),
     line(3, 'EM IMAGE RECONSTRUCTION STATISTICS'),
-    ...labelled(3, 36, '  NOMINAL PIXEL SIZE (ANGSTROMS)', rec('nominal_pixel_size')),
-    ...labelled(3, 36, '  ACTUAL PIXEL SIZE  (ANGSTROMS)', rec('actual_pixel_size')),
-    ...labelled(3, 36, '  EFFECTIVE RESOLUTION (ANGSTROMS)', decimals(resolution, 3)),
-    ...labelled(3, 36, '  NUMBER OF PARTICLES', rec('num_particles')),
-    ...labelled(3, 36, '  CTF CORRECTION METHOD', joined(block, 'em_ctf_correction', 'type')),
+    ...fields(3, 36, [
+      ['  NOMINAL PIXEL SIZE (ANGSTROMS)', rec('nominal_pixel_size')],
+      ['  ACTUAL PIXEL SIZE  (ANGSTROMS)', rec('actual_pixel_size')],
+      ['  EFFECTIVE RESOLUTION (ANGSTROMS)', decimals(value(block, 'em_3d_reconstruction', 'resolution'), 3)],
+      ['  NUMBER OF PARTICLES', rec('num_particles')],
+      ['  CTF CORRECTION METHOD', joined(block, 'em_ctf_correction', 'type')],
+    ]),
     line(3),
     ...labelled(3, 43, 'EM RECONSTRUCTION MAGNIFICATION CALIBRATION', rec('magnification_calibration')),
     line(3),
@@ -69,47 +75,51 @@ export function remark3Em(block: Block): string[] {
 /** REMARK 245: the sample and how its images were taken. */
 export function remark245(block: Block): string[] {
   if (!isEm(block)) return [];
-  const sample = (label: string, v: string) => labelled(245, 33, `  ${label}`, v);
-  const acquisition = (label: string, v: string) => labelled(245, 36, `  ${label}`, v);
   const imaging = (field: string) => joined(block, 'em_imaging', field);
   const recording = (field: string) => joined(block, 'em_image_recording', field);
   return [
     line(245),
     line(245, 'EXPERIMENTAL DETAILS'),
-    ...sample('RECONSTRUCTION METHOD', joined(block, 'em_experiment', 'reconstruction_method')),
-    ...sample('SPECIMEN TYPE', ''),
+    ...fields(245, 33, [
+      ['  RECONSTRUCTION METHOD', joined(block, 'em_experiment', 'reconstruction_method')],
+      ['  SPECIMEN TYPE', ''],
+    ]),
     line(245),
     line(245, 'ELECTRON MICROSCOPE SAMPLE'),
-    ...sample('SAMPLE TYPE', joined(block, 'em_experiment', 'aggregation_state')),
-    ...sample('PARTICLE TYPE', joined(block, 'em_3d_reconstruction', 'symmetry_type')),
-    ...sample('NAME OF SAMPLE', joined(block, 'em_entity_assembly', 'name')),
-    ...sample('SAMPLE CONCENTRATION (MG ML-1)', decimals(value(block, 'em_specimen', 'concentration'), 2)),
-    ...sample('SAMPLE SUPPORT DETAILS', joined(block, 'em_sample_support', 'details')),
-    ...sample('SAMPLE VITRIFICATION DETAILS', joined(block, 'em_vitrification', 'details')),
-    ...sample('SAMPLE BUFFER', joined(block, 'em_buffer', 'name')),
-    ...sample('PH', decimals(value(block, 'em_buffer', 'pH'), 2)),
-    ...sample('SAMPLE DETAILS', joined(block, 'em_specimen', 'details')),
+    ...fields(245, 33, [
+      ['  SAMPLE TYPE', joined(block, 'em_experiment', 'aggregation_state')],
+      ['  PARTICLE TYPE', joined(block, 'em_3d_reconstruction', 'symmetry_type')],
+      ['  NAME OF SAMPLE', joined(block, 'em_entity_assembly', 'name')],
+      ['  SAMPLE CONCENTRATION (MG ML-1)', decimals(value(block, 'em_specimen', 'concentration'), 2)],
+      ['  SAMPLE SUPPORT DETAILS', joined(block, 'em_sample_support', 'details')],
+      ['  SAMPLE VITRIFICATION DETAILS', joined(block, 'em_vitrification', 'details')],
+      ['  SAMPLE BUFFER', joined(block, 'em_buffer', 'name')],
+      ['  PH', decimals(value(block, 'em_buffer', 'pH'), 2)],
+      ['  SAMPLE DETAILS', joined(block, 'em_specimen', 'details')],
+    ]),
     line(245),
     line(245, 'DATA ACQUISITION'),
-    ...acquisition('DATE OF EXPERIMENT', imaging('date')),
-    ...acquisition('NUMBER OF MICROGRAPHS-IMAGES', recording('num_real_images')),
-    ...acquisition('TEMPERATURE (KELVIN)', imaging('temperature')),
-    ...acquisition('MICROSCOPE MODEL', imaging('microscope_model')),
-    ...acquisition('DETECTOR TYPE', recording('film_or_detector_model')),
-    ...acquisition('MINIMUM DEFOCUS (NM)', imaging('nominal_defocus_min')),
-    ...acquisition('MAXIMUM DEFOCUS (NM)', imaging('nominal_defocus_max')),
-    ...acquisition('MINIMUM TILT ANGLE (DEGREES)', imaging('tilt_angle_min')),
-    ...acquisition('MAXIMUM TILT ANGLE (DEGREES)', imaging('tilt_angle_max')),
-    ...acquisition('NOMINAL CS', imaging('nominal_cs')),
-    ...acquisition('IMAGING MODE', imaging('mode')),
-    // The mmCIF gives electrons per square angstrom; the remark per square nanometre (x 100).
-    ...acquisition('ELECTRON DOSE (ELECTRONS NM**-2)', decimals(value(block, 'em_image_recording', 'avg_electron_dose_per_image'), 2, 100)),
-    ...acquisition('ILLUMINATION MODE', imaging('illumination_mode')),
-    ...acquisition('NOMINAL MAGNIFICATION', imaging('nominal_magnification')),
-    ...acquisition('CALIBRATED MAGNIFICATION', imaging('calibrated_magnification')),
-    ...acquisition('SOURCE', imaging('electron_source')),
-    ...acquisition('ACCELERATION VOLTAGE (KV)', imaging('accelerating_voltage')),
-    ...acquisition('IMAGING DETAILS', imaging('details')),
+    ...fields(245, 36, [
+      ['  DATE OF EXPERIMENT', imaging('date')],
+      ['  NUMBER OF MICROGRAPHS-IMAGES', recording('num_real_images')],
+      ['  TEMPERATURE (KELVIN)', imaging('temperature')],
+      ['  MICROSCOPE MODEL', imaging('microscope_model')],
+      ['  DETECTOR TYPE', recording('film_or_detector_model')],
+      ['  MINIMUM DEFOCUS (NM)', imaging('nominal_defocus_min')],
+      ['  MAXIMUM DEFOCUS (NM)', imaging('nominal_defocus_max')],
+      ['  MINIMUM TILT ANGLE (DEGREES)', imaging('tilt_angle_min')],
+      ['  MAXIMUM TILT ANGLE (DEGREES)', imaging('tilt_angle_max')],
+      ['  NOMINAL CS', imaging('nominal_cs')],
+      ['  IMAGING MODE', imaging('mode')],
+      // The mmCIF gives electrons per square angstrom; the remark per square nanometre (x 100).
+      ['  ELECTRON DOSE (ELECTRONS NM**-2)', decimals(value(block, 'em_image_recording', 'avg_electron_dose_per_image'), 2, 100)],
+      ['  ILLUMINATION MODE', imaging('illumination_mode')],
+      ['  NOMINAL MAGNIFICATION', imaging('nominal_magnification')],
+      ['  CALIBRATED MAGNIFICATION', imaging('calibrated_magnification')],
+      ['  SOURCE', imaging('electron_source')],
+      ['  ACCELERATION VOLTAGE (KV)', imaging('accelerating_voltage')],
+      ['  IMAGING DETAILS', imaging('details')],
+    ]),
   ];
 }
 

@@ -5,14 +5,12 @@
  * a missing value is NULL, several rows of a category are joined with "; ", a long value continues
  * under its first character, a long remark on lines indented by one.
  */
-import { type Block, joinedRows, reader, remarkLine as line, rows, value, wrapWords } from './legacy-cif.js';
+import { type Block, joinedRows as joined, reader, remarkLine as line, rows, value, wrapWords } from './legacy-cif.js';
 
 /** Whether the entry's method is an NMR one. */
 export function isNmr(block: Block): boolean {
   return /NMR/.test(value(block, 'exptl', 'method').toUpperCase());
 }
-
-const joined = joinedRows;
 
 /** The NMR software of one classification: "NAME VERSION" and their authors, comma-separated. */
 function nmrSoftware(block: Block, classification: string): { programs: string; authors: string } {
