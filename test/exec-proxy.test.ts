@@ -158,9 +158,10 @@ describe.skipIf(skip !== '')(`request bodies sent through the proxy from many co
     } finally {
       clearInterval(sampler);
     }
-    // Beyond the bodies' bound: bodies just handed back whose requests the app still holds, the
-    // connections' read buffers and the answers (73-99 MiB in all, measured; 420-460 MiB before).
-    expect((peak - base) / 1048576).toBeLessThan(2 * (MAX_BUFFERED / 1048576));
+    // The bodies held (64 MiB) may each have a copy in the app that is answering it (another 64),
+    // plus the connections' read buffers and the answers: 85-109 MiB measured alone, 129 once in CI
+    // beside other test files. Read as they arrive, the 360 MiB of bodies peaked at 420-460 MiB.
+    expect((peak - base) / 1048576).toBeLessThan(2.5 * (MAX_BUFFERED / 1048576));
   }, 90_000);
 
   it('refuses a body past 16 MiB with a 413 its client reads, not a reset mid-send', async () => {
