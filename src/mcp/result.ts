@@ -62,15 +62,18 @@ export function sourceOf(ctx: McpContext, service: string): Promise<Answer['sour
 
 /**
  * Drops items from the end until the answer fits the budget; the cursor then leads to the first
- * item dropped where the page can say where that is (`resume`), and past them otherwise.
+ * item dropped where the page can say where that is (`resume`), and past them otherwise. Returns
+ * the answer with its JSON text, made once (the text is measured, then sent as the tool's text).
  */
-export function fit(answer: Answer, resume?: (kept: number) => string | null, budget = ANSWER_BUDGET): Answer {
+export function fit(answer: Answer, resume?: (kept: number) => string | null, budget = ANSWER_BUDGET): { answer: Answer; text: string } {
   let a = answer;
-  while (a.items.length > 1 && Buffer.byteLength(JSON.stringify(a)) > budget) {
+  let text = JSON.stringify(a);
+  while (a.items.length > 1 && Buffer.byteLength(text) > budget) {
     const items = a.items.slice(0, -1);
     a = { ...a, items, ids: a.ids.slice(0, items.length), truncated: true, ...(resume ? { next_cursor: resume(items.length) } : {}) };
+    text = JSON.stringify(a);
   }
-  return a;
+  return { answer: a, text };
 }
 
 /** A page of an offset-paged list: its cursor, and where to resume when items are dropped. */

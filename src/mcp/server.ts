@@ -7,7 +7,7 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { LOCAL_CALLER, ToolError, call, getJson, type Caller, type McpContext } from './context.js';
-import { OUTPUT, fit, sourceOf, type Answer } from './result.js';
+import { OUTPUT, fit, sourceOf } from './result.js';
 import { TOOLS } from './tools/index.js';
 
 export const MCP_VERSION = '0.1.0';
@@ -47,8 +47,8 @@ export function registerTools(server: McpServer, base: McpContext): void {
               `the service ${t.service} has no data loaded on this server, so this answer would be empty: load it with \`biomirror fetch ${t.service}\` or \`biomirror demo ${t.service}\``,
             );
           }
-          const answer: Answer = fit({ total: null, next_cursor: null, ...page, truncated: false, source }, resume);
-          return { content: [{ type: 'text' as const, text: JSON.stringify(answer) }], structuredContent: answer };
+          const { answer, text } = fit({ total: null, next_cursor: null, ...page, truncated: false, source }, resume);
+          return { content: [{ type: 'text' as const, text }], structuredContent: answer };
         } catch (err) {
           // A ToolError is the agent's to act on; anything else is logged and answered in general terms.
           if (err instanceof ToolError) return { isError: true, content: [{ type: 'text' as const, text: err.message }] };

@@ -9,7 +9,12 @@
  * answer and are dropped, as the SDK's transport drops them in its JSON mode.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+// By shape, not by the SDK's guards (a schema parse each): what the server sends is its own, and
+// what dispatch is handed was parsed as JSON-RPC already (http.ts).
+const isRequest = (m: JSONRPCMessage): m is JSONRPCRequest => 'method' in m && 'id' in m;
+const isResponse = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId } => 'id' in m && !('method' in m);
 
 interface Pending {
   id: RequestId;
@@ -36,7 +41,7 @@ export class SharedJsonTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return;
+    if (!isResponse(message)) return;
     const key = String(message.id);
     const p = this.pending.get(key);
     if (!p) return;
@@ -55,11 +60,11 @@ export class SharedJsonTransport implements Transport {
    * the client goes away: its requests still in flight are then cancelled in the server.
    */
   dispatch(messages: JSONRPCMessage[], extra: MessageExtraInfo, abandoned: Promise<void>): Promise<JSONRPCMessage[]> {
-    if (this.closed) return Promise.resolve(messages.filter(isJSONRPCRequest).map((m) => ({ jsonrpc: '2.0' as const, id: m.id, error: { code: -32000, message: 'the server is shutting down' } })));
+    if (this.closed) return Promise.resolve(messages.filter(isRequest).map((m) => ({ jsonrpc: '2.0' as const, id: m.id, error: { code: -32000, message: 'the server is shutting down' } })));
     const answers: Promise<JSONRPCMessage>[] = [];
     const mine: string[] = [];
     for (const m of messages) {
-      if (!isJSONRPCRequest(m)) {
+      if (!isRequest(m)) {
         // A client's cancellation names its own id, which may be another client's too: the
         // server never sees it (an abandoned request is cancelled below instead).
         if (!('method' in m) || m.method !== 'notifications/cancelled') this.onmessage?.(m, extra);
