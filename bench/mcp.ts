@@ -3,29 +3,32 @@
  * demo data of every service.
  * - in process: the SDK's client over an in-memory transport calling a tool, beside `app.inject`
  *   of the HTTP request the tool makes (what an in-process HTTP client would pay);
+ * - over stdio: `biomirror mcp` started as an agent starts it (a subprocess on the same data
+ *   folder, reading beside this server), called through the SDK's stdio client;
  * - over a socket: `POST /mcp` tools/call through the SDK's Streamable HTTP client, and the same
  *   JSON-RPC request by a plain `fetch` (the server's part alone, without the SDK client's own
- *   parsing), beside `fetch` of the same HTTP API URL on the same server (the goal: `/mcp` within
- *   2x of that request);
+ *   parsing), beside `fetch` of the same HTTP API URL on the same server (the goal: a tool call
+ *   within 10 % of that request);
  * - the floor any tool call over `/mcp` pays: the same PubChem request by GET and by a form POST
  *   (what a request body costs the client and the server, before any MCP), and a JSON-RPC `ping`
  *   at `/mcp` (the transport with no tool);
  * - answer sizes: the mean bytes of each tool's answer (its text content) on its demo call.
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/mcp.js [--runs 300]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/mcp.js [--runs 300] [--warmup 300]
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
-import { ROOT, log, machine, round, runMain, writeResults } from './lib/harness.js';
+import { CLI, ROOT, log, machine, round, runMain, writeResults } from './lib/harness.js';
+import { startAndWait, stop } from './lib/proc.js';
 
 // The built server (dist/), as the other benchmarks run it; typed by what is used here.
 type Runtime = { generations: unknown; close(): Promise<void> };
@@ -39,8 +42,11 @@ const { loadDemoData, openRuntime } = (await dist('server/serve.js')) as {
 };
 const { SERVICES } = (await dist('services/registry.js')) as { SERVICES: unknown };
 
-const { values } = parseArgs({ options: { runs: { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string' }, warmup: { type: 'string' } } });
 const RUNS = Number(values.runs ?? 300);
+// Calls before timing: each process's code is compiled by then (20 left the servers' paths half
+// compiled: the same tool over stdio took 1.0 ms in its first 3,000 calls, 0.5 ms later).
+const WARMUP = Number(values.warmup ?? 300);
 
 /** Each tool's call and the one HTTP request that answers the same question. */
 const PAIRS: { tool: string; args: Record<string, unknown>; url: string }[] = [
@@ -89,11 +95,11 @@ type Stat = { mean: number; p50: number };
 const RPC_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' };
 
 /**
- * Times each function `n` times after 20 warm-up calls, one call of each in turn (in a rotating
+ * Times each function `n` times after WARMUP calls each, one call of each in turn (in a rotating
  * order), so that a change of the machine's load weighs on all of them alike.
  */
 async function timeTogether(n: number, fs: (() => Promise<unknown>)[]): Promise<Stat[]> {
-  for (let i = 0; i < 20; i++) for (const f of fs) await f();
+  for (let i = 0; i < WARMUP; i++) for (const f of fs) await f();
   const xs: number[][] = fs.map(() => []);
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < fs.length; k++) {
@@ -117,8 +123,13 @@ async function main(): Promise<void> {
   log('loading the demo data of every service');
   await loadDemoData(runtime, SERVICES);
   const app = await buildApp({ ...runtime, config }, SERVICES, true);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  await app.ready();
+  // The HTTP API and /mcp as a user runs them: `biomirror serve` in a process of its own on the
+  // folder just loaded, so that a request crosses processes as a stdio tool call does.
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', BIOMIRROR_LIMITS: 'off' };
+  delete env.DATABASE_URL;
+  const served = await startAndWait(process.execPath, [CLI, 'serve', '--data-dir', dir, '--no-demo'], { ...env, PORT: '0' }, /serving on (http:\/\/[\d.:]+)/);
+  const base = served.match[1] as string;
 
   const server = await createMcpServer({ app, generations: runtime.generations });
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -127,6 +138,9 @@ async function main(): Promise<void> {
   await mem.connect(b);
   const http = new Client({ name: 'bench-http', version: '1' });
   await http.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  // As an agent starts it: a subprocess reading the same folder beside the server.
+  const stdio = new Client({ name: 'bench-stdio', version: '1' });
+  await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--data-dir', dir, '--no-demo'], env: env as Record<string, string>, stderr: 'inherit' }));
 
   const rows = [];
   for (const p of PAIRS) {
@@ -140,30 +154,39 @@ async function main(): Promise<void> {
       const r = (await (await fetch(`${base}/mcp`, { method: 'POST', headers: RPC_HEADERS, body: rpc })).json()) as { result?: { isError?: boolean } };
       if (!r.result || r.result.isError) throw new Error(`${p.tool} over POST /mcp: ${JSON.stringify(r)}`);
     };
-    const [inject, tool, fetched, overHttp, posted] = (await timeTogether(RUNS, [
+    const [inject, tool, overStdio, fetched, overHttp, posted] = (await timeTogether(RUNS, [
       async () => JSON.parse((await app.inject({ method: 'GET', url: p.url })).body) as unknown,
       call(mem),
+      call(stdio),
       async () => (await fetch(`${base}${p.url}`)).json(),
       call(http),
       post,
-    ])) as [Stat, Stat, Stat, Stat, Stat];
-    rows.push({ tool: p.tool, inject, tool_in_memory: tool, fetch: fetched, tool_over_http: overHttp, post_mcp: posted });
+    ])) as [Stat, Stat, Stat, Stat, Stat, Stat];
+    rows.push({ tool: p.tool, inject, tool_in_memory: tool, tool_stdio: overStdio, fetch: fetched, tool_over_http: overHttp, post_mcp: posted });
   }
-  log('the floor: GET, a form POST of the same request, and ping at /mcp');
+  log('the floor: GET, a form POST of the same request, and ping at /mcp and over stdio');
   const property = '/pubchem/rest/pug/compound/cid/2244/property/MolecularWeight/JSON';
   const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
   const ok = async (r: Response) => {
     if (!r.ok) throw new Error(`${r.url}: ${r.status}`);
     return r.json();
   };
-  const [getFloor, postFloor, pingFloor] = (await timeTogether(RUNS, [
+  const [getFloor, postFloor, pingFloor, sdkPing, stdioPing] = (await timeTogether(RUNS, [
     async () => ok(await fetch(`${base}${property}`)),
     async () =>
       ok(await fetch(`${base}/pubchem/rest/pug/compound/cid/property/MolecularWeight/JSON`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'cid=2244' })),
     async () => ok(await fetch(`${base}/mcp`, { method: 'POST', headers: RPC_HEADERS, body: ping })),
-  ])) as [Stat, Stat, Stat];
-  const floor = { get: getFloor, formPost: postFloor, mcpPing: pingFloor };
-  console.table({ 'GET (PubChem property)': getFloor, 'the same as a form POST': postFloor, 'ping at /mcp': pingFloor });
+    () => http.ping(),
+    () => stdio.ping(),
+  ])) as [Stat, Stat, Stat, Stat, Stat];
+  const floor = { get: getFloor, formPost: postFloor, mcpPing: pingFloor, sdkPing, stdioPing };
+  console.table({
+    'GET (PubChem property)': getFloor,
+    'the same as a form POST': postFloor,
+    'ping at /mcp (fetch)': pingFloor,
+    'ping at /mcp (SDK client)': sdkPing,
+    'ping over stdio (SDK client)': stdioPing,
+  });
   const sizes: Record<string, number> = {};
   for (const [tool, args] of [...PAIRS.map((p) => [p.tool, p.args] as const), ...Object.entries(SIZES)]) {
     const r = await mem.callTool({ name: tool, arguments: args });
@@ -174,16 +197,20 @@ async function main(): Promise<void> {
       tool: r.tool,
       inject: r.inject.mean,
       'tool in memory': r.tool_in_memory.mean,
+      'tool stdio': r.tool_stdio.mean,
       fetch: r.fetch.mean,
       'tool /mcp (SDK)': r.tool_over_http.mean,
       'POST /mcp': r.post_mcp.mean,
+      'stdio ÷ fetch': round(r.tool_stdio.mean / r.fetch.mean),
       'SDK ÷ fetch': round(r.tool_over_http.mean / r.fetch.mean),
       'POST ÷ fetch': round(r.post_mcp.mean / r.fetch.mean),
     })),
   );
   writeResults('mcp', { machine: machine(), runs: RUNS, rows, floor, sizes });
   await mem.close();
+  await stdio.close();
   await http.close();
+  await stop(served.child);
   await app.close();
   await runtime.close();
   rmSync(dir, { recursive: true, force: true });
