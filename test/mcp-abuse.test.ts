@@ -76,6 +76,28 @@ describe.each(STORES)('MCP under abuse and faults on $name', (target) => {
     await stillServes();
   });
 
+  it('answers text with a lone surrogate, which JSON carries and no URL can, with isError naming the argument', async () => {
+    // Sent as JSON-RPC text ("\ud800"), as an agent's client would; before, a tool that put such
+    // an argument in a path failed inside the server (encodeURIComponent throws on it).
+    const wire = await callOver('trials_search', { condition: 'melanoma \ud800' });
+    expect(wire.statusCode).toBe(200);
+    const result = wire.json().result as { isError?: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toMatch(/^condition: not well-formed text/);
+    for (const [name, args, arg] of [
+      ['pharmgkb_clinical_annotations', { drug: '\udc00codeine' }, 'drug'],
+      ['trials_search', { condition: 'melanoma', intervention: 'x\ud83d' }, 'intervention'],
+    ] as const) {
+      const r = await client.callTool({ name, arguments: args });
+      expect(r.isError, name).toBe(true);
+      expect(text(r)).toContain(`${arg}: not well-formed text`);
+    }
+    // A pair is a character like any other.
+    const pair = await client.callTool({ name: 'trials_search', arguments: { condition: 'melanoma \ud83d\ude00' } });
+    expect(pair.isError, text(pair)).toBeFalsy();
+    await stillServes();
+  });
+
   it('answers an unknown tool with an MCP error', async () => {
     let message = '';
     try {

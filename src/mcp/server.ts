@@ -24,6 +24,15 @@ export function setCaller(info: NonNullable<MessageExtraInfo['requestInfo']>, ca
   callers.set(info, caller);
 }
 
+// A UTF-16 surrogate without its pair: JSON can carry one (`"\\ud800"`), UTF-8 and URLs cannot.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The name of the first argument holding text no URL or UTF-8 can carry, or undefined. */
+function malformedArgument(args: Record<string, unknown>): string | undefined {
+  const bad = (v: unknown): boolean => (typeof v === 'string' ? LONE_SURROGATE.test(v) : Array.isArray(v) ? v.some(bad) : false);
+  return Object.keys(args).find((k) => bad(args[k]));
+}
+
 function callerOf(extra: { requestInfo?: object | undefined }): Caller {
   return (extra.requestInfo && callers.get(extra.requestInfo)) ?? LOCAL_CALLER;
 }
@@ -37,6 +46,8 @@ export function registerTools(server: McpServer, base: McpContext): void {
         const pulled = new Set<string>();
         const ctx: McpContext = { ...base, caller: callerOf(extra), pulled };
         try {
+          const malformed = malformedArgument(args);
+          if (malformed) throw new ToolError(`${malformed}: not well-formed text (a lone UTF-16 surrogate, which no URL or UTF-8 can carry)`);
           const { resume, ...page } = await t.run(ctx, args);
           const loaded = await sourceOf(ctx, t.service);
           // An answer pulled through from the upstream (serve --pull-through, or kept) says so.
