@@ -24,7 +24,7 @@ export function setCaller(info: NonNullable<MessageExtraInfo['requestInfo']>, ca
   callers.set(info, caller);
 }
 
-// A UTF-16 surrogate without its pair: JSON can carry one (`"\\ud800"`), UTF-8 and URLs cannot.
+// A UTF-16 surrogate without its pair: JSON can carry one (`"\ud800"`), UTF-8 and URLs cannot.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** The name of the first argument holding text no URL or UTF-8 can carry, or undefined. */
