@@ -4,7 +4,7 @@
  * record of a CID wins), and a file that breaks midway fails the load with its name, leaving what
  * was served before.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync, gunzipSync } from 'node:zlib';
@@ -14,6 +14,8 @@ import { disjointFiles } from '../src/services/pubchem/ingest/sdf-threads.js';
 import { COMPOUND_PREFIX, CompoundStore } from '../src/services/pubchem/store/compounds.js';
 import { tableSet } from '../src/core/ingest/dataset.js';
 import { ident } from '../src/core/store/db.js';
+import { derivedDirOf } from '../src/core/files/derived.js';
+import { keyFilePath, writeGenerationKeys } from '../src/services/pubchem/search/keys.js';
 import type { ServiceModule } from '../src/services/types.js';
 import type { TestApp } from './helpers/app.js';
 import { dataset, pubchemApp } from './helpers/pubchem.js';
@@ -21,6 +23,7 @@ import { STORES, tempDir, type OpenedStore } from './helpers/stores.js';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures/pubchem/real-subskeys.sdf.gz');
 const WORKER = fileURLToPath(new URL('../dist/services/pubchem/ingest/sdf-worker.js', import.meta.url));
+const KEYS_WORKER = fileURLToPath(new URL('../dist/services/pubchem/search/keys-worker.js', import.meta.url));
 const sqlite = STORES.filter((s) => s.name === 'sqlite');
 
 /** The fixture cut in two files; the second repeats the first record of the first under its own text. */
@@ -138,6 +141,39 @@ describe.each(sqlite)('compound files read by threads on $name', (target) => {
     const [ta, tb] = [await texts(a.gen), await texts(b.gen)];
     expect(tb).toEqual(ta);
     expect((ta[0] as [number, string])[1]).toContain('$$$$');
+  }, 120_000);
+
+  it('writes the key file in a thread of its own while the indexes are built, as this thread would', async () => {
+    expect(existsSync(KEYS_WORKER), 'the build (npm run build) provides the thread').toBe(true);
+    const r = await runLoad(s.db, t.generations, dataset(m, 'compounds'), FIXTURE);
+    const store = new CompoundStore(s.db, tableSet(COMPOUND_PREFIX, r.gen));
+    const path = keyFilePath(s.db, `pcc_structures_g${r.gen}`, await store.keystamp());
+    const again = join(tempDir(), 'again.keys');
+    await writeGenerationKeys(store, again);
+    expect(readFileSync(path).length).toBeGreaterThan(100 * 111);
+    expect(readFileSync(path).equals(readFileSync(again))).toBe(true);
+    expect(readFileSync(`${path}.keyless`).equals(readFileSync(`${again}.keyless`))).toBe(true);
+    // And the load's searches use it.
+    const res = await t.app.inject({ method: 'GET', url: '/pubchem/rest/pug/compound/fastsimilarity_2d/cid/23684363/cids/JSON?Threshold=95' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().IdentifierList.CID).toContain(23684363);
+  }, 120_000);
+
+  it('fails a load whose key file cannot be written, saying so, and keeps serving the load before', async () => {
+    const good = await runLoad(s.db, t.generations, dataset(m, 'compounds'), FIXTURE);
+    const folder = join(derivedDirOf(s.db), 'pubchem-keys');
+    // A file where the folder of key files should be: the thread cannot write there.
+    rmSync(folder, { recursive: true, force: true });
+    writeFileSync(folder, 'not a folder');
+    try {
+      await expect(runLoad(s.db, t.generations, dataset(m, 'compounds'), FIXTURE)).rejects.toThrow(/key file/);
+      expect(await t.generations.active('pubchem', 'compounds')).toBe(good.gen);
+    } finally {
+      rmSync(folder, { force: true });
+      mkdirSync(folder, { recursive: true });
+    }
+    const res = await t.app.inject({ method: 'GET', url: '/pubchem/rest/pug/compound/cid/23684363/property/MolecularFormula/JSON' });
+    expect(res.json().PropertyTable.Properties[0].MolecularFormula).toBe('C12H16NNaO4');
   }, 120_000);
 
   it('fails a load whose file breaks midway, naming it, and keeps serving the load before', async () => {

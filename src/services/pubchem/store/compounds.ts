@@ -7,7 +7,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TableSet } from '../../../core/ingest/dataset.js';
 import { Generations } from '../../../core/store/generations.js';
-import { keyFilePath, sweepKeyFiles, writeGenerationKeys } from '../search/keys.js';
+import { keyFilePath, sweepKeyFiles } from '../search/keys.js';
+import { writeKeysAlongside } from '../search/keys-thread.js';
 import type { Sourced } from '../../../core/ingest/load.js';
 import type { Db, SqlValue } from '../../../core/store/db.js';
 import { ident } from '../../../core/store/db.js';
@@ -94,11 +95,11 @@ export async function writeCompounds(tx: Db, t: TableSet, batch: readonly Source
   const n = compoundTables(t);
   const ids = (kind: CompoundItem['kind']) => batch.flatMap((b) => (b.value.kind === kind ? [b.value.kind === 'compound' ? b.value.c.cid : b.value.cid] : []));
   const seen = {
-    compound: await existing(tx, n.compounds, 'cid', ids('compound')),
-    title: await existing(tx, n.titles, 'cid', ids('title')),
-    synonyms: await existing(tx, n.synonyms, 'cid', ids('synonyms')),
+    compound: await existing(tx, n.compounds, 'cid', ids('compound'), true),
+    title: await existing(tx, n.titles, 'cid', ids('title'), true),
+    synonyms: await existing(tx, n.synonyms, 'cid', ids('synonyms'), true),
     sids: await existing(tx, n.cidSids, 'cid', ids('sids')),
-    annotation: await existing(tx, n.annotations, 'cid', ids('annotation')),
+    annotation: await existing(tx, n.annotations, 'cid', ids('annotation'), true),
   };
   const dupes: number[] = [];
   const compounds: SqlValue[][] = [];
@@ -197,26 +198,32 @@ export async function finishCompounds(db: Db, t: TableSet): Promise<void> {
   const n = compoundTables(t);
   const c = ident(n.lookup);
   const idx = (suffix: string) => ident(`${n.lookup}_${suffix}`);
-  for (const sql of [
-    `CREATE INDEX ${idx('ikey')} ON ${c} (inchikey)`,
-    `CREATE INDEX ${idx('ikey14')} ON ${c} (ikey14)`,
-    `CREATE INDEX ${idx('formula')} ON ${c} (formula)`,
-    `CREATE INDEX ${idx('mw')} ON ${c} (mw)`,
-    `CREATE INDEX ${idx('exact')} ON ${c} (exact_mass)`,
-    `CREATE INDEX ${idx('mono')} ON ${c} (mono_mass)`,
-    `CREATE INDEX ${ident(n.names + '_name')} ON ${ident(n.names)} (name, rank, cid)`,
-    `CREATE INDEX ${ident(n.cidSids + '_sid')} ON ${ident(n.cidSids)} (sid)`,
-  ]) {
-    await db.exec(sql);
-  }
-  // Statistics from a sample: a full ANALYZE reads every row of every table again.
-  if (db.dialect === 'sqlite') await db.exec('PRAGMA analysis_limit = 1000');
-  for (const table of Object.values(n)) await db.exec(`ANALYZE ${ident(table)}`);
-  // The searches' key file, written now so that the first search after the switch need not wait;
-  // then those of generations no longer served go.
+  // The searches' key file, written now so that the first search after the switch need not wait,
+  // and beside the indexes (search/keys-thread.ts).
   const store = new CompoundStore(db, t);
-  const path = keyFilePath(db, n.structures, await store.keystamp());
-  await writeGenerationKeys(store, path);
+  const keys = writeKeysAlongside(db, COMPOUND_PREFIX, t, store, keyFilePath(db, n.structures, await store.keystamp()));
+  try {
+    for (const sql of [
+      `CREATE INDEX ${idx('ikey')} ON ${c} (inchikey)`,
+      `CREATE INDEX ${idx('ikey14')} ON ${c} (ikey14)`,
+      `CREATE INDEX ${idx('formula')} ON ${c} (formula)`,
+      `CREATE INDEX ${idx('mw')} ON ${c} (mw)`,
+      `CREATE INDEX ${idx('exact')} ON ${c} (exact_mass)`,
+      `CREATE INDEX ${idx('mono')} ON ${c} (mono_mass)`,
+      `CREATE INDEX ${ident(n.names + '_name')} ON ${ident(n.names)} (name, rank, cid)`,
+      `CREATE INDEX ${ident(n.cidSids + '_sid')} ON ${ident(n.cidSids)} (sid)`,
+    ]) {
+      await db.exec(sql);
+    }
+    // Statistics from a sample: a full ANALYZE reads every row of every table again.
+    if (db.dialect === 'sqlite') await db.exec('PRAGMA analysis_limit = 1000');
+    for (const table of Object.values(n)) await db.exec(`ANALYZE ${ident(table)}`);
+  } catch (err) {
+    await keys.stop();
+    throw err;
+  }
+  await keys.done;
+  // Then the key files of generations no longer served go.
   sweepKeyFiles(db, COMPOUND_PREFIX, [t.gen, ...(await new Generations(db).servableList('pubchem', 'compounds'))]);
 }
 

@@ -17,10 +17,35 @@ export async function byIds<T>(db: Db, sql: (marks: string) => string, ids: read
   return out;
 }
 
-/** Keys of `ids` already present in `table.column` (to report duplicates within one load). */
-export async function existing(db: Db, table: string, column: string, ids: readonly number[]): Promise<Set<number>> {
-  const rows = await byIds<{ k: number }>(db, (m) => `SELECT DISTINCT ${ident(column)} AS k FROM ${ident(table)} WHERE ${ident(column)} IN (${m})`, ids);
-  return new Set(rows.map((r) => Number(r.k)));
+/**
+ * Keys of `ids` already present in `table.column` (to report duplicates within one load). Where the
+ * column holds each key once, each run of close ids (a file's consecutive CIDs; a transaction holds
+ * batches of two files) is one range read of its index instead of a list of 500 parameters: the
+ * lists took 2.3 s of a million-compound load's 47 s. Rows of a range not asked for are dropped.
+ */
+export async function existing(db: Db, table: string, column: string, ids: readonly number[], unique = false): Promise<Set<number>> {
+  const found = new Set<number>();
+  let listed: number[] = [...ids];
+  if (unique && ids.length > 1) {
+    listed = [];
+    const sorted = Float64Array.from(ids).sort();
+    const col = ident(column);
+    const sql = `SELECT ${col} AS k FROM ${ident(table)} WHERE ${col} BETWEEN ? AND ?`;
+    for (let i = 0; i < sorted.length;) {
+      let j = i + 1;
+      while (j < sorted.length && (sorted[j] as number) - (sorted[j - 1] as number) <= 2) j++;
+      const lo = sorted[i] as number;
+      const hi = sorted[j - 1] as number;
+      if (j - i >= 8) {
+        const asked = new Set(sorted.subarray(i, j));
+        for (const r of await db.query<{ k: number }>(sql, [lo, hi])) if (asked.has(Number(r.k))) found.add(Number(r.k));
+      } else for (let k = i; k < j; k++) listed.push(sorted[k] as number);
+      i = j;
+    }
+  }
+  const rows = await byIds<{ k: number }>(db, (m) => `SELECT DISTINCT ${ident(column)} AS k FROM ${ident(table)} WHERE ${ident(column)} IN (${m})`, listed);
+  for (const r of rows) found.add(Number(r.k));
+  return found;
 }
 
 export async function countOf(db: Db, sql: string): Promise<number> {
