@@ -122,6 +122,26 @@ describe.each(STORES)('MCP on $name', (target) => {
     expect(Buffer.from((file.contents[0] as { blob: string }).blob, 'base64').toString('utf8')).toMatch(/^data_4HHB/);
   });
 
+  it('reads a resource whose URI percent-encodes its name as the record of that name', async () => {
+    const file = await client.readResource({ uri: 'pdb://file/4hhb%2Ecif' });
+    expect(Buffer.from((file.contents[0] as { blob: string }).blob, 'base64').toString('utf8')).toMatch(/^data_4HHB/);
+    const cpd = await client.readResource({ uri: 'pubchem://compound/%32%32%34%34' });
+    expect(JSON.parse((cpd.contents[0] as { text: string }).text).PC_Compounds[0].id.id.cid).toBe(2244);
+    const study = await client.readResource({ uri: 'clinicaltrials://study/NCT0251339%34' });
+    expect((study.contents[0] as { text: string }).text).toContain('NCT02513394');
+  });
+
+  it('refuses a resource name that is not well-formed percent-encoding, and echoes a long name cut short', async () => {
+    await expect(client.readResource({ uri: 'pdb://entry/%E0%A4%A' })).rejects.toThrow(/entry %E0%A4%A: not well-formed percent-encoding/);
+    const long = `x${'y'.repeat(5000)}.cif`;
+    const err = await client.readResource({ uri: `pdb://file/${long}` }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toMatch(/file xy+…/);
+    expect(err?.message.length).toBeLessThan(400);
+  });
+
   it.each(Object.entries(DEMO_CALLS))('%s answers on the demo data, within its output schema and 8 KB', async (name, args) => {
     const r = await client.callTool({ name, arguments: args });
     const text = (r.content as { text: string }[])[0]?.text ?? '';

@@ -71,6 +71,22 @@ export function registerTools(server: McpServer, base: McpContext): void {
   }
 }
 
+/** A value as an answer repeats it: a long one cut, so that an error stays short. */
+const shown = (v: string) => (v.length > 80 ? `${v.slice(0, 80)}…` : v);
+
+/**
+ * A URI template variable as the record is named: percent-decoded, as RFC 6570 expands it
+ * (`pdb://file/4hhb%2Ecif` is 4hhb.cif); the template matcher hands it over as written.
+ */
+function variable(v: string | string[] | undefined, what: string): string {
+  const raw = Array.isArray(v) ? v.join(',') : String(v ?? '');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ToolError(`${what} ${shown(raw)}: not well-formed percent-encoding`);
+  }
+}
+
 /** Records as resources: the service's own JSON for a record, by URI. */
 function registerResources(server: McpServer, ctx: McpContext): void {
   const as = (extra: { requestInfo?: object | undefined }): McpContext => ({ ...ctx, caller: callerOf(extra) });
@@ -79,16 +95,19 @@ function registerResources(server: McpServer, ctx: McpContext): void {
     'pdb-entry',
     new ResourceTemplate('pdb://entry/{id}', { list: undefined }),
     { title: 'PDB entry', description: 'An RCSB PDB entry as the Data API serves it', mimeType: 'application/json' },
-    async (uri, { id }, extra) =>
-      json(uri, await getJson(as(extra), `/rcsb/data/rest/v1/core/entry/${encodeURIComponent(String(id).toUpperCase())}`, { record: `entry ${String(id)}`, dataset: 'rcsb-data/archive' })),
+    async (uri, vars, extra) => {
+      const id = variable(vars.id, 'entry');
+      return json(uri, await getJson(as(extra), `/rcsb/data/rest/v1/core/entry/${encodeURIComponent(id.toUpperCase())}`, { record: `entry ${shown(id)}`, dataset: 'rcsb-data/archive' }));
+    },
   );
   server.registerResource(
     'pdb-file',
     new ResourceTemplate('pdb://file/{name}', { list: undefined }),
     { title: 'PDB file', description: 'A file of the PDB file host (e.g. pdb://file/4hhb.cif)', mimeType: 'application/octet-stream' },
-    async (uri, { name }, extra) => {
-      const u = await call(as(extra), 'GET', `/rcsb/files/download/${encodeURIComponent(String(name))}`);
-      if (u.status !== 200) throw new ToolError(`file ${String(name)} is not in the loaded data (the dataset rcsb-data/archive would hold it)`);
+    async (uri, vars, extra) => {
+      const name = variable(vars.name, 'file');
+      const u = await call(as(extra), 'GET', `/rcsb/files/download/${encodeURIComponent(name)}`);
+      if (u.status !== 200) throw new ToolError(`file ${shown(name)} is not in the loaded data (the dataset rcsb-data/archive would hold it)`);
       return { contents: [{ uri: uri.href, mimeType: 'application/octet-stream', blob: u.raw.toString('base64') }] };
     },
   );
@@ -96,15 +115,19 @@ function registerResources(server: McpServer, ctx: McpContext): void {
     'pubchem-compound',
     new ResourceTemplate('pubchem://compound/{cid}', { list: undefined }),
     { title: 'PubChem compound', description: 'A PubChem compound record (PUG REST JSON)', mimeType: 'application/json' },
-    async (uri, { cid }, extra) =>
-      json(uri, await getJson(as(extra), `/pubchem/rest/pug/compound/cid/${encodeURIComponent(String(cid))}/JSON`, { record: `CID ${String(cid)}`, dataset: 'pubchem/compounds' })),
+    async (uri, vars, extra) => {
+      const cid = variable(vars.cid, 'CID');
+      return json(uri, await getJson(as(extra), `/pubchem/rest/pug/compound/cid/${encodeURIComponent(cid)}/JSON`, { record: `CID ${shown(cid)}`, dataset: 'pubchem/compounds' }));
+    },
   );
   server.registerResource(
     'clinicaltrials-study',
     new ResourceTemplate('clinicaltrials://study/{nct}', { list: undefined }),
     { title: 'ClinicalTrials.gov study', description: 'A study as the ClinicalTrials.gov API v2 serves it', mimeType: 'application/json' },
-    async (uri, { nct }, extra) =>
-      json(uri, await getJson(as(extra), `/clinicaltrials/api/v2/studies/${encodeURIComponent(String(nct))}`, { record: `study ${String(nct)}`, dataset: 'clinicaltrials/studies' })),
+    async (uri, vars, extra) => {
+      const nct = variable(vars.nct, 'study');
+      return json(uri, await getJson(as(extra), `/clinicaltrials/api/v2/studies/${encodeURIComponent(nct)}`, { record: `study ${shown(nct)}`, dataset: 'clinicaltrials/studies' }));
+    },
   );
 }
 
