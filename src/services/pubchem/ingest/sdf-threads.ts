@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { FormatError } from '../../../core/ingest/errors.js';
 import type { ByteProgress } from '../../../core/ingest/inputs.js';
 import { preparedBatches, type PreparedRecord } from './sdf-prepare.js';
+import { unpackBatch, type PackedBatch } from './sdf-batch.js';
 import { builtPath } from '../../../core/files/project.js';
 
 const BATCH = 500;
@@ -38,7 +39,7 @@ export function readingThreads(): number {
   return Math.max(2, Math.min(4, availableParallelism() - 1));
 }
 
-type Message = { items?: PreparedRecord[]; done?: boolean; error?: string; bytes?: number; exit?: number };
+type Message = { items?: PackedBatch; done?: boolean; error?: string; bytes?: number; exit?: number };
 
 /** One file's reading thread, started at once; its batches are taken in order by `batches`. */
 class FileThread {
@@ -73,7 +74,7 @@ class FileThread {
       if (m.items) {
         // Taken now, so that the thread reads on while the loader writes this batch.
         this.worker.postMessage('taken');
-        return m.items;
+        return unpackBatch(m.items);
       }
       if (m.done) {
         this.ended = true;

@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { preparedBatches } from './sdf-prepare.js';
+import { packBatch, transferables } from './sdf-batch.js';
 
 const { path, batch, ahead } = workerData as { path: string; batch: number; ahead: number };
 const port = parentPort;
@@ -23,7 +24,8 @@ try {
     while (credit <= 0) await new Promise<void>((r) => (wake = r));
     wake = undefined;
     credit--;
-    port.postMessage({ items, bytes });
+    const packed = packBatch(items);
+    port.postMessage({ items: packed, bytes }, transferables(packed));
     bytes = 0;
   }
   port.postMessage({ done: true, bytes });

@@ -24,7 +24,10 @@ export function packTexts(texts: readonly (string | Uint8Array)[]): Uint8Array {
   parts.forEach((p, i) => head.writeUInt32LE(p.length, 4 * (i + 1)));
   const raw = Buffer.concat([head, ...parts]);
   const packed = brotliCompressSync(raw, params(raw.length));
-  return new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength);
+  // A block holding its memory alone can be moved between threads (ingest/sdf-batch.ts); a small
+  // output may be a view of zlib's larger chunk.
+  if (packed.byteOffset === 0 && packed.byteLength === packed.buffer.byteLength) return new Uint8Array(packed.buffer);
+  return new Uint8Array(packed);
 }
 
 /** The texts of a stored block, or a reason when it cannot be read. */
