@@ -16,6 +16,7 @@ import { tableSet } from '../src/core/ingest/dataset.js';
 import { ident } from '../src/core/store/db.js';
 import { derivedDirOf } from '../src/core/files/derived.js';
 import { keyFilePath, writeGenerationKeys } from '../src/services/pubchem/search/keys.js';
+import { writeKeysAlongside } from '../src/services/pubchem/search/keys-thread.js';
 import type { ServiceModule } from '../src/services/types.js';
 import type { TestApp } from './helpers/app.js';
 import { dataset, pubchemApp } from './helpers/pubchem.js';
@@ -157,6 +158,18 @@ describe.each(sqlite)('compound files read by threads on $name', (target) => {
     const res = await t.app.inject({ method: 'GET', url: '/pubchem/rest/pug/compound/fastsimilarity_2d/cid/23684363/cids/JSON?Threshold=95' });
     expect(res.statusCode).toBe(200);
     expect(res.json().IdentifierList.CID).toContain(23684363);
+  }, 120_000);
+
+  it('stops the key file’s thread when the indexes fail, without an unhandled rejection', async () => {
+    const r = await runLoad(s.db, t.generations, dataset(m, 'compounds'), FIXTURE);
+    const store = new CompoundStore(s.db, tableSet(COMPOUND_PREFIX, r.gen));
+    const keys = writeKeysAlongside(s.db, COMPOUND_PREFIX, tableSet(COMPOUND_PREFIX, r.gen), store, join(tempDir(), 'stopped.keys'));
+    await keys.stop();
+    await expect(keys.done).rejects.toThrow(/key file/);
+    // Left to settle unawaited, as finishCompounds leaves it: the test run reports an unhandled rejection.
+    const again = writeKeysAlongside(s.db, COMPOUND_PREFIX, tableSet(COMPOUND_PREFIX, r.gen), store, join(tempDir(), 'stopped-again.keys'));
+    await again.stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }, 120_000);
 
   it('fails a load whose key file cannot be written, saying so, and keeps serving the load before', async () => {

@@ -25,7 +25,10 @@ export function writeKeysAlongside(db: Db, prefix: string, t: TableSet, store: C
   const script = builtPath('services/pubchem/search/keys-worker.js');
   if (!(db instanceof SqliteDb) || db.file === ':memory:' || !existsSync(script)) {
     // PostgreSQL, or no build (sources run directly): in this thread, between the index statements.
-    const done = writeGenerationKeys(store, path).then(() => undefined);
+    const done = writeGenerationKeys(store, path).then(
+      () => undefined,
+      (err: Error) => Promise.reject(new Error(`writing the key file: ${err.message}`)),
+    );
     done.catch(() => undefined);
     return { done, stop: async () => undefined };
   }
@@ -35,9 +38,8 @@ export function writeKeysAlongside(db: Db, prefix: string, t: TableSet, store: C
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the thread writing the key file stopped (exit code ${code})`)));
   });
-  done.catch(() => undefined);
-  return {
-    done: done.finally(() => void worker.unref()),
-    stop: async () => void (await worker.terminate()),
-  };
+  const settled = done.finally(() => void worker.unref());
+  // Stopped after a failed index, nobody awaits it: its rejection must not count as unhandled.
+  settled.catch(() => undefined);
+  return { done: settled, stop: async () => void (await worker.terminate()) };
 }

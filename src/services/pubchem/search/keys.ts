@@ -15,7 +15,7 @@ import type { Db } from '../../../core/store/db.js';
 import { RAW_KEY_BYTES } from './keyfile/format.js';
 import { KeyFileSearcher, KeyFileWriter } from './keyfile/index.js';
 import { bytes } from '../store/sql.js';
-import type { CompoundStore, StructureRow } from '../store/compounds.js';
+import type { CompoundStore } from '../store/compounds.js';
 
 const FOLDER = 'pubchem-keys';
 
@@ -35,18 +35,13 @@ export function keyFilePath(db: Db, structuresTable: string, stamp: string): str
 const keylessPath = (path: string) => `${path}.keyless`;
 
 /** Writes the key file of a generation from its structures table; returns the compounds with keys. */
-export function writeGenerationKeys(store: CompoundStore, path: string, closed: () => boolean = () => false): Promise<{ keyed: number; keyless: number }> {
-  return writeKeyFile(store.structures(), path, closed);
-}
-
-/** Writes a key file from structures in CID order (with `keys` null for those without). */
-export async function writeKeyFile(batches: AsyncIterable<readonly StructureRow[]>, path: string, closed: () => boolean = () => false): Promise<{ keyed: number; keyless: number }> {
+export async function writeGenerationKeys(store: CompoundStore, path: string, closed: () => boolean = () => false): Promise<{ keyed: number; keyless: number }> {
   mkdirSync(join(path, '..'), { recursive: true });
   rmSync(keylessPath(path), { force: true });
   const w = new KeyFileWriter(path);
   const keyless: number[] = [];
   try {
-    for await (const rows of batches) {
+    for await (const rows of store.structures()) {
       if (closed()) throw new Error('the service is closing');
       for (const r of rows) {
         const k = r.keys === null || r.keys === undefined ? undefined : bytes(r.keys);

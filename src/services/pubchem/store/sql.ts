@@ -25,25 +25,24 @@ export async function byIds<T>(db: Db, sql: (marks: string) => string, ids: read
  */
 export async function existing(db: Db, table: string, column: string, ids: readonly number[], unique = false): Promise<Set<number>> {
   const found = new Set<number>();
-  let listed: number[] = [...ids];
-  if (unique && ids.length > 1) {
-    listed = [];
+  const ranged = unique && ids.length > 1;
+  // Ids in no run long enough for a range: asked for as lists.
+  const loose: number[] = [];
+  if (ranged) {
     const sorted = Float64Array.from(ids).sort();
     const col = ident(column);
     const sql = `SELECT ${col} AS k FROM ${ident(table)} WHERE ${col} BETWEEN ? AND ?`;
     for (let i = 0; i < sorted.length;) {
       let j = i + 1;
       while (j < sorted.length && (sorted[j] as number) - (sorted[j - 1] as number) <= 2) j++;
-      const lo = sorted[i] as number;
-      const hi = sorted[j - 1] as number;
       if (j - i >= 8) {
         const asked = new Set(sorted.subarray(i, j));
-        for (const r of await db.query<{ k: number }>(sql, [lo, hi])) if (asked.has(Number(r.k))) found.add(Number(r.k));
-      } else for (let k = i; k < j; k++) listed.push(sorted[k] as number);
+        for (const r of await db.query<{ k: number }>(sql, [sorted[i] as number, sorted[j - 1] as number])) if (asked.has(Number(r.k))) found.add(Number(r.k));
+      } else for (let k = i; k < j; k++) loose.push(sorted[k] as number);
       i = j;
     }
   }
-  const rows = await byIds<{ k: number }>(db, (m) => `SELECT DISTINCT ${ident(column)} AS k FROM ${ident(table)} WHERE ${ident(column)} IN (${m})`, listed);
+  const rows = await byIds<{ k: number }>(db, (m) => `SELECT DISTINCT ${ident(column)} AS k FROM ${ident(table)} WHERE ${ident(column)} IN (${m})`, ranged ? loose : ids);
   for (const r of rows) found.add(Number(r.k));
   return found;
 }
