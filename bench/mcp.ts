@@ -9,12 +9,16 @@
  *   JSON-RPC request by a plain `fetch` (the server's part alone, without the SDK client's own
  *   parsing), beside `fetch` of the same HTTP API URL on the same server (the goal: a tool call
  *   within 10 % of that request);
+ * - the ways that cross processes twice: alternating call by call (each call finds its process
+ *   asleep and the others' work in the caches), and in rounds of `--block` calls of each way (warm);
+ *   the in-process ways are timed in rounds of their own, so that their work (a whole app in this
+ *   process) does not sit between the calls of the others;
  * - the floor any tool call over `/mcp` pays: the same PubChem request by GET and by a form POST
  *   (what a request body costs the client and the server, before any MCP), and a JSON-RPC `ping`
  *   at `/mcp` (the transport with no tool);
  * - answer sizes: the mean bytes of each tool's answer (its text content) on its demo call.
  *
- *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/mcp.js [--runs 300] [--warmup 300]
+ *   npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/mcp.js [--runs 300] [--warmup 300] [--block 100]
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -42,11 +46,13 @@ const { loadDemoData, openRuntime } = (await dist('server/serve.js')) as {
 };
 const { SERVICES } = (await dist('services/registry.js')) as { SERVICES: unknown };
 
-const { values } = parseArgs({ options: { runs: { type: 'string' }, warmup: { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string' }, warmup: { type: 'string' }, block: { type: 'string' } } });
 const RUNS = Number(values.runs ?? 300);
 // Calls before timing: each process's code is compiled by then (20 left the servers' paths half
 // compiled: the same tool over stdio took 1.0 ms in its first 3,000 calls, 0.5 ms later).
 const WARMUP = Number(values.warmup ?? 300);
+/** Calls of one way in a row in the warm rounds. */
+const BLOCK = Number(values.block ?? 100);
 
 /** Each tool's call and the one HTTP request that answers the same question. */
 const PAIRS: { tool: string; args: Record<string, unknown>; url: string }[] = [
@@ -95,23 +101,32 @@ type Stat = { mean: number; p50: number };
 const RPC_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' };
 
 /**
- * Times each function `n` times after WARMUP calls each, one call of each in turn (in a rotating
- * order), so that a change of the machine's load weighs on all of them alike.
+ * Times each function `n` times after WARMUP calls each, in rounds of `block` calls of each in
+ * turn (the order rotating by round), so that a change of the machine's load weighs on all of them
+ * alike. `block` 1 alternates call by call: every call then finds the other processes' work in the
+ * caches and its own process woken from sleep; a larger block measures each way warm, as a run of
+ * calls pays it.
  */
-async function timeTogether(n: number, fs: (() => Promise<unknown>)[]): Promise<Stat[]> {
+async function timeTogether(n: number, fs: (() => Promise<unknown>)[], block = 1): Promise<Stat[]> {
   for (let i = 0; i < WARMUP; i++) for (const f of fs) await f();
   const xs: number[][] = fs.map(() => []);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n / block; i++) {
     for (let k = 0; k < fs.length; k++) {
       const j = (i + k) % fs.length;
-      const t0 = process.hrtime.bigint();
-      await (fs[j] as () => Promise<unknown>)();
-      (xs[j] as number[]).push(Number(process.hrtime.bigint() - t0) / 1e6);
+      const f = fs[j] as () => Promise<unknown>;
+      for (let b = 0; b < block; b++) {
+        const t0 = process.hrtime.bigint();
+        await f();
+        (xs[j] as number[]).push(Number(process.hrtime.bigint() - t0) / 1e6);
+        // A turn of the event loop between calls, as between requests: an in-process request
+        // (app.inject) leaves work for it (setImmediate), which piles up in a loop of promises alone.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
   }
   return xs.map((x) => {
     x.sort((a, b) => a - b);
-    return { mean: round(x.reduce((a, b) => a + b, 0) / n), p50: round(x[Math.floor(n / 2)] ?? 0) };
+    return { mean: round(x.reduce((a, b) => a + b, 0) / x.length), p50: round(x[Math.floor(x.length / 2)] ?? 0) };
   });
 }
 
@@ -154,15 +169,23 @@ async function main(): Promise<void> {
       const r = (await (await fetch(`${base}/mcp`, { method: 'POST', headers: RPC_HEADERS, body: rpc })).json()) as { result?: { isError?: boolean } };
       if (!r.result || r.result.isError) throw new Error(`${p.tool} over POST /mcp: ${JSON.stringify(r)}`);
     };
-    const [inject, tool, overStdio, fetched, overHttp, posted] = (await timeTogether(RUNS, [
-      async () => JSON.parse((await app.inject({ method: 'GET', url: p.url })).body) as unknown,
-      call(mem),
-      call(stdio),
-      async () => (await fetch(`${base}${p.url}`)).json(),
-      call(http),
-      post,
-    ])) as [Stat, Stat, Stat, Stat, Stat, Stat];
-    rows.push({ tool: p.tool, inject, tool_in_memory: tool, tool_stdio: overStdio, fetch: fetched, tool_over_http: overHttp, post_mcp: posted });
+    // In this process (the request and the tool without a pipe or socket), timed apart from the
+    // ways that cross processes: timed together, their work sat in this process's caches and heap
+    // between every call of the others.
+    const [inject, tool] = (await timeTogether(RUNS, [async () => JSON.parse((await app.inject({ method: 'GET', url: p.url })).body) as unknown, call(mem)])) as [Stat, Stat];
+    const crossing = [call(stdio), async () => (await fetch(`${base}${p.url}`)).json(), call(http), post];
+    const [overStdio, fetched, overHttp, posted] = (await timeTogether(RUNS, crossing)) as [Stat, Stat, Stat, Stat];
+    const [warmStdio, warmFetch, warmHttp, warmPost] = (await timeTogether(RUNS, crossing, BLOCK)) as [Stat, Stat, Stat, Stat];
+    rows.push({
+      tool: p.tool,
+      inject,
+      tool_in_memory: tool,
+      tool_stdio: overStdio,
+      fetch: fetched,
+      tool_over_http: overHttp,
+      post_mcp: posted,
+      warm: { tool_stdio: warmStdio, fetch: warmFetch, tool_over_http: warmHttp, post_mcp: warmPost },
+    });
   }
   log('the floor: GET, a form POST of the same request, and ping at /mcp and over stdio');
   const property = '/pubchem/rest/pug/compound/cid/2244/property/MolecularWeight/JSON';
@@ -206,7 +229,19 @@ async function main(): Promise<void> {
       'POST ÷ fetch': round(r.post_mcp.mean / r.fetch.mean),
     })),
   );
-  writeResults('mcp', { machine: machine(), runs: RUNS, rows, floor, sizes });
+  console.table(
+    rows.map((r) => ({
+      tool: r.tool,
+      [`stdio, ${BLOCK} calls at a time`]: r.warm.tool_stdio.mean,
+      fetch: r.warm.fetch.mean,
+      '/mcp (SDK)': r.warm.tool_over_http.mean,
+      'POST /mcp': r.warm.post_mcp.mean,
+      'stdio ÷ fetch': round(r.warm.tool_stdio.mean / r.warm.fetch.mean),
+      'SDK ÷ fetch': round(r.warm.tool_over_http.mean / r.warm.fetch.mean),
+      'POST ÷ fetch': round(r.warm.post_mcp.mean / r.warm.fetch.mean),
+    })),
+  );
+  writeResults('mcp', { machine: machine(), runs: RUNS, block: BLOCK, rows, floor, sizes });
   await mem.close();
   await stdio.close();
   await http.close();
