@@ -24,7 +24,7 @@
  * Writing the SD files costs about 3.5 ms of RDKit a molecule (one process per core, a file each).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, linkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -109,7 +109,16 @@ async function runSize(size: number): Promise<Record<string, unknown>> {
   // The first files, as a folder of their own (hard links: a load reads regular files only).
   const folder = join(work, `files-${size}`);
   mkdirSync(folder);
-  for (let k = 0; k < size / PER_FILE; k++) linkSync(join(sdfDir, fileOf(k).name), join(folder, fileOf(k).name));
+  for (let k = 0; k < size / PER_FILE; k++) {
+    const [from, to] = [join(sdfDir, fileOf(k).name), join(folder, fileOf(k).name)];
+    try {
+      linkSync(from, to);
+    } catch (err) {
+      // --sdf on another file system than --dir: a copy.
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      copyFileSync(from, to);
+    }
+  }
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(work, `data-${size}`), LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   delete env.BIOMIRROR_INDEX_DIR;
