@@ -1,10 +1,13 @@
 /**
- * What every tool needs: the server's own Fastify app, reached with `app.inject` (in-process, no
- * socket), so that a tool call runs the same routes, handlers, limits and errors as an HTTP request
- * and cannot drift from them; the load records, so that every answer names its release; and who
- * is calling, so that the services limit and authorize that caller and nobody else.
+ * What every tool needs: the server's own Fastify app, reached in-process (no socket), so that a
+ * tool call runs the same routes, handlers, limits and errors as an HTTP request and cannot drift
+ * from them: a route's reader directly where it has one (core/http/direct.ts), `app.inject`
+ * otherwise; the load records, so that every answer names its release; and who is calling, so
+ * that the services limit and authorize that caller and nobody else.
  */
 import type { FastifyInstance } from 'fastify';
+import { directRoutesOf } from '../core/http/direct.js';
+import type { ServiceError } from '../core/http/errors.js';
 import type { Generations } from '../core/store/generations.js';
 
 /**
@@ -77,6 +80,19 @@ export async function call(ctx: McpContext, method: 'GET' | 'POST', url: string,
   return { status: res.statusCode, json, text: res.body, raw: res.rawPayload, headers: res.headers };
 }
 
+/** A service's error as its route would have answered it. */
+function upstreamOf(e: ServiceError): Upstream {
+  const raw = Buffer.isBuffer(e.body) ? e.body : Buffer.from(typeof e.body === 'string' ? e.body : JSON.stringify(e.body));
+  const text = raw.toString();
+  let json: unknown;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch {
+    json = undefined;
+  }
+  return { status: e.status, json, text, raw, headers: { ...e.headers, 'content-type': e.contentType } };
+}
+
 /** The upstream's own message, shortened: what its error body says, whatever its shape. */
 export function messageOf(u: Upstream): string {
   const j = u.json as Record<string, unknown> | undefined;
@@ -108,7 +124,21 @@ export function refusal(u: Upstream, what: What): ToolError {
  * A 204 (the PDB Search API's "no hits") is `undefined`.
  */
 export async function getJson(ctx: McpContext, url: string, what: What, body?: unknown, headers?: Record<string, string>): Promise<unknown> {
-  const u = await call(ctx, body === undefined ? 'GET' : 'POST', url, { body, ...(headers ? { headers } : {}) });
+  let u: Upstream;
+  // A plain GET of a route with a reader: the reader's value, without a request (core/http/direct.ts).
+  const direct = body === undefined && headers === undefined ? directRoutesOf(ctx.app) : undefined;
+  const out = direct && (await direct.start(url, (ctx.caller ?? LOCAL_CALLER).ip));
+  if (out?.kind === 'answer') return out.value;
+  if (out?.kind === 'refused') throw refusal(upstreamOf(out.error), what);
+  if (out?.kind === 'route') {
+    try {
+      u = await call(ctx, 'GET', url, { headers: out.headers });
+    } finally {
+      out.done();
+    }
+  } else {
+    u = await call(ctx, body === undefined ? 'GET' : 'POST', url, { body, ...(headers ? { headers } : {}) });
+  }
   if (u.status >= 400) throw refusal(u, what);
   if (u.status === 204) return undefined;
   if (u.json === undefined) throw new ToolError(`${what.record}: the service answered something other than JSON`);

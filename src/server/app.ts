@@ -20,6 +20,7 @@ import { sendServiceError } from '../core/http/send.js';
 import { serviceDirectory } from './service-directory.js';
 import { statusReport } from './status.js';
 import { PullThrough } from '../core/pullthrough/pull.js';
+import { DirectRoutes, setDirectRoutes, type Admission, type DirectSubject } from '../core/http/direct.js';
 import { mountMcp } from '../mcp/http.js';
 import { LOADING_RETRY_SECONDS, loadingError, type Readiness } from './readiness.js';
 
@@ -60,7 +61,14 @@ const charges = new WeakMap<FastifyRequest, { draws: Draw[]; rules: LimitRule[] 
 const leases = new WeakMap<FastifyRequest, Lease[]>();
 
 /** Mounts one service: its limits, its own error and not-found answers, then its routes. */
-async function mountService(scope: FastifyInstance, service: ServiceModule, deps: AppDeps, services: ServiceDirectory): Promise<void> {
+/** What every service's mount shares: the directory of services, and the in-process shortcut with what it depends on. */
+interface Mounting {
+  services: ServiceDirectory;
+  direct: DirectRoutes;
+  pull: PullThrough;
+}
+
+async function mountService(scope: FastifyInstance, service: ServiceModule, deps: AppDeps, { services, direct, pull }: Mounting): Promise<void> {
   const settings = configureRules(service.limits, deps.config.services[service.id]?.limits, deps.config.limits);
   const limiter = new Limiter(service.id, settings, deps.limitStore);
   const prefix = scope.prefix;
@@ -98,6 +106,8 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
     const timed = settings.rules.some((r) => r.unit === 'ms');
     // After the body is read (a key may travel in a form body), before validation and the handler.
     scope.addHook('preValidation', async (req, reply) => {
+      // Admitted (and charged) already by the in-process shortcut, which then took the route.
+      if (direct.isAdmitted(req)) return undefined;
       const path = (req.url.split('?')[0] ?? '').slice(prefix.length) || '/';
       const body = req.body !== null && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? (req.body as Record<string, unknown>) : {};
       const subject = {
@@ -155,7 +165,31 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
   }
 
   const faults = deps.config.services[service.id]?.faults;
-  if (deps.config.faults || faults) installFaults(scope, service, { header: deps.config.faults, settings: faults });
+  const faulty = Boolean(deps.config.faults || faults);
+  if (faulty) installFaults(scope, service, { header: deps.config.faults, settings: faults });
+
+  // The in-process shortcut (core/http/direct.ts): only where the route would add nothing to a
+  // local answer, and admitted by the same limiter as the route.
+  direct.gate(service.id, {
+    open: async () => !faulty && !readiness?.loading(service.id) && (await pull.inert(service.id)),
+    admit: async (s: DirectSubject): Promise<Admission> => {
+      if (!limiter.enabled) return { finish: () => undefined };
+      const subject = { ip: s.ip, path: s.path, method: 'GET', query: s.query as Record<string, unknown>, body: {}, headers: s.headers };
+      const decision = await limiter.check(subject);
+      if (!decision.allowed) {
+        const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+        const rule = decision.ruleIndex === undefined ? undefined : decision.rules[decision.ruleIndex];
+        const e = service.errors.rateLimited(seconds, pathOf(s.url), { rule, subject });
+        return { refused: new ServiceError(e.status, e.body, e.contentType, { ...e.headers, 'retry-after': String(seconds) }) };
+      }
+      return {
+        finish: (elapsedMs) => {
+          if (decision.leases.length) limiter.release(decision.leases).catch(() => undefined);
+          if (decision.draws.length) limiter.charge(decision.draws, decision.rules, elapsedMs).catch(() => undefined);
+        },
+      };
+    },
+  });
 
   scope.setNotFoundHandler((req, reply) => {
     sendServiceError(reply, service.errors.routeNotFound(req.method, req.url.split('?')[0] ?? req.url));
@@ -352,9 +386,17 @@ export async function buildApp(deps: AppDeps, services: readonly ServiceModule[]
   const pull = await PullThrough.create({ db: deps.db, generations: deps.generations, log: deps.log, settings: deps.config.pullThrough }, services, prefixed);
   app.addHook('onSend', pull.onSend);
 
-  const directory = serviceDirectory(prefixed ? app : undefined);
+  // Every GET route, for the tools' in-process shortcut to find as Fastify finds them.
+  const direct = new DirectRoutes();
+  direct.watch(app, (url) => {
+    const s = serviceAt(url);
+    return s && { id: s.id, prefix: prefixed ? s.mount : '' };
+  });
+  setDirectRoutes(app, direct);
+
+  const mounting: Mounting = { services: serviceDirectory(prefixed ? app : undefined), direct, pull };
   for (const service of services) {
-    await app.register(async (scope) => mountService(scope, service, deps, directory), { prefix: prefixed ? service.mount : '' });
+    await app.register(async (scope) => mountService(scope, service, deps, mounting), { prefix: prefixed ? service.mount : '' });
   }
   // Agents' tools over the same routes (in-process), beside the services on the shared port.
   if (prefixed) mountMcp(app, deps);

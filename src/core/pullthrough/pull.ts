@@ -93,6 +93,27 @@ export class PullThrough {
     return new PullThrough(deps, await KeptStore.open(deps.db), services, prefixed, fetchImpl);
   }
 
+  private readonly keptChecks = new Map<string, { at: number; value: Promise<boolean> }>();
+
+  /**
+   * Whether a service's answers in this process are its own alone: pull-through is off for it and
+   * no upstream answer of it is kept. The kept store is read at most once a second, so that a
+   * `cache import` beside a running server shows within a second.
+   */
+  inert(serviceId: string): Promise<boolean> {
+    const service = this.services.find((s) => s.id === serviceId);
+    if (!service?.publicUrls) return Promise.resolve(true);
+    if (this.settings.enabled) return Promise.resolve(false);
+    const hit = this.keptChecks.get(serviceId);
+    if (hit && Date.now() - hit.at < 1000) return hit.value;
+    const value = this.store.has(serviceId).then(
+      (kept) => !kept,
+      () => false,
+    );
+    this.keptChecks.set(serviceId, { at: Date.now(), value });
+    return value;
+  }
+
   private serviceAt(path: string): PulledService | undefined {
     return this.prefixed ? this.services.find((s) => path === s.mount || path.startsWith(`${s.mount}/`)) : this.services[0];
   }

@@ -109,6 +109,11 @@ export class KeptStore {
     return r && fromRow(r);
   }
 
+  /** Whether any answer of the service is kept. */
+  async has(service: string): Promise<boolean> {
+    return (await this.db.one<{ x: number }>('SELECT 1 AS x FROM bm_pullthrough WHERE service = ? LIMIT 1', [service])) !== undefined;
+  }
+
   /** Keeps an answer, replacing one kept before for the same request. */
   async put(a: KeptAnswer): Promise<void> {
     await this.db.run(

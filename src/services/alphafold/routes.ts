@@ -6,6 +6,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { jsonGet } from '../../core/http/direct.js';
 import { ServiceError } from '../../core/http/errors.js';
 import type { ServiceContext } from '../types.js';
 import { beaconsSummary, noExperimentalStructures, type ExperimentalStructures } from './beacons.js';
@@ -98,9 +99,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext, opts: 
   const base = (req: FastifyRequest) => `${req.protocol}://${req.host}${prefix}`;
   const experimental = opts.experimental?.(ctx) ?? noExperimentalStructures;
 
-  app.get<{ Params: { qualifier: string } }>('/api/prediction/:qualifier', async (req, reply) => {
-    return reply.type(JSON_TYPE).send(await predictionsJson(ctx, req.params.qualifier, base(req)));
-  });
+  jsonGet(app, '/api/prediction/:qualifier', JSON_TYPE, async (r) => predictionsJson(ctx, r.params.qualifier as string, `${r.origin}${prefix}`));
 
   app.get<{ Params: { file: string }; Querystring: { provider?: string } }>('/api/uniprot/summary/:file', async (req, reply) => {
     const m = /^(.+)\.json$/.exec(req.params.file);

@@ -1,6 +1,6 @@
 /** The registry's HTTP surface: read the request, call a handler, write JSON or CSV. */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Query } from '../../core/http/params.js';
+import { RouteOnly, jsonGet } from '../../core/http/direct.js';
 import type { ServiceContext } from '../types.js';
 import { csvColumns, csvHeader, csvStudy } from './csv.js';
 import { buildTrie, prune } from './fields.js';
@@ -19,36 +19,40 @@ function studyJson(doc: string, fields: string[] | undefined): string {
 }
 
 export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.get('/api/v2/studies', async (req, reply) => {
-    const input = parseSearch(req.query as Query);
+  jsonGet(app, '/api/v2/studies', JSON_TYPE, async (r) => {
+    const input = parseSearch(r.query);
     const page = await searchStudies(ctx, input);
     if (input.format === 'csv') {
       const cols = csvColumns(input.fields);
       let body = page.firstPage ? csvHeader(cols) : '';
       for (const d of page.docs) body += csvStudy(JSON.parse(d), cols);
-      if (page.nextPageToken) reply.header('x-next-page-token', page.nextPageToken);
-      reply.header('x-total-count', String(page.totalCount));
-      return reply.type(CSV_TYPE).send(body);
+      return new RouteOnly((reply) => {
+        if (page.nextPageToken) reply.header('x-next-page-token', page.nextPageToken);
+        reply.header('x-total-count', String(page.totalCount));
+        return reply.type(CSV_TYPE).send(body);
+      });
     }
     const studies = page.docs.map((d) => studyJson(d, input.fields)).join(',');
     // The next page's token under the registry's name and under the spec's.
     const token = page.nextPageToken ? `,"nextPageToken":${JSON.stringify(page.nextPageToken)},"pageToken":${JSON.stringify(page.nextPageToken)}` : '';
-    return reply.type(JSON_TYPE).send(`{"studies":[${studies}],"totalCount":${page.totalCount}${token}}`);
+    return `{"studies":[${studies}],"totalCount":${page.totalCount}${token}}`;
   });
 
-  app.get<{ Params: { nctId: string } }>('/api/v2/studies/:nctId', async (req, reply) => {
-    const q = req.query as Query;
-    const nctId = parseNctId(req.params.nctId);
+  jsonGet(app, '/api/v2/studies/:nctId', JSON_TYPE, async (r) => {
+    const q = r.query;
+    const given = r.params.nctId as string;
+    const nctId = parseNctId(given);
     const format = parseFormat(q);
     parseMarkup(q);
     const fields = parseFields(q, format);
     const found = await getStudy(ctx, nctId);
-    if (found.kind === 'moved') return redirect(reply, req.url, req.params.nctId, found.nctId);
+    if (found.kind === 'moved') return new RouteOnly((reply) => redirect(reply, r.url, given, found.nctId));
     if (format === 'csv') {
       const cols = csvColumns(fields);
-      return reply.type(CSV_TYPE).send(csvHeader(cols) + csvStudy(JSON.parse(found.doc), cols));
+      const body = csvHeader(cols) + csvStudy(JSON.parse(found.doc), cols);
+      return new RouteOnly((reply) => reply.type(CSV_TYPE).send(body));
     }
-    return reply.type(JSON_TYPE).send(studyJson(found.doc, fields));
+    return studyJson(found.doc, fields);
   });
 
   app.get('/api/v2/version', async () => version(ctx));

@@ -6,10 +6,14 @@
  * returned_content.
  */
 import type { FastifyInstance } from 'fastify';
-import { first, type Query } from '../../core/http/params.js';
+import { jsonGet } from '../../core/http/direct.js';
+import { first } from '../../core/http/params.js';
 import type { ServiceContext } from '../types.js';
 import { datasetsErrors } from './errors.js';
 import { checkIds, geneReports, type Content, type GeneQuery, type PageInput } from './handlers.js';
+
+// What Fastify sends a serialised value with.
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 const CONTENTS: readonly Content[] = ['COMPLETE', 'IDS_ONLY', 'COUNTS_ONLY'];
 
@@ -61,21 +65,21 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void 
     // v2 deprecates the bare paths for `/dataset_report` ones with the same answer; both are served.
     const reports = base.endsWith('/v2') ? ['', '/dataset_report'] : [''];
     for (const tail of reports) {
-      app.get<{ Params: { gene_ids: string } }>(`${base}/gene/id/:gene_ids${tail}`, async (req) => {
-        const q = req.query as Query;
+      jsonGet(app, `${base}/gene/id/:gene_ids${tail}`, JSON_UTF8, async (r) => {
+        const q = r.query;
         return geneReports(
           ctx,
-          { kind: 'ids', ids: checkIds(splitPath(req.params.gene_ids)) },
+          { kind: 'ids', ids: checkIds(splitPath(r.params.gene_ids as string)) },
           pageOf((n) => first(q, n)),
         );
       });
-      app.get<{ Params: { symbols: string; taxon: string } }>(`${base}/gene/symbol/:symbols/taxon/:taxon${tail}`, async (req) => {
-        const q = req.query as Query;
-        const symbols = splitPath(req.params.symbols);
-        if (!symbols.length) throw datasetsErrors.invalidParameter('symbols', req.params.symbols, 'one or more gene symbols, comma-separated');
+      jsonGet(app, `${base}/gene/symbol/:symbols/taxon/:taxon${tail}`, JSON_UTF8, async (r) => {
+        const q = r.query;
+        const symbols = splitPath(r.params.symbols as string);
+        if (!symbols.length) throw datasetsErrors.invalidParameter('symbols', r.params.symbols as string, 'one or more gene symbols, comma-separated');
         return geneReports(
           ctx,
-          { kind: 'symbols', symbols, taxon: req.params.taxon },
+          { kind: 'symbols', symbols, taxon: r.params.taxon as string },
           pageOf((n) => first(q, n)),
         );
       });

@@ -3,8 +3,8 @@
  * API v2 in v2/routes.ts). Links are built from what the client used (protocol, Host, the mount
  * prefix), so a client can follow them back here whatever address it reached the server by.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Query } from '../../core/http/params.js';
+import type { FastifyInstance } from 'fastify';
+import { jsonGet, type RouteInput } from '../../core/http/direct.js';
 import { ServiceError } from '../../core/http/errors.js';
 import type { ServiceContext } from '../types.js';
 import { CATALOG_OPERATIONS } from './catalog/operations.js';
@@ -27,31 +27,31 @@ const HAL = 'application/hal+json;charset=UTF-8';
 const JSON_TYPE = 'application/json;charset=UTF-8';
 
 /** Spring Data REST answers HAL unless the client asks for plain JSON. */
-function catalogType(req: FastifyRequest): string {
-  const accept = req.headers.accept ?? '';
+function catalogType(r: RouteInput): string {
+  const accept = r.accept ?? '';
   return /application\/json/i.test(accept) && !/application\/hal\+json/i.test(accept) ? JSON_TYPE : HAL;
 }
 
-function pathOf(req: FastifyRequest): string {
-  return req.url.split('?')[0] ?? req.url;
+function pathOf(r: RouteInput): string {
+  return r.url.split('?')[0] ?? r.url;
 }
 
-async function answer(req: FastifyRequest, reply: FastifyReply, type: string, run: () => Promise<unknown> | unknown, ctx: ServiceContext): Promise<FastifyReply> {
+/** An operation's answer, its failures in the service's own error body. */
+async function answer(r: RouteInput, run: () => Promise<unknown> | unknown, ctx: ServiceContext): Promise<string | object> {
   try {
     const body = await run();
-    return reply.type(type).send(JSON.stringify(body));
+    return typeof body === 'object' && body !== null ? body : JSON.stringify(body);
   } catch (err) {
-    if (err instanceof GwasProblem) throw springError(err.status, err.message, pathOf(req));
+    if (err instanceof GwasProblem) throw springError(err.status, err.message, pathOf(r));
     if (err instanceof ServiceError) throw err;
-    ctx.log.error({ err, reqId: req.id }, 'request failed');
-    throw springError(500, `Internal error (request ${req.id})`, pathOf(req));
+    ctx.log.error({ err, reqId: r.id }, 'request failed');
+    throw springError(500, `Internal error (request ${r.id})`, pathOf(r));
   }
 }
 
 export function registerRoutes(app: FastifyInstance, ctx: ServiceContext, opts: GwasOptions = { v1: 'served' }): void {
   // The mount prefix of this service's scope ('' on a port of its own).
   const prefix = app.prefix;
-  const origin = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
   // The roots answer with and without a trailing slash.
   const urls = (base: string, path: string) => (path === '' ? [base, `${base}/`] : [base + path]);
 
@@ -61,10 +61,10 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext, opts: 
   } else {
     for (const [path, op] of Object.entries(CATALOG_OPERATIONS)) {
       for (const url of urls(CATALOG_PATH, path)) {
-        app.get<{ Params: Record<string, string> }>(url, (req, reply) => {
-          const o = origin(req);
-          const call = { params: req.params, query: req.query as Query, base: `${o}${prefix}${CATALOG_PATH}`, path: o + pathOf(req), url: o + req.url };
-          return answer(req, reply, catalogType(req), () => op(ctx, call), ctx);
+        jsonGet(app, url, catalogType, (r) => {
+          const o = r.origin;
+          const call = { params: r.params, query: r.query, base: `${o}${prefix}${CATALOG_PATH}`, path: o + pathOf(r), url: o + r.url };
+          return answer(r, () => op(ctx, call), ctx);
         });
       }
     }
@@ -72,16 +72,16 @@ export function registerRoutes(app: FastifyInstance, ctx: ServiceContext, opts: 
 
   for (const [path, op] of Object.entries(SUMSTATS_OPERATIONS)) {
     for (const url of urls(SUMSTATS_PATH, path)) {
-      app.get<{ Params: Record<string, string> }>(url, (req, reply) => {
-        const o = origin(req);
+      jsonGet(app, url, JSON_TYPE, (r) => {
+        const o = r.origin;
         const call = {
-          params: req.params,
-          query: req.query as Query,
+          params: r.params,
+          query: r.query,
           base: `${o}${prefix}${SUMSTATS_PATH}`,
           catalogBase: `${o}${prefix}${CATALOG_PATH}`,
-          path: o + pathOf(req),
+          path: o + pathOf(r),
         };
-        return answer(req, reply, JSON_TYPE, () => op(ctx, call), ctx);
+        return answer(r, () => op(ctx, call), ctx);
       });
     }
   }

@@ -4,6 +4,7 @@
  * `{"data": ..., "status": "success"}` envelope; a search without results is a 404 there).
  */
 import type { FastifyInstance } from 'fastify';
+import { jsonGet } from '../../core/http/direct.js';
 import type { Query } from '../../core/http/params.js';
 import type { ServiceContext } from '../types.js';
 import { pgxErrors } from './errors.js';
@@ -86,17 +87,17 @@ const withClass = (objCls: string, doc: string) => `{"objCls":${JSON.stringify(o
 
 export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   for (const op of SPEC) {
-    app.get(op.path, async (req, reply) => {
-      const out = await op.run(ctx, req.params as Params, req.query as Query);
-      return reply.type(JSON_TYPE).send(Array.isArray(out) ? asArray(out) : out);
+    jsonGet(app, op.path, JSON_TYPE, async (r) => {
+      const out = await op.run(ctx, r.params, r.query);
+      return Array.isArray(out) ? asArray(out) : out;
     });
   }
   for (const op of DATA) {
-    app.get(op.path, async (req, reply) => {
-      const out = await op.run(ctx, req.params as Params, req.query as Query);
+    jsonGet(app, op.path, JSON_TYPE, async (r) => {
+      const out = await op.run(ctx, r.params, r.query);
       if (Array.isArray(out) && out.length === 0) throw pgxErrors.noResults(op.what);
       const body = Array.isArray(out) ? asArray(out.map((d) => withClass(op.objCls, d))) : withClass(op.objCls, out);
-      return reply.type(JSON_TYPE).send(`{"data":${body},"status":"success"}`);
+      return `{"data":${body},"status":"success"}`;
     });
   }
 }

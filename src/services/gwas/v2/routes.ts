@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Query } from '../../../core/http/params.js';
+import { jsonGet, type RouteInput } from '../../../core/http/direct.js';
 import { ServiceError } from '../../../core/http/errors.js';
 import type { ServiceContext } from '../../types.js';
 import { springError } from '../errors.js';
@@ -26,9 +26,9 @@ const HAL = 'application/hal+json';
  * The service's content type: JSON where its controller declares it, and where it does not (genes,
  * unpublished ancestries) HAL unless the client asks for plain JSON.
  */
-function typeOf(path: string, req: FastifyRequest): string {
+function typeOf(path: string, r: RouteInput): string {
   if (!path.startsWith('/genes') && !path.includes('unpublished-ancestries')) return V2_JSON;
-  const accept = req.headers.accept ?? '';
+  const accept = r.accept ?? '';
   return /application\/json/i.test(accept) && !/application\/hal\+json/i.test(accept) ? V2_JSON : HAL;
 }
 
@@ -45,23 +45,27 @@ export function v2Document(): Promise<string> {
 
 export function registerV2Routes(app: FastifyInstance, ctx: ServiceContext): void {
   const prefix = app.prefix;
-  const origin = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 
   for (const [path, op] of Object.entries(V2_OPERATIONS)) {
-    app.get<{ Params: Record<string, string> }>(V2_PATH + path, async (req, reply) => {
-      const o = origin(req);
-      const { path: own, rawQuery } = split(req.url);
-      const call: V2Call = { params: req.params, query: req.query as Query, rawQuery, base: `${o}${prefix}${V2_PATH}`, path: o + own };
-      try {
-        const body = await op(ctx, call);
-        return reply.type(typeOf(path, req)).send(JSON.stringify(body));
-      } catch (err) {
-        if (err instanceof V2Problem) throw v2Error(err.status, err.message, call.path);
-        if (err instanceof ServiceError) throw err;
-        ctx.log.error({ err, reqId: req.id }, 'request failed');
-        throw v2Error(500, `Internal error (request ${req.id})`, call.path);
-      }
-    });
+    jsonGet(
+      app,
+      V2_PATH + path,
+      (r) => typeOf(path, r),
+      async (r) => {
+        const o = r.origin;
+        const { path: own, rawQuery } = split(r.url);
+        const call: V2Call = { params: r.params, query: r.query, rawQuery, base: `${o}${prefix}${V2_PATH}`, path: o + own };
+        try {
+          const body = await op(ctx, call);
+          return typeof body === 'object' && body !== null ? body : JSON.stringify(body);
+        } catch (err) {
+          if (err instanceof V2Problem) throw v2Error(err.status, err.message, call.path);
+          if (err instanceof ServiceError) throw err;
+          ctx.log.error({ err, reqId: r.id }, 'request failed');
+          throw v2Error(500, `Internal error (request ${r.id})`, call.path);
+        }
+      },
+    );
   }
 
   app.get(`${V2_PATH}/rest-api-doc.yaml`, async (_req, reply) => {

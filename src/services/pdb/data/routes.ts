@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { jsonGet } from '../../../core/http/direct.js';
 import type { ServiceContext } from '../../types.js';
 import { PART_ID, PdbData, type Doc } from '../store/pdb-data.js';
 import { holdingsStatus, MAX_STATUS_IDS } from './holdings.js';
@@ -29,25 +30,26 @@ const INSTANCE_KINDS: ObjectKind[] = ['polymer_entity_instance', 'branched_entit
 export function dataRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const data = new PdbData(ctx.db, ctx.generations);
 
-  app.get<{ Params: { id: string } }>('/rest/v1/core/entry/:id', async (req, reply) => {
-    const body = await data.entryBody(req.params.id);
-    if (body === undefined) throw dataErrors.notFound('entry', req.params.id);
-    return reply.type(JSON_UTF8).send(body);
+  jsonGet(app, '/rest/v1/core/entry/:id', JSON_UTF8, async (r) => {
+    const id = r.params.id as string;
+    const body = await data.entryBody(id);
+    if (body === undefined) throw dataErrors.notFound('entry', id);
+    return body;
   });
 
-  const part = async (reply: FastifyReply, kind: ObjectKind, entry: string, key: string) => {
+  const part = async (kind: ObjectKind, entry: string, key: string) => {
     const doc = await data.part(kind, entry, key);
     if (!doc) throw dataErrors.notFound(kind, PART_ID[kind](entry.toUpperCase(), key));
-    return send(reply, documentJson(kind, doc));
+    return documentJson(kind, doc);
   };
   for (const kind of [...ENTITY_KINDS, ...INSTANCE_KINDS, 'assembly' as const]) {
-    app.get<{ Params: { entry: string; key: string } }>(`/rest/v1/core/${kind}/:entry/:key`, (req, reply) => part(reply, kind, req.params.entry, req.params.key));
+    jsonGet(app, `/rest/v1/core/${kind}/:entry/:key`, JSON_TYPE, (r) => part(kind, r.params.entry as string, r.params.key as string));
   }
   for (const kind of ENTITY_KINDS) {
-    app.get<{ Params: { id: string } }>(`/rest/v1/core/${kind}/:id`, (req, reply) => {
-      const s = splitUnderscore(req.params.id);
-      if (!s) throw dataErrors.notFound(kind, req.params.id);
-      return part(reply, kind, s.entry, s.key);
+    jsonGet(app, `/rest/v1/core/${kind}/:id`, JSON_TYPE, async (r) => {
+      const s = splitUnderscore(r.params.id as string);
+      if (!s) throw dataErrors.notFound(kind, r.params.id as string);
+      return part(kind, s.entry, s.key);
     });
   }
 
