@@ -20,7 +20,7 @@ import { SERVICES } from '../src/services/registry.js';
 import { silent } from './helpers/app.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
 
-const WANT = new Set(['clinicaltrials', 'eutils', 'datasets', 'gwas', 'pgx', 'alphafold', 'rcsb-data']);
+const WANT = new Set(['clinicaltrials', 'eutils', 'datasets', 'gwas', 'pgx', 'alphafold', 'rcsb-data', 'biorxiv']);
 const services = SERVICES.filter((s) => WANT.has(s.id));
 
 /** URLs of every route family with a reader, each answered from the demo data. */
@@ -43,6 +43,9 @@ const ANSWERED = [
   '/rcsb/data/rest/v1/core/polymer_entity/4HHB/1',
   '/rcsb/data/rest/v1/core/polymer_entity/4HHB_1',
   '/rcsb/data/rest/v1/core/assembly/4HHB/1',
+  '/biorxiv/details/biorxiv/2024-01-01/2024-01-31/0',
+  '/biorxiv/details/biorxiv/2024-01-01/2024-01-31/0/json',
+  '/biorxiv/pubs/biorxiv/2024-01-01/2024-01-31/0',
 ];
 
 /** What only the route answers: misses, bad parameters, CSV, a redirect's target unknown. */
@@ -55,6 +58,8 @@ const ROUTED = [
   '/gwas/rest/api/v2/associations?size=-1',
   '/datasets/v2alpha/gene/id/abc',
   '/alphafold/api/prediction/NOPE',
+  '/biorxiv/details/biorxiv/2024-01-01/2024-01-31/0/xml',
+  '/biorxiv/details/nowhere/2024-01-01/2024-01-31/0',
 ];
 
 interface Built {
