@@ -52,7 +52,7 @@ function bruteSimilar(q: Uint8Array, t: number): KeyHit[] {
   return out.sort((a, b) => b.score - a.score || a.cid - b.cid);
 }
 
-/** Records holding every query bit, in file order (popcount, segment popcounts, CID), the first `limit`. */
+/** Records holding every query bit, in file order (popcount, segment popcounts, CID: the superstructure scan's), the first `limit`. */
 function bruteScreen(q: Uint8Array, limit: number): number[] {
   const hits: number[] = [];
   const qw = qwords(q);
@@ -168,14 +168,41 @@ describe('similarity equals brute force', () => {
 });
 
 describe('substructure screen equals brute force', () => {
-  it('for a common fragment, a compound, and empty keys', async () => {
+  const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
+
+  it('for a common fragment, a compound, and empty keys: every candidate, the first `limit` in one order', async () => {
     const benzene = fragmentKeys('benzene');
     // A compound's keys thinned to a third of its bits: a plausible substructure's keys.
     const thin = keyOf(QUERIES[2] as number).map((b, j) => b & [0x92, 0x49, 0x24][j % 3]!);
-    for (const q of [benzene, thin, new Uint8Array(RAW_KEY_BYTES)]) {
-      for (const limit of [1, 2000, N]) expect(await searcher.screen(q, limit)).toEqual(bruteScreen(q, limit));
+    // One thread and the plain kernel, the same chunks: the order does not depend on either.
+    const one = KeyFileSearcher.open(file, { threads: 1, kernel: 'js', chunkRecords: 1000 });
+    try {
+      for (const q of [benzene, thin, new Uint8Array(RAW_KEY_BYTES)]) {
+        const all = await searcher.screen(q, N);
+        expect(sorted(all)).toEqual(sorted(bruteScreen(q, N)));
+        for (const limit of [1, 2000]) {
+          const first = await searcher.screen(q, limit);
+          expect(first).toEqual(all.slice(0, limit));
+          expect(await one.screen(q, limit)).toEqual(first);
+        }
+      }
+    } finally {
+      await one.close();
     }
     expect(bruteScreen(benzene, N).length).toBeGreaterThan(N / 5);
+  });
+
+  it('takes its first candidates from compounds of every size, not the smallest alone', async () => {
+    // A common fragment's first candidates stand for all of its candidates: their mean key count
+    // is near that of every candidate, far from that of the smallest (the file's first).
+    const benzene = fragmentKeys('benzene');
+    const pos = new Map(Array.from(cids, (c, i) => [c, i]));
+    const meanKeys = (xs: readonly number[]) => xs.reduce((a, c) => a + (counts[pos.get(c) as number] as number), 0) / xs.length;
+    const every = meanKeys(bruteScreen(benzene, N));
+    const smallest = meanKeys(bruteScreen(benzene, 500));
+    const first = meanKeys(await searcher.screen(benzene, 500));
+    expect(every - smallest).toBeGreaterThan(10);
+    expect(Math.abs(first - every)).toBeLessThan((every - smallest) / 4);
   });
 
   it('stops reading once it has the candidates asked for', async () => {

@@ -169,8 +169,9 @@ export class Searcher {
     const q = await this.query(gen, spec, deadline);
     const set = await gen.keys();
     checkDeadline(deadline.at);
-    // Candidates come in the key file's order (fewest keys first, so smallest compounds first);
-    // the first MaxRecords that match are answered, in CID order.
+    // Candidates come in the screen's order (substructure: every popcount band in proportion, so
+    // compounds of every size alike; superstructure: fewest keys first); the first MaxRecords that
+    // match are answered, in CID order.
     // Without query keys nothing is required (sub) and nothing rules a compound out (super).
     const screenBy = !q.keys ? new Uint8Array(KEY_BYTES) : mode === 'sub' ? screenKeys(q.keys) : superForbidden(q.keys);
     const found: number[] = [];
