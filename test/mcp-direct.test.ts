@@ -5,19 +5,15 @@
  * the shortcut stays shut whenever the route would add something to a local answer (loading,
  * faults, pull-through, kept answers).
  */
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectRoutes, directRoutesOf } from '../src/core/http/direct.js';
-import { MemoryLimitStore } from '../src/core/limits/memory.js';
 import { KeptStore } from '../src/core/pullthrough/store.js';
-import { Generations } from '../src/core/store/generations.js';
 import { getJson } from '../src/mcp/context.js';
-import { buildApp } from '../src/server/app.js';
 import { DEFAULT_CONFIG, type Config } from '../src/server/config.js';
 import { Readiness } from '../src/server/readiness.js';
 import { loadDemoData, type Runtime } from '../src/server/serve.js';
 import { SERVICES } from '../src/services/registry.js';
-import { silent } from './helpers/app.js';
+import { makeApp, silent, type TestApp } from './helpers/app.js';
 import { STORES, type OpenedStore } from './helpers/stores.js';
 
 const WANT = new Set(['clinicaltrials', 'eutils', 'datasets', 'gwas', 'pgx', 'alphafold', 'rcsb-data', 'biorxiv']);
@@ -62,31 +58,11 @@ const ROUTED = [
   '/biorxiv/details/nowhere/2024-01-01/2024-01-31/0',
 ];
 
-interface Built {
-  app: FastifyInstance;
-  generations: Generations;
-  close(): Promise<void>;
-}
-
-async function build(store: OpenedStore, config: Partial<Config> = {}, readiness?: Readiness): Promise<Built> {
-  const generations = new Generations(store.db);
-  const limitStore = new MemoryLimitStore();
-  const full: Config = { ...DEFAULT_CONFIG, limits: false, ...config };
-  const app = await buildApp({ config: full, db: store.db, generations, limitStore, log: silent, storeDescription: store.db.dialect, ...(readiness ? { readiness } : {}) }, services, true);
-  await app.ready();
-  return {
-    app,
-    generations,
-    close: async () => {
-      await app.close();
-      await limitStore.close();
-    },
-  };
-}
+const build = (store: OpenedStore, config: Partial<Config> = {}, readiness?: Readiness): Promise<TestApp> => makeApp(store, { services, config, ...(readiness ? { readiness } : {}) });
 
 describe.each(STORES)('the tools read routes in process on $name', (target) => {
   let store: OpenedStore;
-  let t: Built;
+  let t: TestApp;
   let direct: DirectRoutes;
 
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import { MAX_JSON_DEPTH, jsonDepth } from '../core/http/json-depth.js';
 import { pathPart, unsafePathReason } from '../core/http/paths.js';
 import { redactUrl } from '../core/http/redact.js';
 import { Limiter, configureRules, type Lease } from '../core/limits/limiter.js';
-import type { Draw, LimitRule, LimitStore } from '../core/limits/policy.js';
+import type { Draw, LimitDecision, LimitRule, LimitStore, LimitSubject } from '../core/limits/policy.js';
 import type { Db } from '../core/store/db.js';
 import type { Generations } from '../core/store/generations.js';
 import type { ServiceDirectory, ServiceModule } from '../services/types.js';
@@ -60,7 +60,6 @@ function baseUrl(req: FastifyRequest): string {
 const charges = new WeakMap<FastifyRequest, { draws: Draw[]; rules: LimitRule[] }>();
 const leases = new WeakMap<FastifyRequest, Lease[]>();
 
-/** Mounts one service: its limits, its own error and not-found answers, then its routes. */
 /** What every service's mount shares: the directory of services, and the in-process shortcut with what it depends on. */
 interface Mounting {
   services: ServiceDirectory;
@@ -68,6 +67,14 @@ interface Mounting {
   pull: PullThrough;
 }
 
+/** A refused decision as the service says it: its 429 (or its own status) and the seconds to wait. */
+function rateLimited(service: ServiceModule, decision: LimitDecision & { rules: LimitRule[] }, subject: LimitSubject, url: string): { error: ServiceError; seconds: number } {
+  const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  const rule = decision.ruleIndex === undefined ? undefined : decision.rules[decision.ruleIndex];
+  return { error: service.errors.rateLimited(seconds, pathOf(url), { rule, subject }), seconds };
+}
+
+/** Mounts one service: its limits, its own error and not-found answers, then its routes. */
 async function mountService(scope: FastifyInstance, service: ServiceModule, deps: AppDeps, { services, direct, pull }: Mounting): Promise<void> {
   const settings = configureRules(service.limits, deps.config.services[service.id]?.limits, deps.config.limits);
   const limiter = new Limiter(service.id, settings, deps.limitStore);
@@ -124,11 +131,9 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
         for (const [k, v] of Object.entries(service.limitHeaders(usage, decision.allowed))) reply.header(k, v);
       }
       if (!decision.allowed) {
-        const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        const rule = decision.ruleIndex === undefined ? undefined : decision.rules[decision.ruleIndex];
-        const e = service.errors.rateLimited(seconds, pathOf(req.url), { rule, subject });
+        const { error, seconds } = rateLimited(service, decision, subject, req.url);
         reply.header('Retry-After', String(seconds));
-        return sendServiceError(reply, e);
+        return sendServiceError(reply, error);
       }
       if (timed) charges.set(req, { draws: decision.draws, rules: decision.rules });
       if (decision.leases.length) leases.set(req, decision.leases);
@@ -177,9 +182,7 @@ async function mountService(scope: FastifyInstance, service: ServiceModule, deps
       const subject = { ip: s.ip, path: s.path, method: 'GET', query: s.query as Record<string, unknown>, body: {}, headers: s.headers };
       const decision = await limiter.check(subject);
       if (!decision.allowed) {
-        const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        const rule = decision.ruleIndex === undefined ? undefined : decision.rules[decision.ruleIndex];
-        const e = service.errors.rateLimited(seconds, pathOf(s.url), { rule, subject });
+        const { error: e, seconds } = rateLimited(service, decision, subject, s.url);
         return { refused: new ServiceError(e.status, e.body, e.contentType, { ...e.headers, 'retry-after': String(seconds) }) };
       }
       return {

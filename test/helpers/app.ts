@@ -11,6 +11,7 @@ import { clinicaltrials } from '../../src/services/clinicaltrials/index.js';
 import type { ServiceModule } from '../../src/services/types.js';
 import { buildApp } from '../../src/server/app.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/server/config.js';
+import type { Readiness } from '../../src/server/readiness.js';
 import { generateStudy } from '../../synthetic/ct-generate.js';
 import { tempDir, type OpenedStore } from './stores.js';
 
@@ -24,13 +25,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function makeApp(store: OpenedStore, opts: { config?: Partial<Config>; services?: ServiceModule[]; limitStore?: LimitStore; prefixed?: boolean } = {}): Promise<TestApp> {
+export async function makeApp(
+  store: OpenedStore,
+  opts: { config?: Partial<Config>; services?: ServiceModule[]; limitStore?: LimitStore; prefixed?: boolean; readiness?: Readiness } = {},
+): Promise<TestApp> {
   const services = opts.services ?? [clinicaltrials];
   for (const s of services) await migrate(store.db, s.id, s.migrations);
   const generations = new Generations(store.db);
   const limitStore = opts.limitStore ?? new MemoryLimitStore();
   const config: Config = { ...DEFAULT_CONFIG, limits: false, ...opts.config };
-  const app = await buildApp({ config, db: store.db, generations, limitStore, log: silent, storeDescription: store.db.dialect }, services, opts.prefixed ?? true);
+  const deps = { config, db: store.db, generations, limitStore, log: silent, storeDescription: store.db.dialect, ...(opts.readiness ? { readiness: opts.readiness } : {}) };
+  const app = await buildApp(deps, services, opts.prefixed ?? true);
   await app.ready();
   return {
     app,

@@ -13,7 +13,8 @@
  * kept upstream answers; a call is admitted by the service's own limiter, as its route would be.
  * Anything else (an error, a miss, a redirect) goes the route's way, marked as admitted already so
  * that it is counted once: kept answers, pull-through, "no data loaded" and every error body then
- * come from the route itself.
+ * come from the route itself. The shortcut runs no hook of the service's own scope: a service whose
+ * hooks change its answers (PubChem's) declares its routes with `app.get`, not `jsonGet`.
  */
 import { randomBytes } from 'node:crypto';
 import FindMyWay from 'find-my-way';
